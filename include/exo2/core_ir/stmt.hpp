@@ -1,0 +1,161 @@
+// Statements of the object language. Immutable and shared, like expressions.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exo2/core_ir/expr.hpp"
+
+namespace exo2 {
+
+class ProcNode;
+using Proc = std::shared_ptr<const ProcNode>;
+
+enum class StmtKind {
+  Assign,       // x[i] = e
+  Reduce,       // x[i] += e
+  WriteConfig,  // Cfg.field = e
+  Pass,         // pass
+  If,           // if c: ... else: ...
+  For,          // for i in seq(lo, hi): ...
+  Alloc,        // x : f32[n] @ DRAM
+  Free,         // made by code generation only
+  Call,         // f(args)
+  WindowStmt,   // y = x[0:n, i]
+  With,         // with <ctx>: ...  (reserved for the CUDA backend)
+  Sync,         // Fence / Arrive / Await (reserved for the CUDA backend)
+};
+
+class StmtNode;
+using Stmt = std::shared_ptr<const StmtNode>;
+using Block = std::vector<Stmt>;
+
+class StmtNode {
+ public:
+  StmtKind kind;
+  SrcInfo srcinfo;
+
+  template <class T>
+  const T& as() const {
+    return static_cast<const T&>(*this);
+  }
+  virtual ~StmtNode() = default;
+
+ protected:
+  StmtNode(StmtKind k, SrcInfo s) : kind(k), srcinfo(std::move(s)) {}
+};
+
+// Assign and Reduce share their shape. `type` is the element type of the
+// written buffer.
+struct Assign : StmtNode {
+  Sym name;
+  Type type;
+  std::vector<Expr> idx;
+  Expr rhs;
+  Assign(StmtKind k, Sym n, Type t, std::vector<Expr> i, Expr r, SrcInfo s)
+      : StmtNode(k, std::move(s)), name(std::move(n)), type(std::move(t)),
+        idx(std::move(i)), rhs(std::move(r)) {}
+};
+using Reduce = Assign;
+
+struct WriteConfig : StmtNode {
+  ConfigPtr config;
+  std::string field;
+  Expr rhs;
+  WriteConfig(ConfigPtr c, std::string f, Expr r, SrcInfo s)
+      : StmtNode(StmtKind::WriteConfig, std::move(s)), config(std::move(c)),
+        field(std::move(f)), rhs(std::move(r)) {}
+};
+
+struct Pass : StmtNode {
+  explicit Pass(SrcInfo s) : StmtNode(StmtKind::Pass, std::move(s)) {}
+};
+
+struct If : StmtNode {
+  Expr cond;
+  Block body;
+  Block orelse;  // empty when there is no else branch
+  If(Expr c, Block b, Block o, SrcInfo s)
+      : StmtNode(StmtKind::If, std::move(s)), cond(std::move(c)),
+        body(std::move(b)), orelse(std::move(o)) {}
+};
+
+struct For : StmtNode {
+  Sym iter;
+  Expr lo, hi;
+  Block body;
+  LoopModePtr mode;
+  For(Sym i, Expr l, Expr h, Block b, LoopModePtr m, SrcInfo s)
+      : StmtNode(StmtKind::For, std::move(s)), iter(std::move(i)),
+        lo(std::move(l)), hi(std::move(h)), body(std::move(b)),
+        mode(std::move(m)) {}
+};
+
+// Alloc and Free share their shape.
+struct Alloc : StmtNode {
+  Sym name;
+  Type type;
+  MemoryPtr mem;
+  Alloc(StmtKind k, Sym n, Type t, MemoryPtr m, SrcInfo s)
+      : StmtNode(k, std::move(s)), name(std::move(n)), type(std::move(t)),
+        mem(std::move(m)) {}
+};
+using Free = Alloc;
+
+struct Call : StmtNode {
+  Proc f;
+  std::vector<Expr> args;
+  Call(Proc fn, std::vector<Expr> a, SrcInfo s)
+      : StmtNode(StmtKind::Call, std::move(s)), f(std::move(fn)),
+        args(std::move(a)) {}
+};
+
+// `name = rhs` where rhs is a WindowExpr. `mem` is null except for special
+// windows (`A_tm = A[...] @ CudaTensorMap(...)`).
+struct WindowStmt : StmtNode {
+  Sym name;
+  Expr rhs;
+  MemoryPtr mem;
+  WindowStmt(Sym n, Expr r, MemoryPtr m, SrcInfo s)
+      : StmtNode(StmtKind::WindowStmt, std::move(s)), name(std::move(n)),
+        rhs(std::move(r)), mem(std::move(m)) {}
+};
+
+struct With : StmtNode {
+  WithContextPtr ctx;
+  Block body;
+  With(WithContextPtr c, Block b, SrcInfo s)
+      : StmtNode(StmtKind::With, std::move(s)), ctx(std::move(c)),
+        body(std::move(b)) {}
+};
+
+// A synchronisation statement. Its sequential meaning is a no-op; `text` is
+// the printed form, `barriers` the barrier accesses it names.
+struct Sync : StmtNode {
+  std::string text;
+  std::vector<Expr> barriers;
+  std::shared_ptr<const ExternalObject> info;
+  Sync(std::string t, std::vector<Expr> b,
+       std::shared_ptr<const ExternalObject> i, SrcInfo s)
+      : StmtNode(StmtKind::Sync, std::move(s)), text(std::move(t)),
+        barriers(std::move(b)), info(std::move(i)) {}
+};
+
+Stmt make_assign(Sym name, Type type, std::vector<Expr> idx, Expr rhs,
+                 SrcInfo s);
+Stmt make_reduce(Sym name, Type type, std::vector<Expr> idx, Expr rhs,
+                 SrcInfo s);
+Stmt make_write_config(ConfigPtr config, std::string field, Expr rhs,
+                       SrcInfo s);
+Stmt make_pass(SrcInfo s);
+Stmt make_if(Expr cond, Block body, Block orelse, SrcInfo s);
+Stmt make_for(Sym iter, Expr lo, Expr hi, Block body, LoopModePtr mode,
+              SrcInfo s);
+Stmt make_alloc(Sym name, Type type, MemoryPtr mem, SrcInfo s);
+Stmt make_free(Sym name, Type type, MemoryPtr mem, SrcInfo s);
+Stmt make_call(Proc f, std::vector<Expr> args, SrcInfo s);
+Stmt make_window_stmt(Sym name, Expr rhs, SrcInfo s, MemoryPtr mem = nullptr);
+Stmt make_with(WithContextPtr ctx, Block body, SrcInfo s);
+
+}  // namespace exo2

@@ -1,0 +1,128 @@
+#include "exo2/core_ir/expr.hpp"
+
+#include <array>
+#include <utility>
+
+namespace exo2 {
+
+namespace {
+constexpr std::array<std::pair<BinOpKind, const char*>, 12> kBinOpTexts = {{
+    {BinOpKind::Add, "+"},
+    {BinOpKind::Sub, "-"},
+    {BinOpKind::Mul, "*"},
+    {BinOpKind::Div, "/"},
+    {BinOpKind::Mod, "%"},
+    {BinOpKind::Lt, "<"},
+    {BinOpKind::Gt, ">"},
+    {BinOpKind::Le, "<="},
+    {BinOpKind::Ge, ">="},
+    {BinOpKind::Eq, "=="},
+    {BinOpKind::And, "and"},
+    {BinOpKind::Or, "or"},
+}};
+}  // namespace
+
+const char* binop_text(BinOpKind op) {
+  for (const auto& [k, text] : kBinOpTexts)
+    if (k == op) return text;
+  return "?";
+}
+
+bool binop_from_text(const std::string& text, BinOpKind* op) {
+  for (const auto& [k, t] : kBinOpTexts) {
+    if (text == t) {
+      *op = k;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool is_comparison(BinOpKind op) {
+  return op == BinOpKind::Lt || op == BinOpKind::Gt || op == BinOpKind::Le ||
+         op == BinOpKind::Ge || op == BinOpKind::Eq;
+}
+
+bool is_logical(BinOpKind op) {
+  return op == BinOpKind::And || op == BinOpKind::Or;
+}
+
+Expr make_read(Sym name, std::vector<Expr> idx, SrcInfo s, Type t) {
+  return std::make_shared<const Read>(std::move(name), std::move(idx),
+                                      std::move(t), std::move(s));
+}
+
+Expr make_const(ConstValue v, SrcInfo s, Type t) {
+  return std::make_shared<const Const>(v, std::move(t), std::move(s));
+}
+
+Expr make_int(int64_t v, SrcInfo s, Type t) {
+  return make_const(ConstValue(v), std::move(s), std::move(t));
+}
+
+Expr make_usub(Expr arg, SrcInfo s, Type t) {
+  return std::make_shared<const USub>(std::move(arg), std::move(t),
+                                      std::move(s));
+}
+
+Expr make_binop(BinOpKind op, Expr lhs, Expr rhs, SrcInfo s, Type t) {
+  return std::make_shared<const BinOp>(op, std::move(lhs), std::move(rhs),
+                                       std::move(t), std::move(s));
+}
+
+Expr make_extern_call(ExternPtr f, std::vector<Expr> args, SrcInfo s, Type t) {
+  return std::make_shared<const ExternCall>(std::move(f), std::move(args),
+                                            std::move(t), std::move(s));
+}
+
+Expr make_window_expr(Sym name, std::vector<WindowAccess> idx, SrcInfo s,
+                      Type t) {
+  return std::make_shared<const WindowExpr>(std::move(name), std::move(idx),
+                                            std::move(t), std::move(s));
+}
+
+Expr make_stride_expr(Sym name, int dim, SrcInfo s, Type t) {
+  return std::make_shared<const StrideExpr>(std::move(name), dim, std::move(t),
+                                            std::move(s));
+}
+
+Expr make_read_config(ConfigPtr config, std::string field, SrcInfo s, Type t) {
+  return std::make_shared<const ReadConfig>(std::move(config), std::move(field),
+                                            std::move(t), std::move(s));
+}
+
+Expr with_type(const Expr& e, Type t) {
+  switch (e->kind) {
+    case ExprKind::Read: {
+      const auto& r = e->as<Read>();
+      return make_read(r.name, r.idx, r.srcinfo, std::move(t));
+    }
+    case ExprKind::Const:
+      return make_const(e->as<Const>().value, e->srcinfo, std::move(t));
+    case ExprKind::USub:
+      return make_usub(e->as<USub>().arg, e->srcinfo, std::move(t));
+    case ExprKind::BinOp: {
+      const auto& b = e->as<BinOp>();
+      return make_binop(b.op, b.lhs, b.rhs, b.srcinfo, std::move(t));
+    }
+    case ExprKind::ExternCall: {
+      const auto& c = e->as<ExternCall>();
+      return make_extern_call(c.f, c.args, c.srcinfo, std::move(t));
+    }
+    case ExprKind::WindowExpr: {
+      const auto& w = e->as<WindowExpr>();
+      return make_window_expr(w.name, w.idx, w.srcinfo, std::move(t));
+    }
+    case ExprKind::StrideExpr: {
+      const auto& s = e->as<StrideExpr>();
+      return make_stride_expr(s.name, s.dim, s.srcinfo, std::move(t));
+    }
+    case ExprKind::ReadConfig: {
+      const auto& c = e->as<ReadConfig>();
+      return make_read_config(c.config, c.field, c.srcinfo, std::move(t));
+    }
+  }
+  return e;
+}
+
+}  // namespace exo2

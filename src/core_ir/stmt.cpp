@@ -1,0 +1,77 @@
+#include "exo2/core_ir/stmt.hpp"
+
+#include "exo2/core_ir/proc.hpp"
+
+namespace exo2 {
+
+Stmt make_assign(Sym name, Type type, std::vector<Expr> idx, Expr rhs,
+                 SrcInfo s) {
+  return std::make_shared<const Assign>(StmtKind::Assign, std::move(name),
+                                        std::move(type), std::move(idx),
+                                        std::move(rhs), std::move(s));
+}
+
+Stmt make_reduce(Sym name, Type type, std::vector<Expr> idx, Expr rhs,
+                 SrcInfo s) {
+  return std::make_shared<const Reduce>(StmtKind::Reduce, std::move(name),
+                                        std::move(type), std::move(idx),
+                                        std::move(rhs), std::move(s));
+}
+
+Stmt make_write_config(ConfigPtr config, std::string field, Expr rhs,
+                       SrcInfo s) {
+  return std::make_shared<const WriteConfig>(std::move(config),
+                                             std::move(field), std::move(rhs),
+                                             std::move(s));
+}
+
+Stmt make_pass(SrcInfo s) { return std::make_shared<const Pass>(std::move(s)); }
+
+Stmt make_if(Expr cond, Block body, Block orelse, SrcInfo s) {
+  return std::make_shared<const If>(std::move(cond), std::move(body),
+                                    std::move(orelse), std::move(s));
+}
+
+Stmt make_for(Sym iter, Expr lo, Expr hi, Block body, LoopModePtr mode,
+              SrcInfo s) {
+  return std::make_shared<const For>(std::move(iter), std::move(lo),
+                                     std::move(hi), std::move(body),
+                                     std::move(mode), std::move(s));
+}
+
+Stmt make_alloc(Sym name, Type type, MemoryPtr mem, SrcInfo s) {
+  return std::make_shared<const Alloc>(StmtKind::Alloc, std::move(name),
+                                       std::move(type), std::move(mem),
+                                       std::move(s));
+}
+
+Stmt make_free(Sym name, Type type, MemoryPtr mem, SrcInfo s) {
+  return std::make_shared<const Free>(StmtKind::Free, std::move(name),
+                                      std::move(type), std::move(mem),
+                                      std::move(s));
+}
+
+Stmt make_call(Proc f, std::vector<Expr> args, SrcInfo s) {
+  return std::make_shared<const Call>(std::move(f), std::move(args),
+                                      std::move(s));
+}
+
+Stmt make_window_stmt(Sym name, Expr rhs, SrcInfo s, MemoryPtr mem) {
+  return std::make_shared<const WindowStmt>(std::move(name), std::move(rhs),
+                                            std::move(mem), std::move(s));
+}
+
+Stmt make_with(WithContextPtr ctx, Block body, SrcInfo s) {
+  return std::make_shared<const With>(std::move(ctx), std::move(body),
+                                      std::move(s));
+}
+
+Proc make_proc(std::string name, std::vector<FnArg> args,
+               std::vector<Expr> preds, Block body,
+               std::optional<InstrInfo> instr, SrcInfo s) {
+  return std::make_shared<const ProcNode>(std::move(name), std::move(args),
+                                          std::move(preds), std::move(body),
+                                          std::move(instr), std::move(s));
+}
+
+}  // namespace exo2
