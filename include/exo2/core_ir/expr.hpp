@@ -56,7 +56,8 @@ struct Read : ExprNode {
   std::vector<Expr> idx;
   Read(Sym n, std::vector<Expr> i, Type t, SrcInfo s)
       : ExprNode(ExprKind::Read, std::move(t), std::move(s)),
-        name(std::move(n)), idx(std::move(i)) {}
+        name(std::move(n)),
+        idx(std::move(i)) {}
 };
 
 // A literal. Integer literals keep their integer value even in data context,
@@ -83,8 +84,10 @@ struct BinOp : ExprNode {
   BinOpKind op;
   Expr lhs, rhs;
   BinOp(BinOpKind o, Expr l, Expr r, Type t, SrcInfo s)
-      : ExprNode(ExprKind::BinOp, std::move(t), std::move(s)), op(o),
-        lhs(std::move(l)), rhs(std::move(r)) {}
+      : ExprNode(ExprKind::BinOp, std::move(t), std::move(s)),
+        op(o),
+        lhs(std::move(l)),
+        rhs(std::move(r)) {}
 };
 
 struct ExternCall : ExprNode {
@@ -92,7 +95,8 @@ struct ExternCall : ExprNode {
   std::vector<Expr> args;
   ExternCall(ExternPtr fn, std::vector<Expr> a, Type t, SrcInfo s)
       : ExprNode(ExprKind::ExternCall, std::move(t), std::move(s)),
-        f(std::move(fn)), args(std::move(a)) {}
+        f(std::move(fn)),
+        args(std::move(a)) {}
 };
 
 // One entry of a window expression: a point `i` or an interval `lo:hi`.
@@ -112,7 +116,8 @@ struct WindowExpr : ExprNode {
   std::vector<WindowAccess> idx;
   WindowExpr(Sym n, std::vector<WindowAccess> i, Type t, SrcInfo s)
       : ExprNode(ExprKind::WindowExpr, std::move(t), std::move(s)),
-        name(std::move(n)), idx(std::move(i)) {}
+        name(std::move(n)),
+        idx(std::move(i)) {}
 };
 
 struct StrideExpr : ExprNode {
@@ -120,7 +125,8 @@ struct StrideExpr : ExprNode {
   int dim;
   StrideExpr(Sym n, int d, Type t, SrcInfo s)
       : ExprNode(ExprKind::StrideExpr, std::move(t), std::move(s)),
-        name(std::move(n)), dim(d) {}
+        name(std::move(n)),
+        dim(d) {}
 };
 
 struct ReadConfig : ExprNode {
@@ -128,7 +134,8 @@ struct ReadConfig : ExprNode {
   std::string field;
   ReadConfig(ConfigPtr c, std::string f, Type t, SrcInfo s)
       : ExprNode(ExprKind::ReadConfig, std::move(t), std::move(s)),
-        config(std::move(c)), field(std::move(f)) {}
+        config(std::move(c)),
+        field(std::move(f)) {}
 };
 
 // Builders. The type defaults to Unknown (frontend output).

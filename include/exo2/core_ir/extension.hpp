@@ -80,7 +80,8 @@ class Config : public ExternalObject {
  public:
   Config(std::string name, std::vector<std::pair<std::string, Type>> fields,
          bool allow_rw)
-      : name_(std::move(name)), fields_(std::move(fields)),
+      : name_(std::move(name)),
+        fields_(std::move(fields)),
         allow_rw_(allow_rw) {}
   std::string name() const override { return name_; }
   const std::vector<std::pair<std::string, Type>>& fields() const {

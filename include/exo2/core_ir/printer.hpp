@@ -5,20 +5,27 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "exo2/core_ir/proc.hpp"
 
 namespace exo2 {
 
-// A marker to print inside a procedure: a node, a gap or a block, given by
-// the statements it touches. Used to print cursors.
+// A location to mark when printing a procedure (how cursors print). The
+// marked statements are found by position, not identity, because unchanged
+// subtrees are shared and one node may occur twice.
 struct PrintMarker {
-  enum class Kind { None, Node, GapBefore, GapAfter, Block } kind = Kind::None;
-  // Node / gap anchor: the statement (by identity). Block: first and last.
-  const StmtNode* first = nullptr;
-  const StmtNode* last = nullptr;
-  // Marks the `def` line itself.
-  bool proc_root = false;
+  enum class Kind { None, ProcRoot, Node, GapBefore, GapAfter, Block };
+  Kind kind = Kind::None;
+  // The block holding the marked statements: (statement index, child block)
+  // steps from the procedure body; child block 0 is a loop/if/with body, 1
+  // an if's else branch.
+  std::vector<std::pair<int, int>> block_path;
+  // Node: statement `lo`. Gaps: anchored at statement `lo`. Block:
+  // statements [lo, hi).
+  int lo = 0;
+  int hi = 0;
 };
 
 std::string print_proc(const Proc& p);

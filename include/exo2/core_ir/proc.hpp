@@ -36,8 +36,12 @@ class ProcNode {
 
   ProcNode(std::string n, std::vector<FnArg> a, std::vector<Expr> p, Block b,
            std::optional<InstrInfo> i, SrcInfo s)
-      : name(std::move(n)), args(std::move(a)), preds(std::move(p)),
-        body(std::move(b)), instr(std::move(i)), srcinfo(std::move(s)) {}
+      : name(std::move(n)),
+        args(std::move(a)),
+        preds(std::move(p)),
+        body(std::move(b)),
+        instr(std::move(i)),
+        srcinfo(std::move(s)) {}
   bool is_instr() const { return instr.has_value(); }
 };
 

@@ -17,7 +17,8 @@ struct SrcInfo {
   SrcInfo() = default;
   SrcInfo(std::string file, int line_, int col_ = -1)
       : filename(std::make_shared<const std::string>(std::move(file))),
-        line(line_), col(col_) {}
+        line(line_),
+        col(col_) {}
 
   const std::string& file() const;
   // `file:line:col`, or `file:line` when the column is unknown.

@@ -54,8 +54,11 @@ struct Assign : StmtNode {
   std::vector<Expr> idx;
   Expr rhs;
   Assign(StmtKind k, Sym n, Type t, std::vector<Expr> i, Expr r, SrcInfo s)
-      : StmtNode(k, std::move(s)), name(std::move(n)), type(std::move(t)),
-        idx(std::move(i)), rhs(std::move(r)) {}
+      : StmtNode(k, std::move(s)),
+        name(std::move(n)),
+        type(std::move(t)),
+        idx(std::move(i)),
+        rhs(std::move(r)) {}
 };
 using Reduce = Assign;
 
@@ -64,8 +67,10 @@ struct WriteConfig : StmtNode {
   std::string field;
   Expr rhs;
   WriteConfig(ConfigPtr c, std::string f, Expr r, SrcInfo s)
-      : StmtNode(StmtKind::WriteConfig, std::move(s)), config(std::move(c)),
-        field(std::move(f)), rhs(std::move(r)) {}
+      : StmtNode(StmtKind::WriteConfig, std::move(s)),
+        config(std::move(c)),
+        field(std::move(f)),
+        rhs(std::move(r)) {}
 };
 
 struct Pass : StmtNode {
@@ -77,8 +82,10 @@ struct If : StmtNode {
   Block body;
   Block orelse;  // empty when there is no else branch
   If(Expr c, Block b, Block o, SrcInfo s)
-      : StmtNode(StmtKind::If, std::move(s)), cond(std::move(c)),
-        body(std::move(b)), orelse(std::move(o)) {}
+      : StmtNode(StmtKind::If, std::move(s)),
+        cond(std::move(c)),
+        body(std::move(b)),
+        orelse(std::move(o)) {}
 };
 
 struct For : StmtNode {
@@ -87,8 +94,11 @@ struct For : StmtNode {
   Block body;
   LoopModePtr mode;
   For(Sym i, Expr l, Expr h, Block b, LoopModePtr m, SrcInfo s)
-      : StmtNode(StmtKind::For, std::move(s)), iter(std::move(i)),
-        lo(std::move(l)), hi(std::move(h)), body(std::move(b)),
+      : StmtNode(StmtKind::For, std::move(s)),
+        iter(std::move(i)),
+        lo(std::move(l)),
+        hi(std::move(h)),
+        body(std::move(b)),
         mode(std::move(m)) {}
 };
 
@@ -98,7 +108,9 @@ struct Alloc : StmtNode {
   Type type;
   MemoryPtr mem;
   Alloc(StmtKind k, Sym n, Type t, MemoryPtr m, SrcInfo s)
-      : StmtNode(k, std::move(s)), name(std::move(n)), type(std::move(t)),
+      : StmtNode(k, std::move(s)),
+        name(std::move(n)),
+        type(std::move(t)),
         mem(std::move(m)) {}
 };
 using Free = Alloc;
@@ -107,7 +119,8 @@ struct Call : StmtNode {
   Proc f;
   std::vector<Expr> args;
   Call(Proc fn, std::vector<Expr> a, SrcInfo s)
-      : StmtNode(StmtKind::Call, std::move(s)), f(std::move(fn)),
+      : StmtNode(StmtKind::Call, std::move(s)),
+        f(std::move(fn)),
         args(std::move(a)) {}
 };
 
@@ -118,15 +131,18 @@ struct WindowStmt : StmtNode {
   Expr rhs;
   MemoryPtr mem;
   WindowStmt(Sym n, Expr r, MemoryPtr m, SrcInfo s)
-      : StmtNode(StmtKind::WindowStmt, std::move(s)), name(std::move(n)),
-        rhs(std::move(r)), mem(std::move(m)) {}
+      : StmtNode(StmtKind::WindowStmt, std::move(s)),
+        name(std::move(n)),
+        rhs(std::move(r)),
+        mem(std::move(m)) {}
 };
 
 struct With : StmtNode {
   WithContextPtr ctx;
   Block body;
   With(WithContextPtr c, Block b, SrcInfo s)
-      : StmtNode(StmtKind::With, std::move(s)), ctx(std::move(c)),
+      : StmtNode(StmtKind::With, std::move(s)),
+        ctx(std::move(c)),
         body(std::move(b)) {}
 };
 
@@ -138,8 +154,10 @@ struct Sync : StmtNode {
   std::shared_ptr<const ExternalObject> info;
   Sync(std::string t, std::vector<Expr> b,
        std::shared_ptr<const ExternalObject> i, SrcInfo s)
-      : StmtNode(StmtKind::Sync, std::move(s)), text(std::move(t)),
-        barriers(std::move(b)), info(std::move(i)) {}
+      : StmtNode(StmtKind::Sync, std::move(s)),
+        text(std::move(t)),
+        barriers(std::move(b)),
+        info(std::move(i)) {}
 };
 
 Stmt make_assign(Sym name, Type type, std::vector<Expr> idx, Expr rhs,

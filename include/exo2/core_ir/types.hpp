@@ -48,9 +48,9 @@ class Type {
   Type() : kind_(TypeKind::Unknown) {}
   explicit Type(TypeKind kind) : kind_(kind) {}
   // A tensor (`f32[n, 4]`) or window (`[f32][n, 4]`) type.
-  static Type tensor(Type elem, std::vector<Expr> shape, bool is_window,
-                     std::vector<std::shared_ptr<const DimAnnotation>>
-                         dim_annotations = {});
+  static Type tensor(
+      Type elem, std::vector<Expr> shape, bool is_window,
+      std::vector<std::shared_ptr<const DimAnnotation>> dim_annotations = {});
 
   TypeKind kind() const { return kind_; }
   bool is_tensor() const { return kind_ == TypeKind::Tensor; }

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what exo2 needs on a fresh Debian machine and builds it in place
+# (an editable install: Python sources are used from python/ and stdlib/,
+# and a change to one C++ file rebuilds only that file, in build/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+apt_packages=(g++ cmake ninja-build libz3-dev libfmt-dev libgtest-dev)
+missing=()
+for pkg in "${apt_packages[@]}"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+python3 -m pip install -q --disable-pip-version-check \
+  "scikit-build-core>=0.10" "pybind11>=2.10" numpy pytest "yapf>=0.43"
+python3 -m pip install -q --disable-pip-version-check --no-build-isolation \
+  -e . -Cbuild-dir=build -Ccmake.define.EXO2_BUILD_TESTS=ON

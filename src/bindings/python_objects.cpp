@@ -1,0 +1,87 @@
+#include "python_objects.hpp"
+
+#include <unordered_map>
+
+namespace exo2::bindings {
+
+py::object python_object_of(const ExternalObject& obj) {
+  if (auto* m = dynamic_cast<const PythonMemory*>(&obj)) return m->object();
+  if (auto* e = dynamic_cast<const PythonExtern*>(&obj)) return e->object();
+  if (auto* l = dynamic_cast<const PythonLoopMode*>(&obj)) return l->object();
+  if (auto* w = dynamic_cast<const PythonWithContext*>(&obj))
+    return w->object();
+  if (auto* c = dynamic_cast<const PythonConfig*>(&obj)) return c->object();
+  return py::none();
+}
+
+bool same_python_object(const ExternalObject& a, const ExternalObject& b) {
+  if (&a == &b) return true;
+  py::object pa = python_object_of(a);
+  return !pa.is_none() && pa.is(python_object_of(b));
+}
+
+std::string PythonMemory::name() const { return py::str(cls_.attr("name")()); }
+
+std::string PythonExtern::name() const { return py::str(obj_.attr("name")()); }
+
+Type PythonExtern::typecheck(const std::vector<Type>& arg_types) const {
+  // Exo's externs receive argument expressions and read their `.type`.
+  py::module_ types = py::module_::import("types");
+  py::list args;
+  for (const Type& t : arg_types)
+    args.append(types.attr("SimpleNamespace")(py::arg("type") = t));
+  try {
+    return obj_.attr("typecheck")(args).cast<Type>();
+  } catch (py::error_already_set& e) {
+    py::object error_class =
+        py::module_::import("exo2.core.extern").attr("Extern_Typecheck_Error");
+    if (e.matches(error_class)) throw ExternTypecheckError{py::str(e.value())};
+    throw;
+  }
+}
+
+std::string PythonLoopMode::name() const {
+  return py::str(obj_.attr("name")());
+}
+
+std::string PythonLoopMode::extra_args() const {
+  return py::str(obj_.attr("extra_args")());
+}
+
+bool PythonLoopMode::is_parallel() const {
+  return obj_.attr("is_parallel")().cast<bool>();
+}
+
+std::string PythonWithContext::name() const {
+  return py::str(py::type::of(obj_).attr("__name__"));
+}
+
+std::string PythonWithContext::text() const { return py::str(obj_); }
+
+namespace {
+// Wrappers are kept alive for the life of the process, like the user
+// objects they wrap (memories, externs and modes are module-level objects).
+template <class Wrapper>
+std::shared_ptr<const Wrapper> wrap(const py::object& obj) {
+  static std::unordered_map<PyObject*, std::shared_ptr<const Wrapper>> cache;
+  auto found = cache.find(obj.ptr());
+  if (found != cache.end()) return found->second;
+  auto wrapper = std::make_shared<const Wrapper>(obj);
+  cache.emplace(obj.ptr(), wrapper);
+  return wrapper;
+}
+}  // namespace
+
+MemoryPtr wrap_memory(const py::object& cls) { return wrap<PythonMemory>(cls); }
+
+ExternPtr wrap_extern(const py::object& obj) { return wrap<PythonExtern>(obj); }
+
+LoopModePtr wrap_loop_mode(const py::object& obj) {
+  return wrap<PythonLoopMode>(obj);
+}
+
+WithContextPtr wrap_with_context(const py::object& obj) {
+  return wrap<PythonWithContext>(obj);
+}
+
+}  // namespace exo2::bindings
