@@ -20,4 +20,4 @@ fi
 python3 -m pip install -q --disable-pip-version-check \
   "scikit-build-core>=0.10" "pybind11>=2.10" numpy pytest "yapf>=0.43"
 python3 -m pip install -q --disable-pip-version-check --no-build-isolation \
-  -e . -Cbuild-dir=build -Ccmake.define.EXO2_BUILD_TESTS=ON
+  -e . -Cbuild-dir=build -Ccmake.define.EXO2_BUILD_TESTS=ON -Ccmake.define.EXO2_BUILD_PYTHON=ON

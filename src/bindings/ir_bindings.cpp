@@ -6,6 +6,7 @@
 #include "exo2/analysis/bounds_check.hpp"
 #include "exo2/core_ir/equality.hpp"
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/core_ir/symbol_table.hpp"
 #include "exo2/core_ir/typecheck.hpp"
 #include "handles.hpp"
 #include "python_objects.hpp"
@@ -50,9 +51,17 @@ WindowAccess window_access(const py::tuple& t) {
   throw py::value_error("window access must be 'point' or 'interval'");
 }
 
+// seq and par are the core's own modes (by name, or as the Python objects
+// exo2.core.extensions.seq / par); any other LoopMode object is wrapped.
 LoopModePtr loop_mode(const py::object& mode) {
-  if (py::isinstance<py::str>(mode)) {
-    const std::string name = py::str(mode);
+  const bool builtin =
+      py::isinstance<py::str>(mode) ||
+      py::str(py::type::of(mode).attr("__name__")).cast<std::string>() ==
+          "BuiltinLoopMode";
+  if (builtin) {
+    const std::string name = py::isinstance<py::str>(mode)
+                                  ? mode.cast<std::string>()
+                                  : py::str(mode.attr("name")()).cast<std::string>();
     if (name == "seq") return LoopMode::seq();
     if (name == "par") return LoopMode::par();
     throw py::value_error("unknown loop mode: " + name);
@@ -280,6 +289,20 @@ void bind_procs(py::module_& m) {
       },
       "Typechecks and bounds-checks an untyped procedure.");
   m.def("print_proc", [](const ProcHandle& p) { return print_proc(p.node); });
+  m.def(
+      "symbol_table",
+      [](const ProcHandle& p) {
+        py::list rows;
+        for (const auto& info : symbol_table(p.node)) {
+          py::object mem = py::none();
+          if (info.mem) mem = py::str(info.mem->name());
+          rows.append(py::make_tuple(info.sym.name(),
+                                     symbol_kind_name(info.kind),
+                                     info.type.str(), mem, info.srcinfo));
+        }
+        return rows;
+      },
+      "(name, kind, type, memory, srcinfo) for every variable of a proc.");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 
 #include "exo2/core_ir/diagnostics.hpp"
+#include "exo2/core_ir/extension.hpp"
 
 namespace py = pybind11;
 

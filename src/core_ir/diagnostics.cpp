@@ -19,7 +19,8 @@ std::string check_error_text(const std::string& heading,
 
 CheckError::CheckError(std::string heading, std::vector<Diagnostic> diagnostics)
     : UserError(check_error_text(heading, diagnostics)),
-      heading_(std::move(heading)), diagnostics_(std::move(diagnostics)) {}
+      heading_(std::move(heading)),
+      diagnostics_(std::move(diagnostics)) {}
 
 CheckError typecheck_error(std::vector<Diagnostic> diagnostics) {
   return CheckError("Errors occurred during typechecking:",

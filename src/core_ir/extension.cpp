@@ -19,7 +19,8 @@ class BuiltinLoopMode : public LoopMode {
 }  // namespace
 
 std::shared_ptr<const LoopMode> LoopMode::seq() {
-  static const auto mode = std::make_shared<const BuiltinLoopMode>("seq", false);
+  static const auto mode =
+      std::make_shared<const BuiltinLoopMode>("seq", false);
   return mode;
 }
 

@@ -20,9 +20,8 @@ Stmt make_reduce(Sym name, Type type, std::vector<Expr> idx, Expr rhs,
 
 Stmt make_write_config(ConfigPtr config, std::string field, Expr rhs,
                        SrcInfo s) {
-  return std::make_shared<const WriteConfig>(std::move(config),
-                                             std::move(field), std::move(rhs),
-                                             std::move(s));
+  return std::make_shared<const WriteConfig>(
+      std::move(config), std::move(field), std::move(rhs), std::move(s));
 }
 
 Stmt make_pass(SrcInfo s) { return std::make_shared<const Pass>(std::move(s)); }

@@ -88,8 +88,8 @@ const std::vector<Expr>& Type::shape() const {
   return tensor_ ? tensor_->shape : empty_shape();
 }
 
-const std::vector<std::shared_ptr<const DimAnnotation>>&
-Type::dim_annotations() const {
+const std::vector<std::shared_ptr<const DimAnnotation>>& Type::dim_annotations()
+    const {
   static const std::vector<std::shared_ptr<const DimAnnotation>> none;
   return tensor_ ? tensor_->dim_annotations : none;
 }

@@ -3,6 +3,7 @@
 
 #include "exo2/core_ir/equality.hpp"
 #include "exo2/core_ir/proc.hpp"
+#include "exo2/core_ir/symbol_table.hpp"
 
 namespace exo2 {
 namespace {
@@ -118,6 +119,30 @@ TEST(Equality, SharedSubtreesAreReused) {
   EXPECT_TRUE(equal(b1, Block{s, make_pass({})}));
   EXPECT_EQ(with_type(e, kSize)->type.kind(), TypeKind::Size);
   EXPECT_EQ(e->type.kind(), TypeKind::Index);
+}
+
+TEST(SymbolTable, ListsArgumentsThenBodyInPreOrder) {
+  Sym n("n"), t("t"), i("i"), w("w");
+  Type tt = Type::tensor(kF32, {read(n, {}, kSize)}, false);
+  Expr win = make_window_expr(
+      t, {WindowAccess::interval(make_int(0), read(n, {}, kSize))}, {},
+      Type::tensor(kF32, {read(n, {}, kSize)}, true));
+  Block body = {make_alloc(t, tt, NamedMemory::dram(), {}),
+                make_for(i, make_int(0), read(n, {}, kSize),
+                         {make_window_stmt(w, win, {})}, LoopMode::seq(), {})};
+  Proc p = make_proc("p", {FnArg{n, kSize, nullptr, {}}}, {}, body,
+                     std::nullopt, {});
+  auto table = symbol_table(p);
+  ASSERT_EQ(table.size(), 4u);
+  EXPECT_EQ(table[0].sym, n);
+  EXPECT_EQ(table[0].kind, SymbolInfo::Kind::Argument);
+  EXPECT_EQ(table[1].sym, t);
+  EXPECT_EQ(table[1].mem->name(), "DRAM");
+  EXPECT_EQ(table[2].kind, SymbolInfo::Kind::LoopIterator);
+  EXPECT_EQ(table[2].type.kind(), TypeKind::Index);
+  EXPECT_EQ(table[3].kind, SymbolInfo::Kind::Window);
+  EXPECT_EQ(table[3].type.str(), "[f32][n]");
+  EXPECT_STREQ(symbol_kind_name(table[3].kind), "window");
 }
 
 TEST(SrcInfo, PrintsFileLineColumn) {

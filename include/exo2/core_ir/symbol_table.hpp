@@ -1,0 +1,25 @@
+// Every variable a procedure binds, with its type and where it comes from.
+#pragma once
+
+#include <vector>
+
+#include "exo2/core_ir/proc.hpp"
+
+namespace exo2 {
+
+struct SymbolInfo {
+  enum class Kind { Argument, Allocation, LoopIterator, Window };
+  Kind kind;
+  Sym sym;
+  // Loop iterators are `index`; windows have the type of their expression.
+  Type type;
+  MemoryPtr mem;  // null for control values and windows
+  SrcInfo srcinfo;
+};
+
+// The variables bound by `p` in definition order (arguments first, then a
+// pre-order walk of the body).
+std::vector<SymbolInfo> symbol_table(const Proc& p);
+const char* symbol_kind_name(SymbolInfo::Kind kind);
+
+}  // namespace exo2

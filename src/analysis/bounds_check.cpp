@@ -1,0 +1,618 @@
+// Definition-time bounds checking (object-language.md §8, errors.md §2).
+//
+// The checker walks the procedure once, in source order, keeping a context of
+// facts in an SmtEncoder: size arguments are positive, preconditions hold,
+// loop iterators lie in their ranges, and `if` conditions (or their negation)
+// hold. At each point it proves with Z3:
+// - every index of a read, write or reduction lies in [0, extent) of the
+//   accessed buffer. An access through a window (a window parameter or a
+//   window statement's alias) is checked against the window's own extents;
+// - every window expression lies inside the buffer it windows. Exo reports
+//   accesses through windows as reads of the windowed buffer, so a window
+//   whose points or bounds leave the buffer is reported as
+//   `x is read out-of-bounds when: ...`; an interval `lo:hi` with `hi < lo`
+//   is reported with Exo's non-negative form on `hi - lo`;
+// - every tensor dimension (arguments and allocations) is positive;
+// - every loop runs a non-negative number of times (`hi - lo`), as Exo
+//   checks with its non-negative form;
+// - every call: size arguments positive, argument shapes equal to the
+//   callee's parameter shapes after substituting the actual arguments, and
+//   the callee's preconditions hold (its `stride(x, d)` refer to the strides
+//   of the actual arguments);
+// - every precondition is satisfiable (it is assumed afterwards either way).
+// All failures are collected and thrown as one effect_check_error. Passing
+// one buffer to two data parameters of a call is a SchedulingError, raised
+// only when the effect check found nothing (§8: aliasing is checked last).
+//
+// Message texts follow Exo's boundscheck.py: the counterexample lists the
+// integer variables in scope (size, index and stride arguments, then the
+// iterators of the enclosing loops) as ` name = value` items joined by
+// commas after two spaces; the call-related forms (`type-shape ...`,
+// `Could not verify assertion ...`) end without a period, as in Exo.
+
+#include "exo2/analysis/bounds_check.hpp"
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "exo2/analysis/z3_encoding.hpp"
+#include "exo2/core_ir/printer.hpp"
+
+namespace exo2 {
+
+namespace {
+
+using ConfigField = std::pair<const Config*, std::string>;
+
+// Replaces the callee's parameters by the caller's arguments in a control
+// expression of the callee (a shape or a precondition). `stride(p, d)` of a
+// data parameter becomes the stride of the actual buffer: for a window
+// argument `x[i, lo:hi]`, dimension d of the window is the d-th interval
+// dimension of x.
+Expr substitute(const Expr& e, const std::unordered_map<Sym, Expr>& subst) {
+  switch (e->kind) {
+    case ExprKind::Read: {
+      const auto& r = e->as<Read>();
+      if (!r.idx.empty()) return e;
+      auto it = subst.find(r.name);
+      return it == subst.end() ? e : it->second;
+    }
+    case ExprKind::USub:
+      return make_usub(substitute(e->as<USub>().arg, subst), e->srcinfo,
+                       e->type);
+    case ExprKind::BinOp: {
+      const auto& b = e->as<BinOp>();
+      return make_binop(b.op, substitute(b.lhs, subst),
+                        substitute(b.rhs, subst), e->srcinfo, e->type);
+    }
+    case ExprKind::StrideExpr: {
+      const auto& s = e->as<StrideExpr>();
+      auto it = subst.find(s.name);
+      if (it == subst.end()) return e;
+      const Expr& actual = it->second;
+      if (actual->kind == ExprKind::Read)
+        return make_stride_expr(actual->as<Read>().name, s.dim, e->srcinfo,
+                                e->type);
+      if (actual->kind == ExprKind::WindowExpr) {
+        const auto& w = actual->as<WindowExpr>();
+        int seen = 0;
+        for (size_t d = 0; d < w.idx.size(); ++d) {
+          if (!w.idx[d].is_interval) continue;
+          if (seen++ == s.dim)
+            return make_stride_expr(w.name, static_cast<int>(d), e->srcinfo,
+                                    e->type);
+        }
+      }
+      return e;
+    }
+    default:
+      return e;
+  }
+}
+
+std::string shape_text(const std::vector<Expr>& shape) {
+  std::vector<std::string> parts;
+  for (const auto& d : shape) parts.push_back(print_expr(d));
+  return fmt::format("[{}]", fmt::join(parts, ","));
+}
+
+// The control-typed config fields written by a block, including inside the
+// procedures it calls.
+void collect_config_writes(const Block& block, std::set<ConfigField>& out,
+                           std::set<const ProcNode*>& visited) {
+  for (const auto& s : block) {
+    switch (s->kind) {
+      case StmtKind::WriteConfig: {
+        const auto& w = s->as<WriteConfig>();
+        out.emplace(w.config.get(), w.field);
+        break;
+      }
+      case StmtKind::If:
+        collect_config_writes(s->as<If>().body, out, visited);
+        collect_config_writes(s->as<If>().orelse, out, visited);
+        break;
+      case StmtKind::For:
+        collect_config_writes(s->as<For>().body, out, visited);
+        break;
+      case StmtKind::With:
+        collect_config_writes(s->as<With>().body, out, visited);
+        break;
+      case StmtKind::Call: {
+        const Proc& f = s->as<Call>().f;
+        if (f && visited.insert(f.get()).second)
+          collect_config_writes(f->body, out, visited);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+std::set<ConfigField> config_writes(const Block& block) {
+  std::set<ConfigField> out;
+  std::set<const ProcNode*> visited;
+  collect_config_writes(block, out, visited);
+  return out;
+}
+
+// What the checker knows about a buffer name in scope.
+struct BufferInfo {
+  Sym root;                       // the allocation or argument owning the data
+  std::vector<Expr> shape_exprs;  // extents as written (for messages)
+  std::vector<z3::expr> shape;    // extents as terms
+};
+
+// A shape as printed and as terms.
+struct Shape {
+  std::vector<Expr> exprs;
+  std::vector<z3::expr> terms;
+};
+
+class BoundsChecker {
+ public:
+  explicit BoundsChecker(const Proc& p) : proc_(p) {}
+
+  void run() {
+    const ProcNode& p = *proc_;
+    for (const auto& a : p.args) declare_arg(a);
+
+    // Preconditions: each must be satisfiable given the arguments and the
+    // earlier preconditions; all are assumed afterwards, as in Exo.
+    std::vector<Diagnostic> pred_diags;
+    for (const auto& pred : p.preds) {
+      z3::expr fact = smt_.encode(pred);
+      if (smt_.satisfiable(fact).no()) {
+        pred_diags.push_back(
+            {pred->srcinfo,
+             fmt::format("The assertion {} at {} is always unsatisfiable.",
+                         print_expr(pred), pred->srcinfo.str())});
+      }
+      smt_.assume(fact);
+    }
+    // Argument extents come first in the source, so they are reported
+    // before the preconditions (but checked assuming them).
+    for (const auto& a : p.args)
+      if (a.type.is_tensor())
+        for (const auto& d : a.type.shape()) check_positive(d);
+    diags_.insert(diags_.end(), pred_diags.begin(), pred_diags.end());
+
+    block(p.body);
+
+    if (!diags_.empty()) throw effect_check_error(diags_);
+    if (alias_error_) throw SchedulingError(*alias_error_);
+  }
+
+ private:
+  // ---- Declarations --------------------------------------------------------
+
+  void declare_arg(const FnArg& a) {
+    switch (a.type.kind()) {
+      case TypeKind::Size:
+        scope_vars_.push_back({a.name.name(), smt_.var(a.name)});
+        smt_.assume(smt_.var(a.name) > 0);
+        return;
+      case TypeKind::Index:
+      case TypeKind::Int:
+      case TypeKind::Stride:
+        scope_vars_.push_back({a.name.name(), smt_.var(a.name)});
+        return;
+      case TypeKind::Tensor:
+        if (a.type.is_window()) {
+          // Unknown strides: stride(x, d) stays a free variable.
+          buffers_.insert_or_assign(
+              a.name,
+              BufferInfo{a.name, a.type.shape(), encode_all(a.type.shape())});
+        } else {
+          declare_dense(a.name, a.type);
+        }
+        return;
+      default:
+        if (a.type.is_real_scalar())
+          buffers_.insert_or_assign(a.name, BufferInfo{a.name, {}, {}});
+        return;
+    }
+  }
+
+  // A dense row-major tensor: stride 1 in the last dimension, and each
+  // other stride the product of the later extents.
+  void declare_dense(const Sym& name, const Type& type) {
+    BufferInfo info{name, type.shape(), encode_all(type.shape())};
+    z3::expr stride = smt_.int_value(1);
+    for (size_t d = info.shape.size(); d-- > 0;) {
+      smt_.bind_stride(name, static_cast<int>(d), stride);
+      stride = (stride * info.shape[d]).simplify();
+    }
+    buffers_.insert_or_assign(name, std::move(info));
+  }
+
+  std::vector<z3::expr> encode_all(const std::vector<Expr>& es) {
+    std::vector<z3::expr> out;
+    for (const auto& e : es) out.push_back(smt_.encode(e));
+    return out;
+  }
+
+  const BufferInfo* buffer(const Sym& name) const {
+    auto it = buffers_.find(name);
+    return it == buffers_.end() ? nullptr : &it->second;
+  }
+
+  // The entries of a window expression, with omitted interval bounds (null
+  // before typechecking) filled in as `0` and the extent.
+  std::vector<WindowAccess> accesses(const WindowExpr& w) const {
+    std::vector<WindowAccess> out = w.idx;
+    const BufferInfo* info = buffer(w.name);
+    for (size_t d = 0; d < out.size(); ++d) {
+      if (!out[d].is_interval) continue;
+      if (!out[d].lo) out[d].lo = make_int(0, w.srcinfo);
+      if (!out[d].hi && info && d < info->shape_exprs.size())
+        out[d].hi = info->shape_exprs[d];
+    }
+    return out;
+  }
+
+  // The extents of a window expression: `hi - lo` per interval.
+  Shape window_shape(const WindowExpr& w) {
+    Shape s;
+    const auto& typed = w.type.shape();
+    size_t k = 0;
+    for (const auto& acc : accesses(w)) {
+      if (!acc.is_interval) continue;
+      s.terms.push_back(smt_.encode(acc.hi) - smt_.encode(acc.lo));
+      s.exprs.push_back(k < typed.size()
+                            ? typed[k]
+                            : make_binop(BinOpKind::Sub, acc.hi, acc.lo,
+                                         acc.hi->srcinfo, acc.hi->type));
+      ++k;
+    }
+    return s;
+  }
+
+  // ---- Reporting -----------------------------------------------------------
+
+  // The second line of a message: the counterexample of `r`, or a note that
+  // the solver gave up.
+  std::string witness_line(const QueryResult& r) {
+    if (r.timed_out() && r.reason_unknown != "timeout" &&
+        r.reason_unknown != "canceled" && !r.reason_unknown.empty())
+      return fmt::format("   (unknown: the Z3 solver gave up: {})",
+                         r.reason_unknown);
+    if (r.timed_out())
+      return fmt::format("   (unknown: the Z3 solver timed out after {} ms)",
+                         smt_.timeout_ms());
+    return "  " + smt_.counterexample(r, scope_vars_);
+  }
+
+  // Proves `goal` in the current context; otherwise reports
+  // `<head>\n  <counterexample><end>` at `at`. Returns whether it held.
+  bool require(const z3::expr& goal, const SrcInfo& at, const std::string& head,
+               const char* end) {
+    QueryResult r = smt_.prove(goal);
+    if (r.yes()) return true;
+    diags_.push_back({at, head + "\n" + witness_line(r) + end});
+    return false;
+  }
+
+  void check_positive(const Expr& e) {
+    require(smt_.encode(e) > 0, e->srcinfo,
+            fmt::format("expected expression {} to always be positive. It can "
+                        "be non positive when:",
+                        print_expr(e)),
+            ".");
+  }
+
+  void check_non_negative(const Expr& printed, const z3::expr& term,
+                          const SrcInfo& at) {
+    require(term >= 0, at,
+            fmt::format("expected expression {} to always be non-negative. It "
+                        "can be negative when:",
+                        print_expr(printed)),
+            ".");
+  }
+
+  // ---- Accesses ------------------------------------------------------------
+
+  void check_access(const Sym& name, const std::vector<Expr>& idx,
+                    const char* verb, const SrcInfo& at) {
+    const BufferInfo* info = buffer(name);
+    if (!info || idx.empty() || info->shape.size() != idx.size()) return;
+    z3::expr in_bounds = smt_.bool_value(true);
+    for (size_t d = 0; d < idx.size(); ++d) {
+      z3::expr i = smt_.encode(idx[d]);
+      in_bounds = in_bounds && 0 <= i && i < info->shape[d];
+    }
+    require(in_bounds, at,
+            fmt::format("{} is {} out-of-bounds when:", name.name(), verb),
+            ".");
+  }
+
+  void check_window(const WindowExpr& w) {
+    const BufferInfo* info = buffer(w.name);
+    if (!info || info->shape.size() != w.idx.size()) return;
+    const std::vector<WindowAccess> idx = accesses(w);
+    z3::expr inside = smt_.bool_value(true);
+    for (size_t d = 0; d < idx.size(); ++d) {
+      const WindowAccess& acc = idx[d];
+      z3::expr lo = smt_.encode(acc.lo);
+      if (acc.is_interval) {
+        inside = inside && 0 <= lo && smt_.encode(acc.hi) <= info->shape[d];
+      } else {
+        inside = inside && 0 <= lo && lo < info->shape[d];
+      }
+    }
+    require(inside, w.srcinfo,
+            fmt::format("{} is read out-of-bounds when:", w.name.name()), ".");
+    for (const auto& acc : idx) {
+      if (!acc.is_interval) continue;
+      Expr extent =
+          make_binop(BinOpKind::Sub, acc.hi, acc.lo, w.srcinfo, acc.hi->type);
+      check_non_negative(extent, smt_.encode(acc.hi) - smt_.encode(acc.lo),
+                         w.srcinfo);
+    }
+  }
+
+  // Checks the buffer reads of a data expression, left to right.
+  void reads(const Expr& e) {
+    switch (e->kind) {
+      case ExprKind::Read: {
+        const auto& r = e->as<Read>();
+        if (!r.idx.empty()) check_access(r.name, r.idx, "read", e->srcinfo);
+        return;
+      }
+      case ExprKind::USub:
+        reads(e->as<USub>().arg);
+        return;
+      case ExprKind::BinOp:
+        reads(e->as<BinOp>().lhs);
+        reads(e->as<BinOp>().rhs);
+        return;
+      case ExprKind::ExternCall:
+        for (const auto& a : e->as<ExternCall>().args) reads(a);
+        return;
+      case ExprKind::WindowExpr:
+        check_window(e->as<WindowExpr>());
+        return;
+      default:
+        return;
+    }
+  }
+
+  // ---- Statements ----------------------------------------------------------
+
+  void block(const Block& b) {
+    for (const auto& s : b) stmt(*s);
+  }
+
+  // Forgets what is known about config fields (after code that may have
+  // written them).
+  void havoc(const std::set<ConfigField>& fields) {
+    for (const auto& [config, field] : fields) {
+      if (!config->has_field(field)) continue;
+      const Type& t = config->lookup_type(field);
+      if (t.is_bool()) {
+        smt_.bind_config(*config, field,
+                         smt_.fresh_bool(config->name() + "." + field));
+      } else if (t.is_indexable()) {
+        smt_.bind_config(*config, field,
+                         smt_.fresh_int(config->name() + "." + field));
+      }
+    }
+  }
+
+  void stmt(const StmtNode& s) {
+    switch (s.kind) {
+      case StmtKind::Assign:
+      case StmtKind::Reduce: {
+        const auto& a = s.as<Assign>();
+        check_access(a.name, a.idx,
+                     s.kind == StmtKind::Assign ? "written" : "reduced",
+                     s.srcinfo);
+        reads(a.rhs);
+        return;
+      }
+      case StmtKind::WriteConfig: {
+        const auto& w = s.as<WriteConfig>();
+        reads(w.rhs);
+        if (w.rhs->type.is_control() && SmtEncoder::is_encodable(w.rhs))
+          smt_.bind_config(*w.config, w.field, smt_.encode(w.rhs));
+        return;
+      }
+      case StmtKind::If: {
+        const auto& i = s.as<If>();
+        z3::expr cond = smt_.encode(i.cond);
+        smt_.push();
+        smt_.assume(cond);
+        block(i.body);
+        smt_.pop();
+        smt_.push();
+        smt_.assume(!cond);
+        block(i.orelse);
+        smt_.pop();
+        havoc(config_writes(i.body));
+        havoc(config_writes(i.orelse));
+        return;
+      }
+      case StmtKind::For: {
+        const auto& f = s.as<For>();
+        z3::expr lo = smt_.encode(f.lo);
+        z3::expr hi = smt_.encode(f.hi);
+        // The trip count `hi - lo`, printed as `hi` when `lo` is 0.
+        const bool from_zero = f.lo->kind == ExprKind::Const &&
+                               f.lo->as<Const>().is_int() &&
+                               f.lo->as<Const>().int_value() == 0;
+        check_non_negative(from_zero
+                               ? f.hi
+                               : make_binop(BinOpKind::Sub, f.hi, f.lo,
+                                            s.srcinfo, Type(TypeKind::Index)),
+                           hi - lo, s.srcinfo);
+        havoc(config_writes(f.body));
+        smt_.push();
+        z3::expr i = smt_.var(f.iter);
+        smt_.assume(lo <= i && i < hi);
+        scope_vars_.push_back({f.iter.name(), i});
+        block(f.body);
+        scope_vars_.pop_back();
+        smt_.pop();
+        return;
+      }
+      case StmtKind::Alloc: {
+        const auto& a = s.as<Alloc>();
+        for (const auto& d : a.type.shape()) check_positive(d);
+        if (a.type.is_tensor()) {
+          declare_dense(a.name, a.type);
+        } else {
+          buffers_.insert_or_assign(a.name, BufferInfo{a.name, {}, {}});
+        }
+        return;
+      }
+      case StmtKind::Call:
+        call(s.as<Call>());
+        return;
+      case StmtKind::WindowStmt:
+        window_stmt(s.as<WindowStmt>());
+        return;
+      case StmtKind::With:
+        block(s.as<With>().body);
+        return;
+      case StmtKind::Pass:
+      case StmtKind::Free:
+      case StmtKind::Sync:
+        return;
+    }
+  }
+
+  void window_stmt(const WindowStmt& w) {
+    const Expr& rhs = w.rhs;
+    if (rhs->kind == ExprKind::WindowExpr) {
+      const auto& we = rhs->as<WindowExpr>();
+      check_window(we);
+      const BufferInfo* src = buffer(we.name);
+      if (!src) return;
+      Shape shape = window_shape(we);
+      BufferInfo info{src->root, shape.exprs, shape.terms};
+      // Windowing keeps the strides of the interval dimensions.
+      int k = 0;
+      for (size_t d = 0; d < we.idx.size(); ++d)
+        if (we.idx[d].is_interval)
+          smt_.bind_stride(w.name, k++,
+                           smt_.stride(we.name, static_cast<int>(d)));
+      buffers_.insert_or_assign(w.name, std::move(info));
+    } else if (rhs->kind == ExprKind::Read) {
+      const auto& r = rhs->as<Read>();
+      const BufferInfo* src = buffer(r.name);
+      if (!src || !r.idx.empty()) return;
+      BufferInfo info = *src;
+      for (size_t d = 0; d < info.shape.size(); ++d)
+        smt_.bind_stride(w.name, static_cast<int>(d),
+                         smt_.stride(r.name, static_cast<int>(d)));
+      buffers_.insert_or_assign(w.name, std::move(info));
+    }
+  }
+
+  // The buffer an argument passes, after resolving window aliases.
+  std::optional<Sym> passed_buffer(const Expr& arg) const {
+    Sym name;
+    if (arg->kind == ExprKind::Read) {
+      name = arg->as<Read>().name;
+    } else if (arg->kind == ExprKind::WindowExpr) {
+      name = arg->as<WindowExpr>().name;
+    } else {
+      return std::nullopt;
+    }
+    const BufferInfo* info = buffer(name);
+    return info ? info->root : name;
+  }
+
+  void check_aliasing(const Call& c) {
+    if (alias_error_) return;
+    std::set<Sym> passed;
+    const size_t n = std::min(c.f->args.size(), c.args.size());
+    for (size_t k = 0; k < n; ++k) {
+      if (!c.f->args[k].type.is_numeric()) continue;
+      std::optional<Sym> b = passed_buffer(c.args[k]);
+      if (!b) continue;
+      if (!passed.insert(*b).second) {
+        // Exo's text (rewrite/new_eff.py), two spaces before "Please".
+        alias_error_ = fmt::format(
+            "Cannot Pass the same buffer '{}' via multiple arguments in call "
+            "to {}, since doing so would introduce aliased arguments.  Please "
+            "contact the Exo developers if you need support for aliased "
+            "arguments.",
+            b->name(), c.f->name);
+        return;
+      }
+    }
+  }
+
+  // The shape of a tensor argument in the caller.
+  std::optional<Shape> argument_shape(const Expr& arg) {
+    if (arg->kind == ExprKind::WindowExpr)
+      return window_shape(arg->as<WindowExpr>());
+    if (arg->kind == ExprKind::Read && arg->as<Read>().idx.empty()) {
+      const BufferInfo* info = buffer(arg->as<Read>().name);
+      if (info) return Shape{info->shape_exprs, info->shape};
+    }
+    return std::nullopt;
+  }
+
+  void call(const Call& c) {
+    const ProcNode& f = *c.f;
+    check_aliasing(c);
+    const size_t n = std::min(f.args.size(), c.args.size());
+    std::unordered_map<Sym, Expr> subst;
+    for (size_t k = 0; k < n; ++k) subst.emplace(f.args[k].name, c.args[k]);
+
+    for (size_t k = 0; k < n; ++k) {
+      const FnArg& param = f.args[k];
+      const Expr& arg = c.args[k];
+      if (arg->kind == ExprKind::WindowExpr)
+        check_window(arg->as<WindowExpr>());
+      if (param.type.kind() == TypeKind::Size) check_positive(arg);
+      if (!param.type.is_tensor()) continue;
+      std::optional<Shape> actual = argument_shape(arg);
+      if (!actual || actual->terms.size() != param.type.shape().size())
+        continue;
+      std::vector<Expr> required;
+      z3::expr equal = smt_.bool_value(true);
+      for (size_t d = 0; d < actual->terms.size(); ++d) {
+        required.push_back(substitute(param.type.shape()[d], subst));
+        equal = equal && actual->terms[d] == smt_.encode(required.back());
+      }
+      require(equal, arg->srcinfo,
+              fmt::format("type-shape of calling argument may not equal the "
+                          "required type-shape: {} vs. {}. It could be non "
+                          "equal when:",
+                          shape_text(actual->exprs), shape_text(required)),
+              "");
+    }
+
+    for (const auto& pred : f.preds) {
+      require(smt_.encode(substitute(pred, subst)), c.srcinfo,
+              fmt::format("Could not verify assertion {} in {} at {}. "
+                          "Assertion is false when:",
+                          print_expr(pred), f.name, pred->srcinfo.str()),
+              "");
+    }
+    havoc(config_writes(f.body));
+  }
+
+  const Proc& proc_;
+  SmtEncoder smt_;
+  std::vector<Diagnostic> diags_;
+  std::optional<std::string> alias_error_;
+  std::unordered_map<Sym, BufferInfo> buffers_;
+  // The integer variables shown in counterexamples, outermost first.
+  std::vector<NamedTerm> scope_vars_;
+};
+
+}  // namespace
+
+void check_bounds(const Proc& p) { BoundsChecker(p).run(); }
+
+}  // namespace exo2

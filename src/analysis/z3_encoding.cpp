@@ -1,0 +1,455 @@
+#include "exo2/analysis/z3_encoding.hpp"
+
+#include <fmt/format.h>
+
+#include <mutex>
+#include <stdexcept>
+#include <unordered_set>
+
+namespace exo2 {
+
+namespace {
+
+// Process-wide cache of query answers, keyed by the text of the complete
+// formula. Two formulas with the same text mean the same thing (the text
+// names every constant and contains every fact), so the cache is shared by
+// all encoders.
+struct QueryCache {
+  std::mutex mutex;
+  std::unordered_map<std::string, QueryResult> results;
+  size_t hits = 0;
+};
+
+QueryCache& query_cache() {
+  static QueryCache cache;
+  return cache;
+}
+
+// The uninterpreted constants of `e` (numerals and operators excluded).
+void collect_constants(const z3::expr& e, std::unordered_set<unsigned>& seen,
+                       std::vector<z3::expr>& out) {
+  if (!seen.insert(e.id()).second) return;
+  if (!e.is_app()) return;
+  if (e.is_const() && !e.is_numeral() && !e.is_true() && !e.is_false() &&
+      e.decl().decl_kind() == Z3_OP_UNINTERPRETED) {
+    out.push_back(e);
+    return;
+  }
+  for (unsigned i = 0; i < e.num_args(); ++i)
+    collect_constants(e.arg(i), seen, out);
+}
+
+std::string numeral_text(const z3::expr& v) {
+  if (v.is_true()) return "true";
+  if (v.is_false()) return "false";
+  int64_t i = 0;
+  if (v.is_numeral_i64(i)) return std::to_string(i);
+  if (v.is_numeral()) return Z3_get_numeral_string(v.ctx(), v);
+  return v.to_string();
+}
+
+int64_t positive_divisor(const Expr& e) {
+  if (e->kind != ExprKind::Const || !e->as<Const>().is_int() ||
+      e->as<Const>().int_value() <= 0)
+    throw std::invalid_argument(
+        "z3 encoding: `/` and `%` need a positive integer literal divisor");
+  return e->as<Const>().int_value();
+}
+
+}  // namespace
+
+// ---- ScopedMap
+// ---------------------------------------------------------------
+
+template <class K, class Hash>
+const z3::expr* SmtEncoder::ScopedMap<K, Hash>::find(const K& k) const {
+  auto it = map_.find(k);
+  return it == map_.end() ? nullptr : &it->second;
+}
+
+template <class K, class Hash>
+void SmtEncoder::ScopedMap<K, Hash>::set(const K& k, const z3::expr& v) {
+  auto it = map_.find(k);
+  if (it == map_.end()) {
+    undo_.emplace_back(k, std::nullopt);
+    map_.emplace(k, v);
+  } else {
+    undo_.emplace_back(k, it->second);
+    it->second = v;
+  }
+}
+
+template <class K, class Hash>
+void SmtEncoder::ScopedMap<K, Hash>::undo_to(size_t mark) {
+  while (undo_.size() > mark) {
+    auto& [k, old] = undo_.back();
+    if (old) {
+      map_.find(k)->second = *old;
+    } else {
+      map_.erase(k);
+    }
+    undo_.pop_back();
+  }
+}
+
+size_t SmtEncoder::StrideKeyHash::operator()(
+    const std::pair<Sym, int>& k) const {
+  return std::hash<Sym>()(k.first) * 31 + static_cast<size_t>(k.second);
+}
+
+size_t SmtEncoder::ConfigKeyHash::operator()(
+    const std::pair<const Config*, std::string>& k) const {
+  return std::hash<const void*>()(k.first) ^ std::hash<std::string>()(k.second);
+}
+
+// ---- Terms
+// -------------------------------------------------------------------
+
+SmtEncoder::SmtEncoder(unsigned timeout_ms) : timeout_ms_(timeout_ms) {}
+
+z3::expr SmtEncoder::int_value(int64_t v) { return ctx_.int_val(v); }
+z3::expr SmtEncoder::bool_value(bool v) { return ctx_.bool_val(v); }
+
+std::string SmtEncoder::fresh_name(const std::string& hint) {
+  // `!` never occurs in the names of symbols, so fresh names cannot clash
+  // with variables.
+  return fmt::format("{}!{}", hint, fresh_counter_++);
+}
+
+z3::expr SmtEncoder::fresh_int(const std::string& hint) {
+  return ctx_.int_const(fresh_name(hint).c_str());
+}
+
+z3::expr SmtEncoder::fresh_bool(const std::string& hint) {
+  return ctx_.bool_const(fresh_name(hint).c_str());
+}
+
+z3::expr SmtEncoder::var(const Sym& s, bool is_bool) {
+  if (const z3::expr* bound = var_bindings_.find(s)) return *bound;
+  auto it = var_consts_.find(s);
+  if (it != var_consts_.end()) return it->second;
+  // `name_id` is unique: the id is the last `_` segment and has no `_`.
+  const std::string name = fmt::format("{}_{}", s.name(), s.id());
+  z3::expr c =
+      is_bool ? ctx_.bool_const(name.c_str()) : ctx_.int_const(name.c_str());
+  var_consts_.emplace(s, c);
+  return c;
+}
+
+z3::expr SmtEncoder::stride(const Sym& buffer, int dim) {
+  if (const z3::expr* bound = stride_bindings_.find({buffer, dim}))
+    return *bound;
+  auto it = stride_consts_.find({buffer, dim});
+  if (it != stride_consts_.end()) return it->second;
+  const std::string name =
+      fmt::format("stride!{}_{}!{}", buffer.name(), buffer.id(), dim);
+  z3::expr c = ctx_.int_const(name.c_str());
+  stride_consts_.emplace(std::make_pair(buffer, dim), c);
+  return c;
+}
+
+z3::expr SmtEncoder::config_field(const Config& config,
+                                  const std::string& field) {
+  const auto key = std::make_pair(&config, field);
+  if (const z3::expr* bound = config_bindings_.find(key)) return *bound;
+  auto it = config_consts_.find(key);
+  if (it != config_consts_.end()) return it->second;
+  const bool is_bool = config.has_field(field) &&
+                       config.lookup_type(field).kind() == TypeKind::Bool;
+  const std::string name = fresh_name(config.name() + "." + field);
+  z3::expr c =
+      is_bool ? ctx_.bool_const(name.c_str()) : ctx_.int_const(name.c_str());
+  config_consts_.emplace(key, c);
+  return c;
+}
+
+void SmtEncoder::bind(const Sym& s, const z3::expr& value) {
+  var_bindings_.set(s, value);
+}
+
+void SmtEncoder::bind_stride(const Sym& buffer, int dim,
+                             const z3::expr& value) {
+  stride_bindings_.set({buffer, dim}, value);
+}
+
+void SmtEncoder::bind_config(const Config& config, const std::string& field,
+                             const z3::expr& value) {
+  config_bindings_.set({&config, field}, value);
+}
+
+// ---- Encoding
+// ----------------------------------------------------------------
+
+bool SmtEncoder::is_encodable(const Expr& e) {
+  if (!e) return false;
+  switch (e->kind) {
+    case ExprKind::Read:
+      return e->as<Read>().idx.empty() && e->type.is_control();
+    case ExprKind::Const:
+      return !e->as<Const>().is_float() && !e->type.is_numeric();
+    case ExprKind::USub:
+      return is_encodable(e->as<USub>().arg);
+    case ExprKind::BinOp: {
+      const auto& b = e->as<BinOp>();
+      if ((b.op == BinOpKind::Div || b.op == BinOpKind::Mod) &&
+          (b.rhs->kind != ExprKind::Const || !b.rhs->as<Const>().is_int() ||
+           b.rhs->as<Const>().int_value() <= 0))
+        return false;
+      return is_encodable(b.lhs) && is_encodable(b.rhs);
+    }
+    case ExprKind::StrideExpr:
+      return true;
+    case ExprKind::ReadConfig:
+      return e->type.is_control();
+    case ExprKind::ExternCall:
+    case ExprKind::WindowExpr:
+      return false;
+  }
+  return false;
+}
+
+z3::expr SmtEncoder::encode(const Expr& e) {
+  if (!e) throw std::invalid_argument("z3 encoding: null expression");
+  switch (e->kind) {
+    case ExprKind::Read: {
+      const auto& r = e->as<Read>();
+      if (!r.idx.empty() || !e->type.is_control())
+        throw std::invalid_argument("z3 encoding: `" + r.name.name() +
+                                    "` is not a control value");
+      return var(r.name, e->type.is_bool());
+    }
+    case ExprKind::Const: {
+      const auto& c = e->as<Const>();
+      if (c.is_bool()) return bool_value(std::get<bool>(c.value));
+      if (c.is_int() && !e->type.is_numeric()) return int_value(c.int_value());
+      throw std::invalid_argument("z3 encoding: data literal");
+    }
+    case ExprKind::USub:
+      return -encode(e->as<USub>().arg);
+    case ExprKind::BinOp: {
+      const auto& b = e->as<BinOp>();
+      if (b.op == BinOpKind::Div || b.op == BinOpKind::Mod) {
+        const int64_t c = positive_divisor(b.rhs);
+        z3::expr a = encode(b.lhs);
+        const std::string key = fmt::format("{}/{}", a.to_string(), c);
+        auto it = quotients_.find(key);
+        if (it == quotients_.end()) {
+          z3::expr q = fresh_int("div");
+          z3::expr cv = int_value(c);
+          definitions_.emplace(q.decl().name().str(),
+                               cv * q <= a && a < cv * q + cv);
+          it = quotients_.emplace(key, q).first;
+        }
+        const z3::expr& q = it->second;
+        if (b.op == BinOpKind::Div) return q;
+        return a - int_value(c) * q;
+      }
+      z3::expr l = encode(b.lhs);
+      z3::expr r = encode(b.rhs);
+      switch (b.op) {
+        case BinOpKind::Add:
+          return l + r;
+        case BinOpKind::Sub:
+          return l - r;
+        case BinOpKind::Mul:
+          return l * r;
+        case BinOpKind::Lt:
+          return l < r;
+        case BinOpKind::Gt:
+          return l > r;
+        case BinOpKind::Le:
+          return l <= r;
+        case BinOpKind::Ge:
+          return l >= r;
+        case BinOpKind::Eq:
+          return l == r;
+        case BinOpKind::And:
+          return l && r;
+        case BinOpKind::Or:
+          return l || r;
+        case BinOpKind::Div:
+        case BinOpKind::Mod:
+          break;
+      }
+      throw std::invalid_argument("z3 encoding: unknown operator");
+    }
+    case ExprKind::StrideExpr: {
+      const auto& s = e->as<StrideExpr>();
+      return stride(s.name, s.dim);
+    }
+    case ExprKind::ReadConfig: {
+      const auto& c = e->as<ReadConfig>();
+      if (!e->type.is_control())
+        throw std::invalid_argument("z3 encoding: data config field");
+      return config_field(*c.config, c.field);
+    }
+    case ExprKind::ExternCall:
+    case ExprKind::WindowExpr:
+      break;
+  }
+  throw std::invalid_argument("z3 encoding: not a control expression");
+}
+
+// ---- Facts
+// -------------------------------------------------------------------
+
+void SmtEncoder::push() {
+  scopes_.push_back(Scope{facts_.size(), var_bindings_.mark(),
+                          stride_bindings_.mark(), config_bindings_.mark()});
+}
+
+void SmtEncoder::pop() {
+  if (scopes_.empty()) throw std::logic_error("SmtEncoder::pop without push");
+  const Scope s = scopes_.back();
+  scopes_.pop_back();
+  facts_.erase(facts_.begin() + static_cast<std::ptrdiff_t>(s.facts),
+               facts_.end());
+  var_bindings_.undo_to(s.vars);
+  stride_bindings_.undo_to(s.strides);
+  config_bindings_.undo_to(s.configs);
+}
+
+void SmtEncoder::assume(const z3::expr& fact) { facts_.push_back(fact); }
+
+// ---- Queries
+// -----------------------------------------------------------------
+
+z3::expr SmtEncoder::query_formula(const z3::expr& extra) {
+  z3::expr_vector parts(ctx_);
+  for (const auto& f : facts_) parts.push_back(f);
+  parts.push_back(extra);
+  // Add the definitions of the quotient variables mentioned, transitively
+  // (a definition may mention other quotients).
+  std::unordered_set<unsigned> seen;
+  std::unordered_set<std::string> defined;
+  std::vector<z3::expr> constants;
+  for (unsigned i = 0; i < parts.size(); ++i)
+    collect_constants(parts[i], seen, constants);
+  for (size_t i = 0; i < constants.size(); ++i) {
+    const std::string name = constants[i].decl().name().str();
+    auto def = definitions_.find(name);
+    if (def == definitions_.end() || !defined.insert(name).second) continue;
+    parts.push_back(def->second);
+    collect_constants(def->second, seen, constants);
+  }
+  return z3::mk_and(parts);
+}
+
+QueryResult SmtEncoder::check(const z3::expr& formula) {
+  const std::string key =
+      fmt::format("{}|{}", timeout_ms_, formula.to_string());
+  QueryCache& cache = query_cache();
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto it = cache.results.find(key);
+    if (it != cache.results.end()) {
+      ++cache.hits;
+      return it->second;
+    }
+  }
+  // A one-shot solver built from the `smt` tactic: about 30 times faster to
+  // create than the default incremental solver, and its answers do not
+  // depend on earlier queries (stable counterexamples).
+  z3::solver solver = z3::tactic(ctx_, "smt").mk_solver();
+  z3::params params(ctx_);
+  params.set("timeout", timeout_ms_);
+  solver.set(params);
+  solver.add(formula);
+  QueryResult result;
+  switch (solver.check()) {
+    case z3::sat: {
+      result.answer = QueryResult::Answer::Yes;
+      z3::model m = solver.get_model();
+      for (unsigned i = 0; i < m.num_consts(); ++i) {
+        z3::func_decl d = m.get_const_decl(i);
+        result.model.emplace(d.name().str(),
+                             numeral_text(m.get_const_interp(d)));
+      }
+      break;
+    }
+    case z3::unsat:
+      result.answer = QueryResult::Answer::No;
+      break;
+    case z3::unknown:
+      result.answer = QueryResult::Answer::TimedOut;
+      result.reason_unknown = solver.reason_unknown();
+      break;
+  }
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  cache.results.emplace(key, result);
+  return result;
+}
+
+QueryResult SmtEncoder::prove(const z3::expr& goal) {
+  // The facts imply `goal` exactly when facts ∧ ¬goal has no model.
+  QueryResult r = check(query_formula(!goal));
+  switch (r.answer) {
+    case QueryResult::Answer::Yes:
+      r.answer = QueryResult::Answer::No;
+      break;
+    case QueryResult::Answer::No:
+      r.answer = QueryResult::Answer::Yes;
+      break;
+    case QueryResult::Answer::TimedOut:
+      break;
+  }
+  return r;
+}
+
+QueryResult SmtEncoder::satisfiable(const z3::expr& formula) {
+  return check(query_formula(formula));
+}
+
+std::optional<std::string> SmtEncoder::value_in(const QueryResult& r,
+                                                const z3::expr& term) {
+  std::unordered_set<unsigned> seen;
+  std::vector<z3::expr> constants;
+  collect_constants(term, seen, constants);
+  z3::expr_vector from(ctx_), to(ctx_);
+  for (const auto& c : constants) {
+    auto it = r.model.find(c.decl().name().str());
+    from.push_back(c);
+    if (c.is_bool()) {
+      to.push_back(bool_value(it != r.model.end() && it->second == "true"));
+    } else {
+      to.push_back(
+          ctx_.int_val(it == r.model.end() ? "0" : it->second.c_str()));
+    }
+  }
+  z3::expr v = z3::expr(term).substitute(from, to).simplify();
+  if (!v.is_numeral() && !v.is_true() && !v.is_false()) return std::nullopt;
+  return numeral_text(v);
+}
+
+std::string SmtEncoder::counterexample(const QueryResult& r,
+                                       const std::vector<NamedTerm>& terms) {
+  std::string text;
+  for (const auto& t : terms) {
+    std::optional<std::string> v = value_in(r, t.term);
+    if (!v) continue;
+    if (!text.empty()) text += ",";
+    text += fmt::format(" {} = {}", t.name, *v);
+  }
+  return text;
+}
+
+size_t SmtEncoder::cache_size() {
+  QueryCache& cache = query_cache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cache.results.size();
+}
+
+size_t SmtEncoder::cache_hits() {
+  QueryCache& cache = query_cache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cache.hits;
+}
+
+void SmtEncoder::clear_cache() {
+  QueryCache& cache = query_cache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  cache.results.clear();
+  cache.hits = 0;
+}
+
+}  // namespace exo2

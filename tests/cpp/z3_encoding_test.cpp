@@ -1,0 +1,188 @@
+// The Z3 encoding of control expressions and the query API.
+#include "exo2/analysis/z3_encoding.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
+
+namespace exo2 {
+namespace {
+
+const Type kIndex(TypeKind::Index);
+const Type kBool(TypeKind::Bool);
+
+Expr var(const Sym& s, Type t = kIndex) { return make_read(s, {}, {}, t); }
+Expr lit(int64_t v) { return make_int(v); }
+Expr op(BinOpKind k, Expr a, Expr b, Type t = kIndex) {
+  return make_binop(k, std::move(a), std::move(b), {}, t);
+}
+Expr cmp(BinOpKind k, Expr a, Expr b) {
+  return op(k, std::move(a), std::move(b), kBool);
+}
+
+TEST(SmtEncoder, ProvesArithmeticFromFacts) {
+  SmtEncoder smt;
+  Sym n("n");
+  smt.assume(smt.var(n) > 0);
+  EXPECT_TRUE(
+      smt.prove(smt.encode(cmp(BinOpKind::Gt,
+                               op(BinOpKind::Add, var(n), lit(1)), lit(1))))
+          .yes());
+  EXPECT_TRUE(smt.prove(smt.var(n) > 1).no());
+}
+
+TEST(SmtEncoder, DivisionIsFloorDivisionForNegativeNumerators) {
+  SmtEncoder smt;
+  Sym i("i");
+  smt.assume(smt.var(i) == -1);
+  z3::expr q = smt.encode(op(BinOpKind::Div, var(i), lit(4)));
+  EXPECT_TRUE(smt.prove(q == -1).yes());
+  z3::expr r = smt.encode(op(BinOpKind::Mod, var(i), lit(4)));
+  EXPECT_TRUE(smt.prove(r == 3).yes());
+}
+
+TEST(SmtEncoder, ModuloLiesBetweenZeroAndDivisor) {
+  SmtEncoder smt;
+  Sym i("i");
+  z3::expr r = smt.encode(op(BinOpKind::Mod, var(i), lit(8)));
+  EXPECT_TRUE(smt.prove(0 <= r && r < 8).yes());
+  // The same numerator reuses one quotient, so a/8*8 + a%8 == a.
+  z3::expr q = smt.encode(op(BinOpKind::Div, var(i), lit(8)));
+  EXPECT_TRUE(smt.prove(8 * q + r == smt.var(i)).yes());
+}
+
+TEST(SmtEncoder, DivisibilityFactMakesTilesExact) {
+  SmtEncoder smt;
+  Sym n("n"), io("io"), ii("ii");
+  smt.assume(smt.var(n) > 0);
+  smt.assume(smt.encode(
+      cmp(BinOpKind::Eq, op(BinOpKind::Mod, var(n), lit(4)), lit(0))));
+  z3::expr tiles = smt.encode(op(BinOpKind::Div, var(n), lit(4)));
+  smt.assume(0 <= smt.var(io) && smt.var(io) < tiles);
+  smt.assume(0 <= smt.var(ii) && smt.var(ii) < 4);
+  EXPECT_TRUE(smt.prove(4 * smt.var(io) + smt.var(ii) < smt.var(n)).yes());
+}
+
+TEST(SmtEncoder, RefutationCarriesCounterexample) {
+  SmtEncoder smt;
+  Sym i("i"), n("n");
+  smt.assume(smt.var(n) == 7);
+  smt.assume(0 <= smt.var(i) && smt.var(i) <= smt.var(n));
+  QueryResult r = smt.prove(smt.var(i) < smt.var(n));
+  ASSERT_TRUE(r.no());
+  EXPECT_EQ(smt.value_in(r, smt.var(i)), "7");
+  EXPECT_EQ(smt.value_in(r, smt.var(i) + 1), "8");
+  EXPECT_EQ(smt.counterexample(r, {{"n", smt.var(n)}, {"i", smt.var(i)}}),
+            " n = 7, i = 7");
+}
+
+TEST(SmtEncoder, PopForgetsFactsAndBindings) {
+  SmtEncoder smt;
+  Sym i("i"), m("m");
+  smt.push();
+  smt.assume(smt.var(i) == 3);
+  smt.bind(m, smt.int_value(5));
+  EXPECT_TRUE(smt.prove(smt.var(i) == 3).yes());
+  EXPECT_TRUE(smt.prove(smt.encode(var(m)) == 5).yes());
+  smt.pop();
+  EXPECT_TRUE(smt.prove(smt.var(i) == 3).no());
+  EXPECT_TRUE(smt.prove(smt.encode(var(m)) == 5).no());
+  EXPECT_THROW(smt.pop(), std::logic_error);
+}
+
+TEST(SmtEncoder, StridesAreVariablesUnlessBound) {
+  SmtEncoder smt;
+  Sym x("x"), y("y");
+  Expr sx = make_stride_expr(x, 0, {});
+  EXPECT_TRUE(smt.prove(smt.encode(sx) == 1).no());
+  smt.bind_stride(x, 0, smt.int_value(1));
+  EXPECT_TRUE(smt.prove(smt.encode(sx) == 1).yes());
+  // Different buffers and dimensions are different variables.
+  EXPECT_TRUE(smt.prove(smt.stride(y, 0) == smt.stride(y, 1)).no());
+  EXPECT_TRUE(smt.prove(smt.stride(y, 1) == smt.stride(y, 1)).yes());
+}
+
+TEST(SmtEncoder, ConfigFieldsAreVariablesUntilWritten) {
+  SmtEncoder smt;
+  auto cfg = std::make_shared<const Config>(
+      "Cfg",
+      std::vector<std::pair<std::string, Type>>{{"k", Type(TypeKind::Size)},
+                                                {"on", kBool}},
+      true);
+  Expr k = make_read_config(cfg, "k", {}, Type(TypeKind::Size));
+  Expr on = make_read_config(cfg, "on", {}, kBool);
+  EXPECT_TRUE(smt.prove(smt.encode(k) == 4).no());
+  smt.bind_config(*cfg, "k", smt.int_value(4));
+  EXPECT_TRUE(smt.prove(smt.encode(k) == 4).yes());
+  EXPECT_TRUE(smt.satisfiable(smt.encode(on)).yes());
+  EXPECT_TRUE(smt.satisfiable(smt.encode(on) && !smt.encode(on)).no());
+}
+
+TEST(SmtEncoder, BooleanVariablesAndLogic) {
+  SmtEncoder smt;
+  Sym b("b"), i("i");
+  Expr e = op(BinOpKind::Or, var(b, kBool), cmp(BinOpKind::Lt, var(i), lit(0)),
+              kBool);
+  smt.assume(!smt.var(b, true));
+  smt.assume(smt.encode(e));
+  EXPECT_TRUE(smt.prove(smt.var(i) < 0).yes());
+  EXPECT_TRUE(smt.prove(smt.encode(cmp(BinOpKind::Eq, var(b, kBool),
+                                       make_const(false, {}, kBool))))
+                  .yes());
+}
+
+TEST(SmtEncoder, TimeoutIsNeitherYesNorNo) {
+  // Nonlinear integer arithmetic Z3 cannot decide quickly (x^3 + y^3 = z^3).
+  SmtEncoder smt(50);
+  z3::context& c = smt.context();
+  z3::expr x = c.int_const("x"), y = c.int_const("y"), z = c.int_const("z");
+  smt.assume(x > 0 && y > 0 && z > 0);
+  QueryResult r = smt.satisfiable(x * x * x + y * y * y == z * z * z);
+  EXPECT_TRUE(r.timed_out());
+  EXPECT_FALSE(r.reason_unknown.empty());
+  EXPECT_FALSE(r.yes());
+  EXPECT_FALSE(r.no());
+}
+
+TEST(SmtEncoder, RejectsDataExpressions) {
+  SmtEncoder smt;
+  Sym x("x");
+  Expr data = make_read(x, {lit(0)}, {}, Type(TypeKind::F32));
+  EXPECT_FALSE(SmtEncoder::is_encodable(data));
+  EXPECT_THROW(smt.encode(data), std::invalid_argument);
+  EXPECT_THROW(smt.encode(make_const(2.0, {}, Type(TypeKind::R))),
+               std::invalid_argument);
+  EXPECT_TRUE(SmtEncoder::is_encodable(op(BinOpKind::Div, var(x), lit(3))));
+  EXPECT_FALSE(SmtEncoder::is_encodable(op(BinOpKind::Div, var(x), lit(0))));
+}
+
+TEST(SmtEncoder, CachesAnswersAcrossEncoders) {
+  SmtEncoder::clear_cache();
+  Sym n("n");
+  auto ask = [&] {
+    SmtEncoder smt;
+    smt.assume(smt.var(n) > 0);
+    return smt.prove(smt.var(n) >= 1).yes();
+  };
+  EXPECT_TRUE(ask());
+  EXPECT_EQ(SmtEncoder::cache_size(), 1u);
+  EXPECT_EQ(SmtEncoder::cache_hits(), 0u);
+  EXPECT_TRUE(ask());
+  EXPECT_EQ(SmtEncoder::cache_size(), 1u);
+  EXPECT_EQ(SmtEncoder::cache_hits(), 1u);
+}
+
+TEST(SmtEncoder, QueriesOnlyIncludeDefinitionsTheyMention) {
+  SmtEncoder smt;
+  Sym a("a"), b("b");
+  // Encoding a/2 records a definition; a query about b must not need it.
+  smt.encode(op(BinOpKind::Div, var(a), lit(2)));
+  QueryResult r = smt.prove(smt.var(b) > 0);
+  ASSERT_TRUE(r.no());
+  for (const auto& [name, value] : r.model)
+    EXPECT_EQ(name.find("div!"), std::string::npos) << name;
+}
+
+}  // namespace
+}  // namespace exo2

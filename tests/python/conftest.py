@@ -1,0 +1,9 @@
+"""Shared setup of the Python tests: kernel helper modules in `kernels/`
+are importable as `kernels.<name>`."""
+
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)

@@ -1,0 +1,1 @@
+"""Kernel definitions used by the kernel tests (stable source locations)."""
