@@ -59,9 +59,10 @@ LoopModePtr loop_mode(const py::object& mode) {
       py::str(py::type::of(mode).attr("__name__")).cast<std::string>() ==
           "BuiltinLoopMode";
   if (builtin) {
-    const std::string name = py::isinstance<py::str>(mode)
-                                  ? mode.cast<std::string>()
-                                  : py::str(mode.attr("name")()).cast<std::string>();
+    const std::string name =
+        py::isinstance<py::str>(mode)
+            ? mode.cast<std::string>()
+            : py::str(mode.attr("name")()).cast<std::string>();
     if (name == "seq") return LoopMode::seq();
     if (name == "par") return LoopMode::par();
     throw py::value_error("unknown loop mode: " + name);
@@ -102,10 +103,17 @@ void bind_types(py::module_& m) {
       .def_static(
           "tensor",
           [](const Type& elem, const std::vector<ExprHandle>& shape,
-             bool is_window) {
-            return Type::tensor(elem, unwrap(shape), is_window);
+             bool is_window, const std::vector<py::object>& annotations) {
+            std::vector<DimAnnotationPtr> annots;
+            for (const auto& a : annotations)
+              annots.push_back(a.is_none() ? nullptr : wrap_dim_annotation(a));
+            return Type::tensor(elem, unwrap(shape), is_window,
+                                std::move(annots));
           },
-          py::arg("elem"), py::arg("shape"), py::arg("is_window"))
+          py::arg("elem"), py::arg("shape"), py::arg("is_window"),
+          py::arg("annotations") = std::vector<py::object>{},
+          "A tensor or window type; `annotations` holds one object (or None) "
+          "per dimension (`K / 64 @ ring(4)`).")
       .def("kind_name", [](const Type& t) { return type_kind_name(t.kind()); })
       .def("is_numeric", &Type::is_numeric)
       .def("is_real_scalar", &Type::is_real_scalar)
@@ -222,9 +230,20 @@ void bind_stmts(py::module_& m) {
                    const std::vector<ExprHandle>& args, const SrcInfo& s) {
     return wrap(make_call(callee.node, unwrap(args), s));
   });
-  m.def("window_stmt",
-        [](const Sym& name, const ExprHandle& rhs, const SrcInfo& s) {
-          return wrap(make_window_stmt(name, rhs.node, s));
+  m.def(
+      "window_stmt",
+      [](const Sym& name, const ExprHandle& rhs, const SrcInfo& s,
+         const py::object& mem) {
+        return wrap(make_window_stmt(name, rhs.node, s, memory_or_null(mem)));
+      },
+      py::arg("sym"), py::arg("rhs"), py::arg("srcinfo"),
+      py::arg("mem") = py::none());
+  m.def("sync",
+        [](const std::string& text, const std::vector<ExprHandle>& barriers,
+           const py::object& info, const SrcInfo& s) {
+          return wrap(Stmt(std::make_shared<const Sync>(
+              text, unwrap(barriers),
+              info.is_none() ? nullptr : wrap_sync_info(info), s)));
         });
   m.def("with_", [](const py::object& ctx, const std::vector<StmtHandle>& body,
                     const SrcInfo& s) {

@@ -12,17 +12,34 @@ namespace exo2::bindings {
 void bind_ir(py::module_& m);
 
 namespace {
-// Python classes of errors defined in the Python package, registered at
-// import time by exo2/errors.py.
+// Python classes and factories registered at import time by exo2/errors.py.
 // Held for the life of the process (never released at interpreter exit).
 PyObject* scheduling_error_class = nullptr;
+PyObject* check_error_factory = nullptr;
+
+// Raises the Python exception for a failed definition-time check: the
+// registered factory's result (a TypeError subclass carrying the
+// diagnostics), or a plain TypeError before registration.
+void raise_check_error(const CheckError& e) {
+  if (!check_error_factory) {
+    PyErr_SetString(PyExc_TypeError, e.what());
+    return;
+  }
+  py::list diagnostics;
+  for (const Diagnostic& d : e.diagnostics())
+    diagnostics.append(py::make_tuple(d.srcinfo.file(), d.srcinfo.line,
+                                      d.srcinfo.col, d.message));
+  py::object exc = py::reinterpret_borrow<py::object>(check_error_factory)(
+      e.what(), e.heading(), diagnostics);
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());
+}
 
 void translate_exceptions() {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const CheckError& e) {
-      PyErr_SetString(PyExc_TypeError, e.what());
+      raise_check_error(e);
     } catch (const SchedulingError& e) {
       PyErr_SetString(
           scheduling_error_class ? scheduling_error_class : PyExc_RuntimeError,
@@ -32,11 +49,17 @@ void translate_exceptions() {
     }
   });
 }
+
+void replace(PyObject*& slot, py::object value) {
+  Py_XDECREF(slot);
+  slot = value.is_none() ? nullptr : value.release().ptr();
+}
 }  // namespace
 
-void register_error_classes(py::object scheduling_error) {
-  Py_XDECREF(scheduling_error_class);
-  scheduling_error_class = scheduling_error.release().ptr();
+void register_error_classes(py::object scheduling_error,
+                            py::object check_error) {
+  replace(scheduling_error_class, std::move(scheduling_error));
+  replace(check_error_factory, std::move(check_error));
 }
 
 }  // namespace exo2::bindings
@@ -45,7 +68,9 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "exo2's C++ core: IR, checks and printing";
   exo2::bindings::translate_exceptions();
   m.def("register_error_classes", &exo2::bindings::register_error_classes,
-        py::arg("scheduling_error"),
-        "Tells the core which Python class to raise for SchedulingError.");
+        py::arg("scheduling_error"), py::arg("check_error") = py::none(),
+        "Tells the core what to raise for SchedulingError, and which "
+        "factory(message, heading, [(file, line, col, message)]) builds the "
+        "exception of a failed typecheck or bounds check.");
   exo2::bindings::bind_ir(m);
 }

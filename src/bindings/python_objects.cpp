@@ -11,6 +11,9 @@ py::object python_object_of(const ExternalObject& obj) {
   if (auto* w = dynamic_cast<const PythonWithContext*>(&obj))
     return w->object();
   if (auto* c = dynamic_cast<const PythonConfig*>(&obj)) return c->object();
+  if (auto* d = dynamic_cast<const PythonDimAnnotation*>(&obj))
+    return d->object();
+  if (auto* i = dynamic_cast<const PythonSyncInfo*>(&obj)) return i->object();
   return py::none();
 }
 
@@ -58,6 +61,16 @@ std::string PythonWithContext::name() const {
 
 std::string PythonWithContext::text() const { return py::str(obj_); }
 
+std::string PythonDimAnnotation::name() const {
+  return py::str(py::type::of(obj_).attr("__name__"));
+}
+
+std::string PythonDimAnnotation::text() const { return py::str(obj_); }
+
+std::string PythonSyncInfo::name() const {
+  return py::str(py::type::of(obj_).attr("__name__"));
+}
+
 namespace {
 // Wrappers are kept alive for the life of the process, like the user
 // objects they wrap (memories, externs and modes are module-level objects).
@@ -82,6 +95,14 @@ LoopModePtr wrap_loop_mode(const py::object& obj) {
 
 WithContextPtr wrap_with_context(const py::object& obj) {
   return wrap<PythonWithContext>(obj);
+}
+
+DimAnnotationPtr wrap_dim_annotation(const py::object& obj) {
+  return wrap<PythonDimAnnotation>(obj);
+}
+
+std::shared_ptr<const ExternalObject> wrap_sync_info(const py::object& obj) {
+  return wrap<PythonSyncInfo>(obj);
 }
 
 }  // namespace exo2::bindings

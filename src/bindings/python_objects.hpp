@@ -77,6 +77,35 @@ class PythonWithContext : public WithContext {
   py::object obj_;
 };
 
+// A dimension annotation object (`ring(4)`, a CUDA unit), printed with str().
+class PythonDimAnnotation : public DimAnnotation {
+ public:
+  explicit PythonDimAnnotation(py::object obj) : obj_(std::move(obj)) {}
+  std::string name() const override;
+  std::string text() const override;
+  bool same_as(const ExternalObject& other) const override {
+    return same_python_object(*this, other);
+  }
+  const py::object& object() const { return obj_; }
+
+ private:
+  py::object obj_;
+};
+
+// Backend data of a sync statement (fence, arrive, await).
+class PythonSyncInfo : public ExternalObject {
+ public:
+  explicit PythonSyncInfo(py::object obj) : obj_(std::move(obj)) {}
+  std::string name() const override;
+  bool same_as(const ExternalObject& other) const override {
+    return same_python_object(*this, other);
+  }
+  const py::object& object() const { return obj_; }
+
+ private:
+  py::object obj_;
+};
+
 // The core's view of a `@config` class; `object` is the user's Config.
 class PythonConfig : public Config {
  public:
@@ -100,5 +129,7 @@ MemoryPtr wrap_memory(const py::object& cls);
 ExternPtr wrap_extern(const py::object& obj);
 LoopModePtr wrap_loop_mode(const py::object& obj);
 WithContextPtr wrap_with_context(const py::object& obj);
+DimAnnotationPtr wrap_dim_annotation(const py::object& obj);
+std::shared_ptr<const ExternalObject> wrap_sync_info(const py::object& obj);
 
 }  // namespace exo2::bindings
