@@ -1,0 +1,125 @@
+"""The decorators that define kernels, and the `Procedure` object.
+
+`@proc` / `@instr` parse a function (frontend/pyparser.py), hand the untyped
+procedure to the core for typechecking and bounds checking, and wrap the
+typed result in a `Procedure`. `@config` builds a `Config` object and
+`@extern` an `Extern` (object-language.md §1).
+"""
+
+import inspect
+import types
+
+from . import _core
+from .API_types import ExoType, ProcedureBase
+from .core.configs import Config
+from .core.extern import Extern, extern
+from .core.memory import DRAM, Memory
+from .core.printing import proc_to_str
+from .errors import SchedulingError
+from .frontend import pyparser
+from .frontend.parse_fragment import ParseFragmentError
+from .frontend.source import PythonScope, parse_definition
+
+__all__ = [
+    "Procedure",
+    "proc",
+    "instr",
+    "config",
+    "extern",
+    "Config",
+    "Memory",
+    "Extern",
+    "DRAM",
+    "SchedulingError",
+    "ParseFragmentError",
+    "ExoType",
+]
+
+
+def _parse_procedure(f, frame, instr):
+    """The checked `Procedure` of `f`, whose free names resolve in `frame`."""
+    fdef, source = parse_definition(f)
+    scope = PythonScope(f.__globals__, frame.f_locals)
+    untyped = pyparser.parse_procedure(fdef, source, scope, instr)
+    return Procedure(_core.check_proc(untyped))
+
+
+def proc(f):
+    """`@proc`: the function's source becomes a kernel procedure."""
+    if not isinstance(f, types.FunctionType):
+        raise TypeError("@proc decorator must be applied to a function")
+    frame = inspect.currentframe().f_back
+    try:
+        return _parse_procedure(f, frame, None)
+    finally:
+        del frame
+
+
+def instr(c_instr, c_global=""):
+    """`@instr(c_instr, c_global)`: a procedure emitted as the C text
+    `c_instr` at each call site (memories-and-instructions.md §4)."""
+    if not isinstance(c_instr, str):
+        raise TypeError("@instr decorator must be @instr(<your instruction>)")
+
+    def parse_instr(f):
+        if not isinstance(f, types.FunctionType):
+            raise TypeError("@instr decorator must be applied to a function")
+        frame = inspect.currentframe().f_back
+        try:
+            return _parse_procedure(f, frame, (c_instr, c_global))
+        finally:
+            del frame
+
+    return parse_instr
+
+
+def config(_cls=None, *, readwrite=True):
+    """`@config` / `@config(readwrite=False)`: a class of typed fields
+    becomes a `Config` object."""
+
+    def parse_config(cls):
+        if not inspect.isclass(cls):
+            raise TypeError("@config decorator must be applied to a class")
+        node, source = parse_definition(cls)
+        name, fields = pyparser.parse_config_class(node, source)
+        return Config(name, fields, readwrite)
+
+    if _cls is None:
+        return parse_config
+    return parse_config(_cls)
+
+
+class Procedure(ProcedureBase):
+    """An immutable handle on one typed core procedure."""
+
+    def __init__(self, proc):
+        super().__init__()
+        self._proc = proc
+
+    def name(self):
+        return self._proc.name()
+
+    def is_instr(self):
+        return self._proc.is_instr()
+
+    def get_instr(self):
+        """The C template of an instruction."""
+        return self._proc.c_instr()
+
+    def __str__(self):
+        return proc_to_str(self._proc)
+
+    def __eq__(self, other):
+        if not isinstance(other, Procedure):
+            return False
+        return self._proc == other._proc
+
+    # Equality is structural, so Procedures are not hashable (as in Exo).
+    __hash__ = None
+
+    def _repr_markdown_(self):
+        return "```python\n" + str(self) + "\n```"
+
+    def INTERNAL_proc(self):
+        """The core procedure (internal)."""
+        return self._proc

@@ -1,0 +1,84 @@
+"""Where kernel code comes from: its source text, locations and Python scope.
+
+A decorated function or class is re-read from its file, dedented and parsed
+with `ast`; `SourceContext` maps `ast` positions back to the original file
+(line of the definition, columns of the indented source), and `PythonScope`
+holds the defining frame's names that kernel code may refer to.
+"""
+
+import ast
+import copy
+import inspect
+import textwrap
+
+from .. import _core
+
+
+class ParseError(Exception):
+    """Kernel syntax outside the object language; `file:line:col: text`."""
+
+    # Users know the class by its documented path (spec/errors.md).
+    __module__ = "exo2.frontend.pyparser"
+
+
+class SourceContext:
+    """Maps positions of the dedented `ast` back to the user's file."""
+
+    def __init__(self, filename, line_offset, col_offset):
+        self.filename = filename
+        self.line_offset = line_offset
+        self.col_offset = col_offset
+
+    def position(self, node):
+        """`(line, col)` of `node` in the user's file."""
+        return node.lineno + self.line_offset, node.col_offset + self.col_offset
+
+    def srcinfo(self, node):
+        line, col = self.position(node)
+        return _core.SrcInfo(self.filename, line, col)
+
+    def make_error(self, node, text):
+        """The ParseError `file:line:col: text` located at `node`."""
+        line, col = self.position(node)
+        return ParseError(f"{self.filename}:{line}:{col}: {text}")
+
+    def error(self, node, text):
+        raise self.make_error(node, text)
+
+
+def parse_definition(obj):
+    """The `ast` node of a function or class definition and its context."""
+    lines, first_line = inspect.getsourcelines(obj)
+    raw = "".join(lines)
+    src = textwrap.dedent(raw)
+    dedent = len(raw.split("\n", 1)[0]) - len(src.split("\n", 1)[0])
+    module = ast.parse(src)
+    context = SourceContext(inspect.getsourcefile(obj), first_line - 1, dedent)
+    return module.body[0], context
+
+
+class PythonScope:
+    """The Python names visible to kernel code: locals first, then globals."""
+
+    def __init__(self, globals_, locals_):
+        self.globals = globals_
+        self.locals = locals_
+
+    def lookup(self, name):
+        """`(True, value)` for a bound name, `(False, None)` otherwise."""
+        if name in self.locals:
+            return True, self.locals[name]
+        if name in self.globals:
+            return True, self.globals[name]
+        return False, None
+
+    def eval(self, node, source):
+        """Evaluate the Python expression `node` in this scope."""
+        expression = ast.Expression(body=copy.deepcopy(node))
+        ast.increment_lineno(expression, source.line_offset)
+        code = compile(expression, source.filename, "eval")
+        return eval(code, self.globals, self.locals)
+
+    def own_locals(self):
+        """The local names, or none when the scope is a module's."""
+        return {} if self.locals is self.globals else dict(self.locals)

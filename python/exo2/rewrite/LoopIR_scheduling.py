@@ -1,0 +1,3 @@
+"""Compatibility path of Exo's scheduling module: exports `SchedulingError`."""
+
+from ..errors import SchedulingError as SchedulingError
