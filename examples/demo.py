@@ -6,6 +6,8 @@ the kernel here too.
 
 from __future__ import annotations
 
+import textwrap
+
 from exo2 import proc
 
 
@@ -36,14 +38,31 @@ def show(p):
     print(p)
     print()
     print(f"  typed IR of {p.name()}:")
-    print(f"    {'variable':<10} {'kind':<14} {'type':<14} {'memory':<8} defined at")
+    print(f"    {'variable':<10} {'kind':<14} {'type':<30} {'memory':<7} line")
     for name, kind, typ, mem, srcinfo in p.symbol_table():
-        where = f"line {srcinfo.lineno}"
-        print(f"    {name:<10} {kind:<14} {typ:<14} {mem or '-':<8} {where}")
+        print(f"    {name:<10} {kind:<14} {typ:<30} {mem or '-':<7} {srcinfo.lineno}")
     print()
+
+
+def show_refused_kernel():
+    """A kernel that reads past the end of its input is refused at definition,
+    with a counterexample found by Z3."""
+    try:
+
+        @proc
+        def shifted_copy(n: size, src: f32[n], dst: f32[n]):
+            for i in seq(0, n):
+                dst[i] = src[i + 1]
+
+    except TypeError as e:
+        print("A wrong kernel is refused when it is defined:")
+        print(textwrap.indent(str(e), "    "))
+        print(textwrap.indent("\n".join(e.__notes__), "    "))
+        print()
 
 
 if __name__ == "__main__":
     for kernel in (sgemm, blur1d, tiled_scale):
         show(kernel)
+    show_refused_kernel()
     print("All kernels typechecked and proven in bounds (Z3).")

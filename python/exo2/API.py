@@ -120,6 +120,14 @@ class Procedure(ProcedureBase):
     def _repr_markdown_(self):
         return "```python\n" + str(self) + "\n```"
 
+    def symbol_table(self):
+        """**[exo2]** Every variable of the typed procedure, in definition
+        order, as `(name, kind, type, memory, srcinfo)` tuples: kind is
+        "argument", "allocation", "loop iterator" or "window"; memory is the
+        memory's name or None; srcinfo has `filename`, `lineno` and
+        `col_offset`."""
+        return _core.symbol_table(self._proc)
+
     def INTERNAL_proc(self):
         """The core procedure (internal)."""
         return self._proc

@@ -8,6 +8,9 @@ safety conditions and aliased call arguments (spec/errors.md §2).
 """
 
 import inspect
+import linecache
+import os
+import re
 import textwrap
 
 from . import _core
@@ -55,4 +58,63 @@ def _innermost_procedure_method():
     return "<<<unknown directive>>>"
 
 
-_core.register_error_classes(SchedulingError)
+class KernelCheckError(TypeError):
+    """A kernel that fails typechecking or bounds checking when defined.
+
+    `str(e)` is Exo's text (`Errors occurred during typechecking:` and one
+    `file:line:col: message` line per problem). `diagnostics` lists every
+    problem as `(file, line, col, message)`; the report attributes of
+    spec/errors.md §4 describe the first one, and the notes show each
+    problem's source line with a caret under its column.
+    """
+
+    def __init__(self, message, heading="", diagnostics=()):
+        super().__init__(message)
+        self.heading = heading
+        self.diagnostics = list(diagnostics)
+        self.op = None
+        self.op_stack = []
+        self.condition = None
+        self.hint = None
+        self.location = None
+        self.counterexample = None
+        if self.diagnostics:
+            file, line, col, text = self.diagnostics[0]
+            self.location = (file, line, col if col >= 0 else None)
+            self.counterexample = _parse_counterexample(text)
+        for diagnostic in self.diagnostics:
+            _add_report_note(self, _location_note(*diagnostic))
+
+
+def _parse_counterexample(text):
+    """`{name: value}` from a message ending in `when:\n   n = 4, i = 4.`"""
+    head, sep, values = text.partition(" when:\n")
+    if not sep:
+        return None
+    pairs = re.findall(r"(\w+) = (-?\d+)", values)
+    return {name: int(value) for name, value in pairs} or None
+
+
+def _location_note(file, line, col, message):
+    """`Location: file:line:col`, the source line, and a caret."""
+    where = f"{file}:{line}" + (f":{col}" if col >= 0 else "")
+    note = f"Location: {where}"
+    source = linecache.getline(file, line).rstrip()
+    if source:
+        note += f"\n    {source}"
+        if col >= 0:
+            note += "\n    " + " " * col + "^"
+    return note
+
+
+def _add_report_note(exc, note):
+    """Attaches a PEP 678 note unless EXO2_PLAIN_ERRORS=1 asks for none."""
+    if os.environ.get("EXO2_PLAIN_ERRORS") == "1":
+        return
+    if hasattr(exc, "add_note"):
+        exc.add_note(note)
+    else:
+        exc.__notes__ = [*getattr(exc, "__notes__", []), note]
+
+
+_core.register_error_classes(SchedulingError, KernelCheckError)

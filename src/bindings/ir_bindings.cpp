@@ -122,6 +122,8 @@ void bind_types(py::module_& m) {
       .def("is_stride", &Type::is_stride)
       .def("is_tensor", &Type::is_tensor)
       .def("is_window", &Type::is_window)
+      .def("is_win", &Type::is_window, "Exo's name for is_window().")
+      .def("ctype", &Type::ctype)
       .def("basetype", &Type::basetype)
       .def("shape",
            [](const Type& t) {

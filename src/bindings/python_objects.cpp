@@ -76,11 +76,14 @@ namespace {
 // objects they wrap (memories, externs and modes are module-level objects).
 template <class Wrapper>
 std::shared_ptr<const Wrapper> wrap(const py::object& obj) {
-  static std::unordered_map<PyObject*, std::shared_ptr<const Wrapper>> cache;
-  auto found = cache.find(obj.ptr());
-  if (found != cache.end()) return found->second;
+  // Deliberately leaked: destroying it at exit would release Python objects
+  // after the interpreter has shut down.
+  static auto* cache =
+      new std::unordered_map<PyObject*, std::shared_ptr<const Wrapper>>();
+  auto found = cache->find(obj.ptr());
+  if (found != cache->end()) return found->second;
   auto wrapper = std::make_shared<const Wrapper>(obj);
-  cache.emplace(obj.ptr(), wrapper);
+  cache->emplace(obj.ptr(), wrapper);
   return wrapper;
 }
 }  // namespace

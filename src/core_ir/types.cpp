@@ -104,6 +104,37 @@ bool Type::is_indexable() const {
 
 bool Type::is_control() const { return is_bool() || is_indexable(); }
 
+const char* Type::ctype() const {
+  switch (basetype().kind()) {
+    case TypeKind::R:
+    case TypeKind::F32:
+      return "float";
+    case TypeKind::F16:
+      return "_Float16";
+    case TypeKind::BF16:
+      return "uint16_t";
+    case TypeKind::F64:
+      return "double";
+    case TypeKind::I8:
+      return "int8_t";
+    case TypeKind::UI8:
+      return "uint8_t";
+    case TypeKind::UI16:
+      return "uint16_t";
+    case TypeKind::I32:
+      return "int32_t";
+    case TypeKind::Bool:
+      return "bool";
+    case TypeKind::Int:
+    case TypeKind::Index:
+    case TypeKind::Size:
+    case TypeKind::Stride:
+      return "int_fast32_t";
+    default:
+      return "void";
+  }
+}
+
 std::string Type::str() const { return print_type(*this); }
 
 }  // namespace exo2

@@ -47,6 +47,14 @@ TEST(Type, PredicatesFollowExo) {
   EXPECT_FALSE(Type(TypeKind::Size).is_numeric());
 }
 
+TEST(Type, CTypesOfElements) {
+  EXPECT_STREQ(Type(TypeKind::F64).ctype(), "double");
+  EXPECT_STREQ(Type(TypeKind::UI16).ctype(), "uint16_t");
+  EXPECT_STREQ(Type(TypeKind::Size).ctype(), "int_fast32_t");
+  EXPECT_STREQ(Type::tensor(Type(TypeKind::I8), {make_int(4)}, true).ctype(),
+               "int8_t");
+}
+
 TEST(Type, NamesRoundTrip) {
   for (const char* name :
        {"R", "f16", "bf16", "f32", "f64", "i8", "ui8", "ui16", "i32", "bool",

@@ -73,6 +73,10 @@ class Type {
   bool is_unknown() const { return kind_ == TypeKind::Unknown; }
   bool is_error() const { return kind_ == TypeKind::Error; }
 
+  // The C type of the element (`float`, `int_fast32_t`); `R` maps to
+  // `float` (precision analysis lowers R before code generation).
+  const char* ctype() const;
+
   // The printed form: `f32`, `size`, `f32[n, 4]`, `[f32][n, 4]`.
   std::string str() const;
 
