@@ -59,3 +59,13 @@ class WithContext:
 
     def __str__(self):
         return f"{type(self).__name__}()"
+
+
+class DimAnnotation:
+    """An annotation on one dimension of an allocation, written
+    `extent @ annotation` (`K / 64 @ ring(4)`, cuda.md §2.4). The core keeps
+    the full logical extent; backends read the annotation. `str()` is the
+    printed text."""
+
+    def __str__(self):
+        return f"{type(self).__name__}()"

@@ -15,7 +15,7 @@ from collections import ChainMap
 from .. import _core
 from ..API_types import ProcedureBase
 from ..core.configs import FIELD_TYPES, Config
-from ..core.extensions import BuiltinLoopMode, LoopMode, WithContext
+from ..core.extensions import BuiltinLoopMode, DimAnnotation, LoopMode, WithContext
 from ..core.extern import Extern
 from ..core.memory import DRAM, Memory
 from . import metaprogramming as meta
@@ -25,6 +25,10 @@ from .source import ParseError, SourceContext
 __all__ = ["ParseError", "Parser", "parse_procedure", "parse_config_class"]
 
 _PRECISIONS = ("R", "f16", "bf16", "f32", "f64", "i8", "ui8", "ui16", "i32")
+# Allocation element types that hold no data: barriers (cuda.md §2.4).
+_SYNC_TYPES = ("barrier",)
+# Element types of allocations only: barriers synchronise, they hold no data.
+_SYNC_TYPES = ("barrier",)
 _CONTROL_TYPES = ("size", "index", "bool", "stride")
 _BINARY_OPERATORS = {
     ast.Add: "+",
@@ -268,9 +272,13 @@ class Parser:
             dims = (
                 node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             )
-            shape = [self.parse_expr(dim) for dim in dims]
-            return _core.Type.tensor(elem, shape, is_window)
-        if isinstance(node, ast.Name) and node.id in _PRECISIONS:
+            extents = [self.parse_dim(dim, is_arg) for dim in dims]
+            shape = [extent for extent, _ in extents]
+            annotations = [annotation for _, annotation in extents]
+            if all(annotation is None for annotation in annotations):
+                annotations = []
+            return _core.Type.tensor(elem, shape, is_window, annotations)
+        if isinstance(node, ast.Name) and node.id in _PRECISIONS + _SYNC_TYPES:
             return _core.Type.scalar(node.id)
         if isinstance(node, ast.Set):
             return self.unquote_type(node)
@@ -278,8 +286,24 @@ class Parser:
             self.err(node, f"Cannot allocate an intermediate value of type {node.id}")
         self.err(node, "unrecognized type: " + ast.dump(node))
 
+    def parse_dim(self, node, is_arg):
+        """`(extent, annotation or None)` of one dimension of a shape: `e`,
+        or in an allocation `e @ A` with `A` a `DimAnnotation` (cuda.md
+        §2.4: `K / 64 @ ring(4)`)."""
+        if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)):
+            return self.parse_expr(node), None
+        if is_arg:
+            self.err(node, "dimension annotations are only allowed on allocations")
+        annotation = self.eval_python(node.right)
+        if not isinstance(annotation, DimAnnotation):
+            self.err(
+                node.right,
+                f"expected a dimension annotation after '@', got {annotation!r}",
+            )
+        return self.parse_expr(node.left), annotation
+
     def parse_precision(self, node, outer, message):
-        if isinstance(node, ast.Name) and node.id in _PRECISIONS:
+        if isinstance(node, ast.Name) and node.id in _PRECISIONS + _SYNC_TYPES:
             return _core.Type.scalar(node.id)
         if isinstance(node, ast.Set):
             return self.unquote_type(node)
@@ -350,7 +374,15 @@ class Parser:
         if isinstance(s, ast.Assign) and len(s.targets) > 1:
             self.err(s, "expected only one expression on the left of an assignment")
         target = s.targets[0] if isinstance(s, ast.Assign) else s.target
-        rhs = self.parse_expr(s.value)
+        value, window_mem = s.value, None
+        if (
+            isinstance(s, ast.Assign)
+            and isinstance(value, ast.BinOp)
+            and isinstance(value.op, ast.MatMult)
+        ):
+            # A special window `y = x[...] @ M` (cuda.md §2.5).
+            value, window_mem = value.left, self.parse_memory(value.right)
+        rhs = self.parse_expr(value)
         if isinstance(target, ast.Attribute) and isinstance(s, ast.Assign):
             if not isinstance(target.value, ast.Name):
                 self.err(
@@ -370,7 +402,9 @@ class Parser:
         sym = self.resolve_lvalue(name_node, fresh_allowed)
         if sym is None:
             sym = self.bind(name_node.id)
-            return _core.window_stmt(sym, rhs, self.srcinfo(s))
+            return _core.window_stmt(sym, rhs, self.srcinfo(s), window_mem)
+        if window_mem is not None:
+            self.err(s.value, "only a new window name may be given a memory")
         if isinstance(s, ast.Assign):
             return _core.assign(sym, idx, rhs, self.srcinfo(s))
         if not isinstance(s.op, ast.Add):
