@@ -15,8 +15,9 @@ a nested function,
         return __exo2_inner()
 
 so that the user's code sees the defining frame's locals and the Exo
-variables in scope (as opaque `ExoSymbol`s) with ordinary closure semantics,
-while its assignments stay local to the block. Each `with exo:` block and
+variables in scope (as opaque `ExoSymbol`s) with ordinary closure semantics.
+A block's assignments stay visible to the rest of the kernel (later blocks
+and unquotes), as in a Python function body. Each `with exo:` block and
 `~{...}` is replaced by a call `__exo2_quote(site, {name: lambda: name})`:
 the lambdas capture, with Python's own scoping rules, every Python value the
 fragment may refer to, so fragments inside comprehensions and nested
@@ -71,6 +72,7 @@ _QUOTE_KEYWORD = "exo"
 _OUTER = "__exo2_outer"
 _INNER = "__exo2_inner"
 _QUOTE = "__exo2_quote"
+_LOCALS = "__exo2_locals"
 
 # Where `with exo:` blocks emit their statements: one list per running
 # `with python:` block, None while an expression unquote runs.
@@ -94,15 +96,32 @@ class MetaContext:
 
 def run_block(stmts, context, sink):
     """Execute the statements of a `with python:` block; the statements of
-    every `with exo:` block it executes are appended to `sink`."""
+    every `with exo:` block it executes are appended to `sink`. Returns the
+    Python names the block assigned, which stay visible to the rest of the
+    kernel."""
     quote = _Quote(context)
     replacer = _QuoteReplacer(context.source, quote)
     body = [replacer.visit(stmt) for stmt in copy.deepcopy(stmts)]
+    # `locals()` at the end of the block: its assignments and the final
+    # values of the names it shares with the enclosing scope.
+    body.append(
+        ast.Return(
+            value=ast.Call(
+                func=ast.Name(id=_LOCALS, ctx=ast.Load()), args=[], keywords=[]
+            )
+        )
+    )
     _emission_targets.append(sink)
     try:
-        _run(body, context, quote)
+        final = _run(body, context, quote)
     finally:
         _emission_targets.pop()
+    return {
+        name: value
+        for name, value in final.items()
+        if not name.startswith("__exo2")
+        and not (name in context.exo_names and value is context.exo_names[name])
+    }
 
 
 def evaluate(expr, context):
@@ -135,7 +154,7 @@ def _run(body, context, quote):
     )
     outer_args = ast.arguments(
         posonlyargs=[],
-        args=[ast.arg(arg=name) for name in [*bound, _QUOTE]],
+        args=[ast.arg(arg=name) for name in [*bound, _QUOTE, _LOCALS]],
         kwonlyargs=[],
         kw_defaults=[],
         defaults=[],
@@ -163,11 +182,15 @@ def _run(body, context, quote):
         context.scope.globals,
         namespace,
     )
-    return namespace[_OUTER](**bound, **{_QUOTE: quote})
+    return namespace[_OUTER](**bound, **{_QUOTE: quote, _LOCALS: locals})
 
 
 def _is_bindable(name):
-    return name.isidentifier() and not keyword.iskeyword(name) and name != _QUOTE
+    return (
+        name.isidentifier()
+        and not keyword.iskeyword(name)
+        and name not in (_QUOTE, _LOCALS)
+    )
 
 
 def _global_names(body):

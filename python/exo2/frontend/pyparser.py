@@ -515,7 +515,8 @@ class Parser:
             ctx = item.context_expr
             if isinstance(ctx, ast.Name) and ctx.id == "python":
                 emitted = []
-                meta.run_block(s.body, self.meta_context(), emitted)
+                defined = meta.run_block(s.body, self.meta_context(), emitted)
+                self.scope.define(defined)
                 return emitted
             try:
                 context = self.eval_python(ctx)

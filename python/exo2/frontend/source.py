@@ -58,18 +58,25 @@ def parse_definition(obj):
 
 
 class PythonScope:
-    """The Python names visible to kernel code: locals first, then globals."""
+    """The Python names visible to kernel code: names defined by earlier
+    `with python:` blocks of the kernel, then the defining frame's locals,
+    then its globals."""
 
     def __init__(self, globals_, locals_):
         self.globals = globals_
         self.locals = locals_
+        self.defined = {}
+
+    def define(self, names):
+        """Makes `names` (a dict) visible to the rest of the kernel, as
+        assignments in a `with python:` block are (object-language.md §10)."""
+        self.defined.update(names)
 
     def lookup(self, name):
         """`(True, value)` for a bound name, `(False, None)` otherwise."""
-        if name in self.locals:
-            return True, self.locals[name]
-        if name in self.globals:
-            return True, self.globals[name]
+        for mapping in (self.defined, self.locals, self.globals):
+            if name in mapping:
+                return True, mapping[name]
         return False, None
 
     def eval(self, node, source):
@@ -77,8 +84,10 @@ class PythonScope:
         expression = ast.Expression(body=copy.deepcopy(node))
         ast.increment_lineno(expression, source.line_offset)
         code = compile(expression, source.filename, "eval")
-        return eval(code, self.globals, self.locals)
+        return eval(code, self.globals, {**self.own_locals()})
 
     def own_locals(self):
-        """The local names, or none when the scope is a module's."""
-        return {} if self.locals is self.globals else dict(self.locals)
+        """The local names (none of a module's own scope), including those
+        defined by earlier `with python:` blocks."""
+        frame_locals = {} if self.locals is self.globals else self.locals
+        return {**frame_locals, **self.defined}
