@@ -290,12 +290,12 @@ class BoundsChecker {
   }
 
   // Proves `goal` in the current context; otherwise reports
-  // `<head>\n  <counterexample><end>` at `at`. Returns whether it held.
-  bool require(const z3::expr& goal, const SrcInfo& at, const std::string& head,
-               const char* end) {
+  // `<head>\n  <counterexample>.` at `at`. Returns whether it held.
+  bool require(const z3::expr& goal, const SrcInfo& at,
+               const std::string& head) {
     QueryResult r = smt_.prove(goal);
     if (r.yes()) return true;
-    diags_.push_back({at, head + "\n" + witness_line(r) + end});
+    diags_.push_back({at, head + "\n" + witness_line(r) + "."});
     return false;
   }
 
@@ -303,8 +303,7 @@ class BoundsChecker {
     require(smt_.encode(e) > 0, e->srcinfo,
             fmt::format("expected expression {} to always be positive. It can "
                         "be non positive when:",
-                        print_expr(e)),
-            ".");
+                        print_expr(e)));
   }
 
   void check_non_negative(const Expr& printed, const z3::expr& term,
@@ -312,8 +311,7 @@ class BoundsChecker {
     require(term >= 0, at,
             fmt::format("expected expression {} to always be non-negative. It "
                         "can be negative when:",
-                        print_expr(printed)),
-            ".");
+                        print_expr(printed)));
   }
 
   // ---- Accesses ------------------------------------------------------------
@@ -328,8 +326,7 @@ class BoundsChecker {
       in_bounds = in_bounds && 0 <= i && i < info->shape[d];
     }
     require(in_bounds, at,
-            fmt::format("{} is {} out-of-bounds when:", name.name(), verb),
-            ".");
+            fmt::format("{} is {} out-of-bounds when:", name.name(), verb));
   }
 
   void check_window(const WindowExpr& w) {
@@ -347,7 +344,7 @@ class BoundsChecker {
       }
     }
     require(inside, w.srcinfo,
-            fmt::format("{} is read out-of-bounds when:", w.name.name()), ".");
+            fmt::format("{} is read out-of-bounds when:", w.name.name()));
     for (const auto& acc : idx) {
       if (!acc.is_interval) continue;
       Expr extent =
@@ -588,16 +585,14 @@ class BoundsChecker {
               fmt::format("type-shape of calling argument may not equal the "
                           "required type-shape: {} vs. {}. It could be non "
                           "equal when:",
-                          shape_text(actual->exprs), shape_text(required)),
-              "");
+                          shape_text(actual->exprs), shape_text(required)));
     }
 
     for (const auto& pred : f.preds) {
       require(smt_.encode(substitute(pred, subst)), c.srcinfo,
               fmt::format("Could not verify assertion {} in {} at {}. "
                           "Assertion is false when:",
-                          print_expr(pred), f.name, pred->srcinfo.str()),
-              "");
+                          print_expr(pred), f.name, pred->srcinfo.str()));
     }
     havoc(config_writes(f.body));
   }

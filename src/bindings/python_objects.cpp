@@ -5,15 +5,8 @@
 namespace exo2::bindings {
 
 py::object python_object_of(const ExternalObject& obj) {
-  if (auto* m = dynamic_cast<const PythonMemory*>(&obj)) return m->object();
-  if (auto* e = dynamic_cast<const PythonExtern*>(&obj)) return e->object();
-  if (auto* l = dynamic_cast<const PythonLoopMode*>(&obj)) return l->object();
-  if (auto* w = dynamic_cast<const PythonWithContext*>(&obj))
-    return w->object();
-  if (auto* c = dynamic_cast<const PythonConfig*>(&obj)) return c->object();
-  if (auto* d = dynamic_cast<const PythonDimAnnotation*>(&obj))
-    return d->object();
-  if (auto* i = dynamic_cast<const PythonSyncInfo*>(&obj)) return i->object();
+  if (auto* view = dynamic_cast<const PythonBacked*>(&obj))
+    return view->object();
   return py::none();
 }
 
@@ -23,9 +16,13 @@ bool same_python_object(const ExternalObject& a, const ExternalObject& b) {
   return !pa.is_none() && pa.is(python_object_of(b));
 }
 
-std::string PythonMemory::name() const { return py::str(cls_.attr("name")()); }
+std::string PythonMemory::name() const {
+  return py::str(object().attr("name")());
+}
 
-std::string PythonExtern::name() const { return py::str(obj_.attr("name")()); }
+std::string PythonExtern::name() const {
+  return py::str(object().attr("name")());
+}
 
 Type PythonExtern::typecheck(const std::vector<Type>& arg_types) const {
   // Exo's externs receive argument expressions and read their `.type`.
@@ -34,7 +31,7 @@ Type PythonExtern::typecheck(const std::vector<Type>& arg_types) const {
   for (const Type& t : arg_types)
     args.append(types.attr("SimpleNamespace")(py::arg("type") = t));
   try {
-    return obj_.attr("typecheck")(args).cast<Type>();
+    return object().attr("typecheck")(args).cast<Type>();
   } catch (py::error_already_set& e) {
     py::object error_class =
         py::module_::import("exo2.core.extern").attr("Extern_Typecheck_Error");
@@ -44,31 +41,31 @@ Type PythonExtern::typecheck(const std::vector<Type>& arg_types) const {
 }
 
 std::string PythonLoopMode::name() const {
-  return py::str(obj_.attr("name")());
+  return py::str(object().attr("name")());
 }
 
 std::string PythonLoopMode::extra_args() const {
-  return py::str(obj_.attr("extra_args")());
+  return py::str(object().attr("extra_args")());
 }
 
 bool PythonLoopMode::is_parallel() const {
-  return obj_.attr("is_parallel")().cast<bool>();
+  return object().attr("is_parallel")().cast<bool>();
 }
 
 std::string PythonWithContext::name() const {
-  return py::str(py::type::of(obj_).attr("__name__"));
+  return py::str(py::type::of(object()).attr("__name__"));
 }
 
-std::string PythonWithContext::text() const { return py::str(obj_); }
+std::string PythonWithContext::text() const { return py::str(object()); }
 
 std::string PythonDimAnnotation::name() const {
-  return py::str(py::type::of(obj_).attr("__name__"));
+  return py::str(py::type::of(object()).attr("__name__"));
 }
 
-std::string PythonDimAnnotation::text() const { return py::str(obj_); }
+std::string PythonDimAnnotation::text() const { return py::str(object()); }
 
 std::string PythonSyncInfo::name() const {
-  return py::str(py::type::of(obj_).attr("__name__"));
+  return py::str(py::type::of(object()).attr("__name__"));
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // C++ views of user objects defined in Python: memories, externs, configs,
-// loop modes and `with` contexts. Each holds the Python object and answers
-// the core's questions by calling it. Identity is Python identity (`is`).
+// loop modes, `with` contexts, dimension annotations and sync data. Each
+// holds the Python object and answers the core's questions by calling it.
+// Identity is Python identity (`is`).
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -11,120 +12,94 @@ namespace exo2::bindings {
 
 namespace py = pybind11;
 
-// Whether two core objects wrap the same Python object.
-bool same_python_object(const ExternalObject& a, const ExternalObject& b);
+// What every view shares: the Python object it wraps.
+class PythonBacked {
+ public:
+  explicit PythonBacked(py::object obj) : obj_(std::move(obj)) {}
+  virtual ~PythonBacked() = default;
+  const py::object& object() const { return obj_; }
+
+ private:
+  py::object obj_;
+};
 
 // The Python object a core object wraps, or None.
 py::object python_object_of(const ExternalObject& obj);
 
-// A `Memory` subclass (the class object itself is the annotation value).
-class PythonMemory : public Memory {
+// Whether two core objects wrap the same Python object.
+bool same_python_object(const ExternalObject& a, const ExternalObject& b);
+
+// A core interface `Base` implemented by a Python object.
+template <class Base>
+class PythonView : public Base, public PythonBacked {
  public:
-  explicit PythonMemory(py::object cls) : cls_(std::move(cls)) {}
-  std::string name() const override;
+  template <class... Args>
+  explicit PythonView(py::object obj, Args&&... base_args)
+      : Base(std::forward<Args>(base_args)...), PythonBacked(std::move(obj)) {}
   bool same_as(const ExternalObject& other) const override {
     return same_python_object(*this, other);
   }
-  const py::object& object() const { return cls_; }
+};
 
- private:
-  py::object cls_;
+// A `Memory` subclass (the class object itself is the annotation value).
+class PythonMemory : public PythonView<Memory> {
+ public:
+  using PythonView::PythonView;
+  std::string name() const override;
 };
 
 // An `exo2.Extern` instance.
-class PythonExtern : public Extern {
+class PythonExtern : public PythonView<Extern> {
  public:
-  explicit PythonExtern(py::object obj) : obj_(std::move(obj)) {}
+  using PythonView::PythonView;
   std::string name() const override;
   Type typecheck(const std::vector<Type>& arg_types) const override;
-  bool same_as(const ExternalObject& other) const override {
-    return same_python_object(*this, other);
-  }
-  const py::object& object() const { return obj_; }
-
- private:
-  py::object obj_;
 };
 
 // An `exo2.core.extensions.LoopMode` object (anything but seq and par).
-class PythonLoopMode : public LoopMode {
+class PythonLoopMode : public PythonView<LoopMode> {
  public:
-  explicit PythonLoopMode(py::object obj) : obj_(std::move(obj)) {}
+  using PythonView::PythonView;
   std::string name() const override;
   std::string extra_args() const override;
   bool is_parallel() const override;
-  bool same_as(const ExternalObject& other) const override {
-    return same_python_object(*this, other);
-  }
-  const py::object& object() const { return obj_; }
-
- private:
-  py::object obj_;
 };
 
-// An `exo2.core.extensions.WithContext` object.
-class PythonWithContext : public WithContext {
+// An `exo2.core.extensions.WithContext` object; printed with str().
+class PythonWithContext : public PythonView<WithContext> {
  public:
-  explicit PythonWithContext(py::object obj) : obj_(std::move(obj)) {}
+  using PythonView::PythonView;
   std::string name() const override;
   std::string text() const override;
-  bool same_as(const ExternalObject& other) const override {
-    return same_python_object(*this, other);
-  }
-  const py::object& object() const { return obj_; }
-
- private:
-  py::object obj_;
 };
 
-// A dimension annotation object (`ring(4)`, a CUDA unit), printed with str().
-class PythonDimAnnotation : public DimAnnotation {
+// An `exo2.core.extensions.DimAnnotation` (`ring(4)`); printed with str().
+class PythonDimAnnotation : public PythonView<DimAnnotation> {
  public:
-  explicit PythonDimAnnotation(py::object obj) : obj_(std::move(obj)) {}
+  using PythonView::PythonView;
   std::string name() const override;
   std::string text() const override;
-  bool same_as(const ExternalObject& other) const override {
-    return same_python_object(*this, other);
-  }
-  const py::object& object() const { return obj_; }
-
- private:
-  py::object obj_;
 };
 
 // Backend data of a sync statement (fence, arrive, await).
-class PythonSyncInfo : public ExternalObject {
+class PythonSyncInfo : public PythonView<ExternalObject> {
  public:
-  explicit PythonSyncInfo(py::object obj) : obj_(std::move(obj)) {}
+  using PythonView::PythonView;
   std::string name() const override;
-  bool same_as(const ExternalObject& other) const override {
-    return same_python_object(*this, other);
-  }
-  const py::object& object() const { return obj_; }
-
- private:
-  py::object obj_;
 };
 
-// The core's view of a `@config` class; `object` is the user's Config.
-class PythonConfig : public Config {
+// The core's view of a `@config` class; the object is the user's Config.
+class PythonConfig : public PythonView<Config> {
  public:
   PythonConfig(std::string name,
                std::vector<std::pair<std::string, Type>> fields, bool allow_rw,
                py::object obj)
-      : Config(std::move(name), std::move(fields), allow_rw),
-        obj_(std::move(obj)) {}
-  bool same_as(const ExternalObject& other) const override {
-    return same_python_object(*this, other);
-  }
-  const py::object& object() const { return obj_; }
-
- private:
-  py::object obj_;
+      : PythonView(std::move(obj), std::move(name), std::move(fields),
+                   allow_rw) {}
 };
 
-// Wrapping functions that return one shared wrapper per Python object, so
-// that wrappers of one object compare equal cheaply.
+// One shared view per Python object, so views of one object compare equal
+// cheaply.
 MemoryPtr wrap_memory(const py::object& cls);
 ExternPtr wrap_extern(const py::object& obj);
 LoopModePtr wrap_loop_mode(const py::object& obj);

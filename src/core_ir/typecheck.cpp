@@ -1092,11 +1092,27 @@ class ConfigWriteDependencies {
   }
 };
 
-// Exo's check that no configuration write depends on a loop iterator.
+// Where each configuration field is first written in `body`: the write
+// itself, or the call whose callee writes it.
+std::map<DepKey, SrcInfo> first_write_sites(const Block& body) {
+  std::map<DepKey, SrcInfo> sites;
+  visit_stmts(body, [&](const Stmt& s) {
+    if (s->kind != StmtKind::WriteConfig && s->kind != StmtKind::Call) return;
+    std::vector<std::pair<ConfigPtr, std::string>> writes;
+    writeconfigs_of({s}, writes);
+    for (const auto& [cfg, field] : writes)
+      sites.emplace(DepKey::of(cfg, field), s->srcinfo);
+  });
+  return sites;
+}
+
+// Exo's check that no configuration write depends on a loop iterator,
+// reported at the first write of each field.
 void check_config_writes(const Proc& p, std::vector<Diagnostic>& out) {
   std::vector<std::pair<ConfigPtr, std::string>> writes;
   writeconfigs_of(p->body, writes);
   if (writes.empty()) return;
+  const std::map<DepKey, SrcInfo> sites = first_write_sites(p->body);
   std::set<DepKey> loop_iters;
   visit_stmts(p->body, [&](const Stmt& s) {
     if (s->kind == StmtKind::For)
@@ -1109,10 +1125,10 @@ void check_config_writes(const Proc& p, std::vector<Diagnostic>& out) {
     if (!reported.insert(key).second) continue;
     for (const DepKey& d : deps.result(key)) {
       if (loop_iters.count(d)) {
-        out.push_back(
-            {p->srcinfo, fmt::format("expected writes to configuration {}.{} "
-                                     "does not depend on loop iterations",
-                                     cfg->name(), field)});
+        out.push_back({sites.at(key),
+                       fmt::format("expected writes to configuration {}.{} "
+                                   "does not depend on loop iterations",
+                                   cfg->name(), field)});
         break;
       }
     }

@@ -423,7 +423,7 @@ TEST(BoundsCheck, ReportsCalleePreconditionThatMayFail) {
   EXPECT_EQ(effect_errors(p),
             kHeading +
                 "k.py:3:4: Could not verify assertion m % 4 == 0 in g "
-                "at k.py:11:11. Assertion is false when:\n   n = 6");
+                "at k.py:11:11. Assertion is false when:\n   n = 6.");
 }
 
 TEST(BoundsCheck, CalleeStrideOfDenseColumnIsTheRowLength) {
@@ -437,7 +437,7 @@ TEST(BoundsCheck, CalleeStrideOfDenseColumnIsTheRowLength) {
   EXPECT_EQ(effect_errors(p),
             kHeading +
                 "k.py:3:4: Could not verify assertion stride(y, 0) == 1 "
-                "in g at k.py:12:11. Assertion is false when:\n  ");
+                "in g at k.py:12:11. Assertion is false when:\n  .");
 }
 
 TEST(BoundsCheck, StrideOfWindowParameterIsUnknownUnlessAsserted) {
@@ -448,7 +448,7 @@ TEST(BoundsCheck, StrideOfWindowParameterIsUnknownUnlessAsserted) {
   EXPECT_EQ(effect_errors(unknown),
             kHeading +
                 "k.py:3:4: Could not verify assertion stride(y, 0) == 1 "
-                "in g at k.py:12:11. Assertion is false when:\n  ");
+                "in g at k.py:12:11. Assertion is false when:\n  .");
   Sym w2("w");
   Proc asserted =
       proc("f", {arg(w2, window({lit(8)}))}, {eq(stride(w2, 0), lit(1))},
@@ -472,7 +472,7 @@ TEST(BoundsCheck, ReportsArgumentShapeMismatch) {
             kHeading +
                 "k.py:3:9: type-shape of calling argument may not equal "
                 "the required type-shape: [n,8] vs. [n,16]. It could be "
-                "non equal when:\n   n = 3");
+                "non equal when:\n   n = 3.");
 }
 
 TEST(BoundsCheck, ReportsNonPositiveSizeArgument) {

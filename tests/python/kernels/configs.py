@@ -1,7 +1,5 @@
 """Configurations shared by the printing tests."""
 
-# ruff: noqa: F821
-
 from __future__ import annotations
 
 from exo2 import config
