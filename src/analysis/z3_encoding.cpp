@@ -105,7 +105,14 @@ size_t SmtEncoder::ConfigKeyHash::operator()(
 // ---- Terms
 // -------------------------------------------------------------------
 
-SmtEncoder::SmtEncoder(unsigned timeout_ms) : timeout_ms_(timeout_ms) {}
+z3::context& SmtEncoder::shared_context() {
+  // Leaked on purpose: Z3 objects of other static caches may outlive it.
+  static auto* context = new z3::context();
+  return *context;
+}
+
+SmtEncoder::SmtEncoder(unsigned timeout_ms)
+    : ctx_(shared_context()), timeout_ms_(timeout_ms) {}
 
 z3::expr SmtEncoder::int_value(int64_t v) { return ctx_.int_val(v); }
 z3::expr SmtEncoder::bool_value(bool v) { return ctx_.bool_val(v); }

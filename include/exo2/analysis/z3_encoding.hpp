@@ -160,7 +160,12 @@ class SmtEncoder {
     size_t facts, vars, strides, configs;
   };
 
-  z3::context ctx_;
+  // One Z3 context for the whole process: creating a context costs about
+  // 10 ms, more than all the queries of a typical kernel. Encoders are used
+  // from one thread at a time (Python calls hold the GIL).
+  static z3::context& shared_context();
+
+  z3::context& ctx_;
   unsigned timeout_ms_;
   int fresh_counter_ = 0;
   std::vector<z3::expr> facts_;
