@@ -88,12 +88,18 @@ def _gemmini_window(basetyp, baseptr, indices, strides):
     )
 
 
-class GEMM_SCRATCH(Memory):
-    """Gemmini scratchpad (kept for import compatibility)."""
+class _GemminiMemory(Memory):
+    """Gemmini's scratchpad and accumulator: rows of 16 elements allocated
+    through Gemmini's allocator (kept for import compatibility)."""
+
+    _label = ""  # how messages name the memory
+    _malloc = ""  # allocator and free functions of gemmini's runtime
+    _free = ""
+    _address_type = ""  # integer type of the allocator's addresses
 
     @classmethod
     def global_(cls):
-        return '#include <include/gemmini.h>\n#include "gemm_malloc.h"'
+        return f'#include <include/gemmini.h>\n#include "{cls._malloc}.h"'
 
     @classmethod
     def alloc(cls, new_name, prim_type, shape, srcinfo):
@@ -101,11 +107,12 @@ class GEMM_SCRATCH(Memory):
             return f"{prim_type} {new_name};"
         if not _is_const_size(shape[-1], 16):
             raise MemGenError(
-                f"{srcinfo}: Cannot allocate GEMMINI Scratchpad Memory unless "
+                f"{srcinfo}: Cannot allocate GEMMINI {cls._label} Memory unless "
                 f"innermost dimension is exactly 16.  got {shape[-1]}"
             )
         return (
-            f"{prim_type} *{new_name} = ({prim_type}*) ((uint64_t)gemm_malloc "
+            f"{prim_type} *{new_name} = ({prim_type}*) "
+            f"(({cls._address_type}){cls._malloc} "
             f"({_product_last_first(shape)} * sizeof({prim_type})));"
         )
 
@@ -117,47 +124,29 @@ class GEMM_SCRATCH(Memory):
     def free(cls, new_name, prim_type, shape, srcinfo):
         if len(shape) == 0:
             return ""
-        return f"gemm_free((uint64_t)({new_name}));"
+        return f"{cls._free}(({cls._address_type})({new_name}));"
 
     @classmethod
     def window(cls, basetyp, baseptr, indices, strides, srcinfo):
         return _gemmini_window(basetyp, baseptr, indices, strides)
 
 
-class GEMM_ACCUM(Memory):
-    """Gemmini accumulator (kept for import compatibility)."""
+class GEMM_SCRATCH(_GemminiMemory):
+    """Gemmini scratchpad."""
 
-    @classmethod
-    def global_(cls):
-        return '#include <include/gemmini.h>\n#include "gemm_acc_malloc.h"'
+    _label = "Scratchpad"
+    _malloc = "gemm_malloc"
+    _free = "gemm_free"
+    _address_type = "uint64_t"
 
-    @classmethod
-    def alloc(cls, new_name, prim_type, shape, srcinfo):
-        if len(shape) == 0:
-            return f"{prim_type} {new_name};"
-        if not _is_const_size(shape[-1], 16):
-            raise MemGenError(
-                f"{srcinfo}: Cannot allocate GEMMINI Accumulator Memory unless "
-                f"innermost dimension is exactly 16.  got {shape[-1]}"
-            )
-        return (
-            f"{prim_type} *{new_name} = ({prim_type}*) ((uint32_t)gemm_acc_malloc "
-            f"({_product_last_first(shape)} * sizeof({prim_type})));"
-        )
 
-    @classmethod
-    def can_read(cls):
-        return False
+class GEMM_ACCUM(_GemminiMemory):
+    """Gemmini accumulator."""
 
-    @classmethod
-    def free(cls, new_name, prim_type, shape, srcinfo):
-        if len(shape) == 0:
-            return ""
-        return f"gemm_acc_free((uint32_t)({new_name}));"
-
-    @classmethod
-    def window(cls, basetyp, baseptr, indices, strides, srcinfo):
-        return _gemmini_window(basetyp, baseptr, indices, strides)
+    _label = "Accumulator"
+    _malloc = "gemm_acc_malloc"
+    _free = "gemm_acc_free"
+    _address_type = "uint32_t"
 
 
 def _vector_register_window(baseptr, indices, strides):
