@@ -567,7 +567,7 @@ def test_malformed_kernel(name, exc_class, kind, anchor, message):
         # Several errors collected into one report, one line each.
         locs = [location(factory, a) for a in anchor]
         loc = locs[0]
-        errors = "\n".join(f"{l}: {m}" for l, m in zip(locs, message))
+        errors = "\n".join(f"{at}: {m}" for at, m in zip(locs, message, strict=True))
     else:
         loc = location(factory, anchor)
         errors = f"{loc}: {message}"

@@ -4,7 +4,6 @@ and print back as written, defined here with user-made extension objects."""
 from __future__ import annotations
 
 import pytest
-
 from exo2 import DRAM, proc
 from exo2.core.extensions import DimAnnotation, LoopMode, WithContext
 from exo2.core.memory import Memory

@@ -88,7 +88,9 @@ class TemplateExtern(Extern):
         return precise[0] if precise else args[0].type
 
     def compile(self, args, prim_type):
-        casts = {p: f"({prim_type})({a})" for p, a in zip(self._params, args)}
+        casts = {
+            p: f"({prim_type})({a})" for p, a in zip(self._params, args, strict=False)
+        }
         return self._c_template.format(ctype=prim_type, **casts)
 
     def globl(self, prim_type):

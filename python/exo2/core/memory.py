@@ -30,7 +30,9 @@ def generate_offset(indices, strides):
             return f"({index}) * {stride}"
         return f"({index}) * ({stride})"
 
-    terms = [t for i, s in zip(indices, strides) if (t := term(i, s)) != ""]
+    terms = [
+        t for i, s in zip(indices, strides, strict=False) if (t := term(i, s)) != ""
+    ]
     return " + ".join(terms) if terms else "0"
 
 

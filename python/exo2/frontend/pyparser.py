@@ -585,7 +585,7 @@ class Parser:
         ]
         srcinfo = self.srcinfo(e)
         result = None
-        for op_node, lhs, rhs in zip(e.ops, operands[:-1], operands[1:]):
+        for op_node, lhs, rhs in zip(e.ops, operands[:-1], operands[1:], strict=False):
             op = _COMPARISONS[type(op_node)]
             if op not in _FRONT_OPS:
                 self.err(e, f"unsupported binary operator: {op}")
