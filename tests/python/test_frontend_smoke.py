@@ -284,3 +284,13 @@ def test_config_rejects_unsupported_field_types():
         @config
         class Narrow:
             a: ui8
+
+
+def test_kernel_without_source_file_gets_a_clear_error():
+    namespace = {}
+    exec(
+        compile("def f(n: size):\n    pass\n", "<string>", "exec"),
+        namespace,
+    )
+    with pytest.raises(OSError, match="define them in a file"):
+        proc(namespace["f"])

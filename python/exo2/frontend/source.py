@@ -48,7 +48,14 @@ class SourceContext:
 
 def parse_definition(obj):
     """The `ast` node of a function or class definition and its context."""
-    lines, first_line = inspect.getsourcelines(obj)
+    try:
+        lines, first_line = inspect.getsourcelines(obj)
+    except OSError as e:
+        raise OSError(
+            f"cannot read the source code of '{obj.__qualname__}': exo2 parses "
+            "kernels from their source text, so define them in a file (not in "
+            "an interactive prompt or `python -c`)"
+        ) from e
     raw = "".join(lines)
     src = textwrap.dedent(raw)
     dedent = len(raw.split("\n", 1)[0]) - len(src.split("\n", 1)[0])
