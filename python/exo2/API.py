@@ -9,8 +9,12 @@ typed result in a `Procedure`. `@config` builds a `Config` object and
 import inspect
 import types
 
-from . import _core
+from pathlib import Path
+
+from . import API_cursors, _core
 from .API_types import ExoType, ProcedureBase
+from .backend import c_compiler
+from .backend.c_compiler import compile_procs, compile_procs_to_strings
 from .core.configs import Config
 from .core.extern import Extern, extern
 from .core.memory import DRAM, Memory
@@ -33,6 +37,8 @@ __all__ = [
     "SchedulingError",
     "ParseFragmentError",
     "ExoType",
+    "compile_procs",
+    "compile_procs_to_strings",
 ]
 
 
@@ -92,9 +98,12 @@ def config(_cls=None, *, readwrite=True):
 class Procedure(ProcedureBase):
     """An immutable handle on one typed core procedure."""
 
-    def __init__(self, proc):
+    def __init__(self, proc, _provenance=None):
+        """`proc` is a core procedure; `_provenance` (internal) records the
+        parent and forwarding of a procedure made by a primitive."""
         super().__init__()
         self._proc = proc
+        self._provenance = _provenance or _core.Provenance.root(proc)
 
     def name(self):
         return self._proc.name()
@@ -127,6 +136,56 @@ class Procedure(ProcedureBase):
         memory's name or None; srcinfo has `filename`, `lineno` and
         `col_offset`."""
         return _core.symbol_table(self._proc)
+
+    def c_code_str(self):
+        """The header declarations and the C body of this procedure's
+        library (procedure-and-codegen.md §4)."""
+        return c_compiler.c_code_str(self)
+
+    def compile_c(self, directory, filename):
+        """Writes `filename.c` and `filename.h` into `directory`."""
+        compile_procs([self], Path(directory), f"{filename}.c", f"{filename}.h")
+
+    def jit(self, **options):
+        """**[exo2]** A Python callable running this procedure's compiled C
+        on NumPy arrays (see `exo2.jit`)."""
+        from .jit import jit
+
+        return jit(self, **options)
+
+    # ---------------------------------------------- #
+    #     cursors (spec/cursors.md §2, §7)
+    # ---------------------------------------------- #
+
+    def args(self):
+        """An ArgListCursor over the parameters, or [] when there are none."""
+        return API_cursors.proc_args(self)
+
+    def body(self):
+        """A BlockCursor over the whole body."""
+        return API_cursors.proc_body(self)
+
+    def find(self, pattern, many=False):
+        """The most specific cursor matching `pattern` (all of them, in a
+        list, with `many=True`); SchedulingError when nothing matches."""
+        return API_cursors.find(API_cursors.root_cursor(self), self, pattern, many)
+
+    def find_loop(self, pattern, many=False):
+        """`find`, with `"i"` / `"i #k"` meaning `for i in _: _` / `... #k`."""
+        return self.find(API_cursors.loop_pattern(pattern), many)
+
+    def find_alloc_or_arg(self, pattern):
+        """The parameter named `"x"`, else the allocation `x: _` (`"x #k"`
+        selects the k-th); other strings are patterns."""
+        return API_cursors.find_alloc_or_arg(self, pattern)
+
+    def find_all(self, pattern):
+        return self.find(pattern, many=True)
+
+    def forward(self, cur):
+        """The cursor of this procedure that corresponds to `cur`, a cursor
+        of this procedure or of an ancestor."""
+        return API_cursors.forward(self, cur)
 
     def INTERNAL_proc(self):
         """The core procedure (internal)."""

@@ -7,6 +7,16 @@ defined in `exo2.API`.
 from . import API
 from .API import *  # noqa: F403
 
+from .jit import jit
+
 __version__ = "0.1.0"
+
+
+def cmake_dir():
+    """The directory holding exo2's CMake package (`exo2Config.cmake`,
+    `AddExo2Library.cmake`): pass it as `exo2_DIR` to `find_package`."""
+    from pathlib import Path
+
+    return str(Path(__file__).resolve().parent / "cmake")
 
 __all__ = list(API.__all__)

@@ -18,6 +18,7 @@ struct QueryCache {
   std::mutex mutex;
   std::unordered_map<std::string, QueryResult> results;
   size_t hits = 0;
+  size_t checked = 0;
 };
 
 QueryCache& query_cache() {
@@ -348,6 +349,7 @@ QueryResult SmtEncoder::check(const z3::expr& formula) {
   QueryCache& cache = query_cache();
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
+    ++cache.checked;
     auto it = cache.results.find(key);
     if (it != cache.results.end()) {
       ++cache.hits;
@@ -457,6 +459,19 @@ void SmtEncoder::clear_cache() {
   std::lock_guard<std::mutex> lock(cache.mutex);
   cache.results.clear();
   cache.hits = 0;
+}
+
+size_t SmtEncoder::queries_checked() {
+  QueryCache& cache = query_cache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cache.checked;
+}
+
+void SmtEncoder::reset_counters() {
+  QueryCache& cache = query_cache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  cache.hits = 0;
+  cache.checked = 0;
 }
 
 }  // namespace exo2

@@ -10,6 +10,9 @@ namespace py = pybind11;
 
 namespace exo2::bindings {
 void bind_ir(py::module_& m);
+void bind_analysis(py::module_& m);
+void bind_cursors(py::module_& m);
+void bind_codegen(py::module_& m);
 
 namespace {
 // Python classes and factories registered at import time by exo2/errors.py.
@@ -73,4 +76,7 @@ PYBIND11_MODULE(_core, m) {
         "factory(message, heading, [(file, line, col, message)]) builds the "
         "exception of a failed typecheck or bounds check.");
   exo2::bindings::bind_ir(m);
+  exo2::bindings::bind_analysis(m);
+  exo2::bindings::bind_cursors(m);
+  exo2::bindings::bind_codegen(m);
 }

@@ -1,5 +1,7 @@
 #include "python_objects.hpp"
 
+#include <pybind11/stl.h>
+
 #include <unordered_map>
 
 namespace exo2::bindings {
@@ -20,6 +22,69 @@ std::string PythonMemory::name() const {
   return py::str(object().attr("name")());
 }
 
+std::string PythonMemory::global_() const {
+  return py::str(object().attr("global_")());
+}
+
+std::string PythonMemory::alloc(const std::string& name,
+                                const std::string& ctype,
+                                const std::vector<std::string>& shape,
+                                const SrcInfo& srcinfo) const {
+  return py::str(object().attr("alloc")(name, ctype, shape, srcinfo));
+}
+
+std::string PythonMemory::free(const std::string& name,
+                               const std::string& ctype,
+                               const std::vector<std::string>& shape,
+                               const SrcInfo& srcinfo) const {
+  return py::str(object().attr("free")(name, ctype, shape, srcinfo));
+}
+
+std::string PythonMemory::window(const Type& basetype,
+                                 const std::string& baseptr,
+                                 const std::vector<std::string>& indices,
+                                 const std::vector<std::string>& strides,
+                                 const SrcInfo& srcinfo) const {
+  return py::str(
+      object().attr("window")(basetype, baseptr, indices, strides, srcinfo));
+}
+
+bool PythonMemory::can_read() const {
+  return object().attr("can_read")().cast<bool>();
+}
+
+namespace {
+// What Exo's memories read from the statement: its name and location.
+py::object access_object(const Memory::Access& s) {
+  return py::module_::import("types").attr("SimpleNamespace")(
+      py::arg("name") = s.buffer, py::arg("srcinfo") = s.srcinfo);
+}
+}  // namespace
+
+std::string PythonMemory::write(const Access& s, const std::string& lhs,
+                                const std::string& rhs) const {
+  return py::str(object().attr("write")(access_object(s), lhs, rhs));
+}
+
+std::string PythonMemory::reduce(const Access& s, const std::string& lhs,
+                                 const std::string& rhs) const {
+  return py::str(object().attr("reduce")(access_object(s), lhs, rhs));
+}
+
+bool PythonMemory::is_static() const {
+  py::object base =
+      py::module_::import("exo2.core.memory").attr("StaticMemory");
+  return PyObject_IsSubclass(object().ptr(), base.ptr()) == 1;
+}
+
+bool PythonMemory::is_subclass_of(const Memory& other) const {
+  py::object base = python_object_of(other);
+  if (base.is_none()) return same_as(other);
+  const int r = PyObject_IsSubclass(object().ptr(), base.ptr());
+  if (r < 0) throw py::error_already_set();
+  return r == 1;
+}
+
 std::string PythonExtern::name() const {
   return py::str(object().attr("name")());
 }
@@ -38,6 +103,19 @@ Type PythonExtern::typecheck(const std::vector<Type>& arg_types) const {
     if (e.matches(error_class)) throw ExternTypecheckError{py::str(e.value())};
     throw;
   }
+}
+
+std::string PythonExtern::compile(const std::vector<std::string>& args,
+                                  const std::string& ctype) const {
+  return py::str(object().attr("compile")(args, ctype));
+}
+
+std::string PythonExtern::globl(const std::string& ctype) const {
+  return py::str(object().attr("globl")(ctype));
+}
+
+std::vector<std::string> PythonConfig::c_struct_def() const {
+  return object().attr("c_struct_def")().cast<std::vector<std::string>>();
 }
 
 std::string PythonLoopMode::name() const {

@@ -42,10 +42,30 @@ class PythonView : public Base, public PythonBacked {
 };
 
 // A `Memory` subclass (the class object itself is the annotation value).
+// Code generation calls its classmethods (memories-and-instructions.md §1);
+// a MemGenError they raise reaches the user unchanged.
 class PythonMemory : public PythonView<Memory> {
  public:
   using PythonView::PythonView;
   std::string name() const override;
+  std::string global_() const override;
+  std::string alloc(const std::string& name, const std::string& ctype,
+                    const std::vector<std::string>& shape,
+                    const SrcInfo& srcinfo) const override;
+  std::string free(const std::string& name, const std::string& ctype,
+                   const std::vector<std::string>& shape,
+                   const SrcInfo& srcinfo) const override;
+  std::string window(const Type& basetype, const std::string& baseptr,
+                     const std::vector<std::string>& indices,
+                     const std::vector<std::string>& strides,
+                     const SrcInfo& srcinfo) const override;
+  bool can_read() const override;
+  std::string write(const Access& s, const std::string& lhs,
+                    const std::string& rhs) const override;
+  std::string reduce(const Access& s, const std::string& lhs,
+                     const std::string& rhs) const override;
+  bool is_static() const override;
+  bool is_subclass_of(const Memory& other) const override;
 };
 
 // An `exo2.Extern` instance.
@@ -54,6 +74,9 @@ class PythonExtern : public PythonView<Extern> {
   using PythonView::PythonView;
   std::string name() const override;
   Type typecheck(const std::vector<Type>& arg_types) const override;
+  std::string compile(const std::vector<std::string>& args,
+                      const std::string& ctype) const override;
+  std::string globl(const std::string& ctype) const override;
 };
 
 // An `exo2.core.extensions.LoopMode` object (anything but seq and par).
@@ -96,6 +119,7 @@ class PythonConfig : public PythonView<Config> {
                py::object obj)
       : PythonView(std::move(obj), std::move(name), std::move(fields),
                    allow_rw) {}
+  std::vector<std::string> c_struct_def() const override;
 };
 
 // One shared view per Python object, so views of one object compare equal

@@ -41,6 +41,82 @@ const Type& Config::lookup_type(const std::string& field) const {
   throw std::out_of_range("config " + name_ + " has no field " + field);
 }
 
+std::string generate_offset(const std::vector<std::string>& indices,
+                            const std::vector<std::string>& strides) {
+  std::string out;
+  for (size_t k = 0; k < indices.size() && k < strides.size(); ++k) {
+    const std::string& i = indices[k];
+    const std::string& s = strides[k];
+    if (i == "0" || s == "0") continue;
+    std::string term;
+    if (s == "1")
+      term = i;
+    else if (i == "1")
+      term = s;
+    else if (s.size() == 1)
+      term = "(" + i + ") * " + s;
+    else
+      term = "(" + i + ") * (" + s + ")";
+    out += (out.empty() ? "" : " + ") + term;
+  }
+  return out.empty() ? "0" : out;
+}
+
+std::string Memory::global_() const {
+  return "#include <stdio.h>\n#include <stdlib.h>\n";
+}
+
+std::string Memory::alloc(const std::string& name, const std::string& ctype,
+                          const std::vector<std::string>& shape,
+                          const SrcInfo&) const {
+  if (shape.empty()) return ctype + " " + name + ";";
+  std::string size;
+  for (const auto& d : shape) size += (size.empty() ? "" : " * ") + d;
+  return ctype + " *" + name + " = (" + ctype + "*) malloc(" + size +
+         " * sizeof(*" + name + "));";
+}
+
+std::string Memory::free(const std::string& name, const std::string&,
+                         const std::vector<std::string>& shape,
+                         const SrcInfo&) const {
+  return shape.empty() ? "" : "free(" + name + ");";
+}
+
+std::string Memory::window(const Type& basetype, const std::string& baseptr,
+                           const std::vector<std::string>& indices,
+                           const std::vector<std::string>& strides,
+                           const SrcInfo&) const {
+  const std::string base = basetype.is_window() ? baseptr + ".data" : baseptr;
+  return base + "[" + generate_offset(indices, strides) + "]";
+}
+
+std::string Memory::write(const Access&, const std::string& lhs,
+                          const std::string& rhs) const {
+  return lhs + " = " + rhs + ";";
+}
+
+std::string Memory::reduce(const Access&, const std::string& lhs,
+                           const std::string& rhs) const {
+  return lhs + " += " + rhs + ";";
+}
+
+std::string Extern::compile(const std::vector<std::string>& args,
+                            const std::string&) const {
+  std::string out = name() + "(";
+  for (size_t k = 0; k < args.size(); ++k) out += (k ? ", " : "") + args[k];
+  return out + ")";
+}
+
+std::string Extern::globl(const std::string&) const { return ""; }
+
+std::vector<std::string> Config::c_struct_def() const {
+  std::vector<std::string> lines = {"struct " + name_ + " {"};
+  for (const auto& [field, type] : fields_)
+    lines.push_back(std::string("    ") + type.ctype() + " " + field + ";");
+  lines.push_back("} " + name_ + ";");
+  return lines;
+}
+
 MemoryPtr NamedMemory::dram() {
   static const MemoryPtr mem = std::make_shared<const NamedMemory>("DRAM");
   return mem;

@@ -129,6 +129,11 @@ class SmtEncoder {
   static size_t cache_size();
   static size_t cache_hits();
   static void clear_cache();
+  // Queries checked since the last reset, answered from the cache or not
+  // (benchmarks compare it with cache_hits).
+  static size_t queries_checked();
+  // Zeroes queries_checked and cache_hits, keeping the cached answers.
+  static void reset_counters();
 
  private:
   // The formula checked for a query: facts, div/mod definitions of the

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "exo2/core_ir/srcinfo.hpp"
 #include "exo2/core_ir/types.hpp"
 
 namespace exo2 {
@@ -26,10 +27,51 @@ class ExternalObject {
   }
 };
 
-// Where a buffer lives (`@ DRAM`, `@ AVX2`, ...). Code generation calls back
-// into the user's class; the core only needs the name and identity.
-class Memory : public ExternalObject {};
+// Where a buffer lives (`@ DRAM`, `@ AVX2`, ...). Code generation asks the
+// memory for the C text of each operation on its buffers
+// (memories-and-instructions.md §1); the defaults behave like DRAM.
+class Memory : public ExternalObject {
+ public:
+  // What `write`/`reduce` are told about the statement they compile.
+  struct Access {
+    std::string buffer;  // the buffer's name as written
+    SrcInfo srcinfo;
+  };
+
+  // C text emitted once in any library that uses the memory.
+  virtual std::string global_() const;
+  // C statement(s) allocating / releasing `name` (`shape` empty for scalars).
+  virtual std::string alloc(const std::string& name, const std::string& ctype,
+                            const std::vector<std::string>& shape,
+                            const SrcInfo& srcinfo) const;
+  virtual std::string free(const std::string& name, const std::string& ctype,
+                           const std::vector<std::string>& shape,
+                           const SrcInfo& srcinfo) const;
+  // C l-value of the element at a window's origin. `base_is_window` says
+  // whether `baseptr` names a window struct.
+  virtual std::string window(const Type& basetype, const std::string& baseptr,
+                             const std::vector<std::string>& indices,
+                             const std::vector<std::string>& strides,
+                             const SrcInfo& srcinfo) const;
+  virtual bool can_read() const { return true; }
+  virtual std::string write(const Access& s, const std::string& lhs,
+                            const std::string& rhs) const;
+  virtual std::string reduce(const Access& s, const std::string& lhs,
+                             const std::string& rhs) const;
+  // Register-like memories with a fixed number of slots (StaticMemory).
+  virtual bool is_static() const { return false; }
+  // Whether a buffer in this memory may be passed where `other` is expected
+  // (Python: `issubclass`).
+  virtual bool is_subclass_of(const Memory& other) const {
+    return same_as(other);
+  }
+};
 using MemoryPtr = std::shared_ptr<const Memory>;
+
+// `generate_offset` of memories-and-instructions.md §1: the C offset
+// `Σ index * stride` with zero terms dropped and units folded.
+std::string generate_offset(const std::vector<std::string>& indices,
+                            const std::vector<std::string>& strides);
 
 // Thrown by `Extern::typecheck`; reported as a typechecking error at the call.
 struct ExternTypecheckError {
@@ -41,6 +83,11 @@ class Extern : public ExternalObject {
  public:
   // The result type for these argument types, or throws ExternTypecheckError.
   virtual Type typecheck(const std::vector<Type>& arg_types) const = 0;
+  // The C expression of a call on compiled `args`, of C result type `ctype`.
+  virtual std::string compile(const std::vector<std::string>& args,
+                              const std::string& ctype) const;
+  // C text emitted once per C type the library uses the extern at.
+  virtual std::string globl(const std::string& ctype) const;
 };
 using ExternPtr = std::shared_ptr<const Extern>;
 
@@ -91,6 +138,9 @@ class Config : public ExternalObject {
   // The type of `field`; the field must exist.
   const Type& lookup_type(const std::string& field) const;
   bool is_allow_rw() const { return allow_rw_; }
+  // The lines of the C struct holding the fields (`struct C {`, `    float
+  // f;`, `} C;`).
+  virtual std::vector<std::string> c_struct_def() const;
 
  private:
   std::string name_;

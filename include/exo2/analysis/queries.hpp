@@ -1,0 +1,183 @@
+// The safety conditions of the scheduling primitives (primitives.md §4),
+// decided by Z3 over the effects of effects.hpp.
+//
+// A query runs in a QueryContext: the facts that hold where the rewritten
+// code sits (size arguments positive, preconditions, ranges of the enclosing
+// loops, conditions of the enclosing ifs) and the window statements in scope
+// there. Every query answers proven, refuted (with a counterexample and, for
+// conflicts between accesses, the two accesses), or timed out; a primitive
+// treats anything but proven as failure. Queries go through SmtEncoder, so
+// answers are cached process-wide by formula text.
+//
+// How a conflict is decided: two accesses of the same location conflict
+// when some instance of each (values of their loop iterators within range,
+// their guards true, and the relation the query asks between the instances'
+// outer iterators) touches the same element. One satisfiability query per
+// pair of accesses whose kinds matter.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "exo2/analysis/effects.hpp"
+#include "exo2/analysis/z3_encoding.hpp"
+
+namespace exo2 {
+
+// A statement found by (statement index, child block) steps from the
+// procedure body, as in PrintMarker: child block 0 is a loop/if/with body, 1
+// an if's else branch; `index` is the statement's position in its block.
+struct StmtPath {
+  std::vector<std::pair<int, int>> block_path;
+  int index = 0;
+};
+
+// The statement at `path`; throws std::out_of_range for a bad path.
+const Stmt& stmt_at(const Proc& p, const StmtPath& path);
+
+class QueryContext {
+ public:
+  // The facts of the whole procedure: size arguments are positive and the
+  // preconditions hold.
+  explicit QueryContext(const Proc& p,
+                        unsigned timeout_ms = SmtEncoder::kDefaultTimeoutMs);
+  // The facts just before the statement at `at`: also the ranges of the
+  // enclosing loops, the conditions of the enclosing ifs (negated in else
+  // branches), and the window statements in scope.
+  QueryContext(const Proc& p, const StmtPath& at,
+               unsigned timeout_ms = SmtEncoder::kDefaultTimeoutMs);
+  QueryContext(const QueryContext&) = delete;
+  QueryContext& operator=(const QueryContext&) = delete;
+
+  const Proc& proc() const { return proc_; }
+  SmtEncoder& encoder() { return encoder_; }
+  const WindowEnv& windows() const { return windows_; }
+  // Variables shown in counterexamples: control arguments, then enclosing
+  // loop iterators (outermost first).
+  const std::vector<NamedTerm>& shown_terms() const { return shown_; }
+
+  // Enters a loop / an if branch below the current point (used by walks that
+  // keep one context while descending, such as simplify).
+  void enter_loop(const Sym& iter, const Expr& lo, const Expr& hi);
+  void enter_branch(const Expr& cond, bool holds);
+  void add_window(const Sym& name, const WindowExpr& w);
+  // Undoes the last enter_* / add_window.
+  void leave();
+
+ private:
+  void assume_if_encodable(const Expr& fact);
+
+  Proc proc_;
+  SmtEncoder encoder_;
+  WindowEnv windows_;
+  std::vector<NamedTerm> shown_;
+  struct Saved {
+    size_t shown;
+    WindowEnv windows;
+  };
+  std::vector<Saved> saved_;
+};
+
+// One side of a failed safety condition, for messages such as
+// `x[i] written at k.py:14:12`.
+struct ReportedAccess {
+  std::string location;  // `x`, `Cfg.field`
+  std::string text;      // `x[i + 1]`
+  AccessKind kind = AccessKind::Read;
+  SrcInfo srcinfo;
+  std::string str() const;
+};
+
+struct SafetyResult {
+  enum class Status { Proven, Refuted, TimedOut };
+  Status status = Status::Proven;
+  // ` i = 0, n = 4` (SmtEncoder::counterexample), when refuted by a model.
+  std::string counterexample;
+  // The conflicting accesses, when the condition is about accesses.
+  std::optional<ReportedAccess> first, second;
+  // What failed, in words: `x[i] written at k.py:14:12 conflicts with
+  // x[i + 1] read at k.py:15:20 when i = 0, n = 4`, or `the solver timed out
+  // after 5000 ms (timeout)`. Empty when proven.
+  std::string detail;
+
+  bool proven() const { return status == Status::Proven; }
+  bool refuted() const { return status == Status::Refuted; }
+  bool timed_out() const { return status == Status::TimedOut; }
+};
+
+// ---- Conditions on accesses -----------------------------------------------
+// Commute(S1, S2): no location written by one is read or written by the
+// other, except that reductions commute with reductions; a buffer allocated
+// at the top level of one block may not be used by the other.
+SafetyResult prove_commutes(QueryContext& ctx, const Block& first,
+                            const Block& second);
+// ReorderSafe for `for x: for y: S` (`outer` is a For whose body is one
+// For): for (x, y), (x', y') with x < x' and y' < y, S(x, y) commutes with
+// S(x', y'); the loop bounds read no config field the body writes.
+SafetyResult prove_reorder_safe(QueryContext& ctx, const Stmt& outer);
+// FissionSafe for splitting the body of `loop` (a For) before statement
+// `split`: for iterations i < j, the first part at j commutes with the
+// second part at i; the bounds read no config field either part writes.
+SafetyResult prove_fission_safe(QueryContext& ctx, const Stmt& loop,
+                                size_t split);
+// Fusing two adjacent loops with equal bounds (proven separately with
+// prove_equivalent): FissionSafe of the fused loop, whose second part is
+// `second`'s body with its iterator renamed to `first`'s.
+SafetyResult prove_fusion_safe(QueryContext& ctx, const Stmt& first,
+                               const Stmt& second);
+// ParallelSafe for `loop`: distinct iterations touch disjoint memory (a
+// write or reduction of one overlaps no access of another, reductions
+// included); the bounds read no config field the body writes.
+SafetyResult prove_parallel_safe(QueryContext& ctx, const Stmt& loop);
+// Idempotent(S): no reduction, and no location both written and read.
+SafetyResult prove_idempotent(QueryContext& ctx, const Block& block);
+// DeadAfter(x, s): no statement that may run after the statement at `at`
+// (later statements of its blocks and, inside loops, whole loop bodies)
+// reads or writes `buffer`, up to the end of `buffer`'s scope.
+SafetyResult prove_dead_after(const Proc& p, const StmtPath& at,
+                              const Sym& buffer);
+// ReduceOnly(x, S): every access to `buffer` in `block` is a reduction.
+SafetyResult prove_reduce_only(QueryContext& ctx, const Block& block,
+                               const Sym& buffer);
+// InBounds(x): every access to `buffer` in `block` lies inside `shape`.
+SafetyResult prove_in_bounds(QueryContext& ctx, const Block& block,
+                             const Sym& buffer, const std::vector<Expr>& shape);
+
+// ---- Conditions on control expressions ------------------------------------
+// ExprEqv(a, b): equal in every state of the context.
+SafetyResult prove_equivalent(QueryContext& ctx, const Expr& a, const Expr& b);
+// Bound(e ⋈ value) for a comparison `op` (`e > 0`, `e >= 0`, ...).
+SafetyResult prove_compare(QueryContext& ctx, const Expr& e, BinOpKind op,
+                           int64_t value);
+// Divisible(e, q): `e % q == 0`.
+SafetyResult prove_divisible(QueryContext& ctx, const Expr& e, int64_t q);
+// A window expression lies inside the extents `shape` of the buffer (or
+// window) it names: points in [0, n), intervals with 0 <= lo <= hi <= n.
+SafetyResult prove_window_in_bounds(QueryContext& ctx, const WindowExpr& w,
+                                    const std::vector<Expr>& shape);
+
+// InOrOut(acc, W): whether every instance of `access` lies inside the
+// window view `window` of the same buffer, every instance lies outside it,
+// or neither can be proven. `window` entries: points, or intervals with
+// both bounds in buffer coordinates.
+enum class WindowPlacement { Inside, Outside, Neither };
+WindowPlacement place_in_window(QueryContext& ctx, const Access& access,
+                                const std::vector<WindowAccess>& window);
+
+// Whether a control condition always holds, never holds, or neither (for
+// eliminate_dead_code and simplify).
+enum class Truth { AlwaysTrue, AlwaysFalse, Unknown };
+Truth decide(QueryContext& ctx, const Expr& cond);
+
+// Counters of solver queries, for benchmarks: queries asked (cached or
+// not) and answers taken from the cache, since the last reset.
+struct QueryCounters {
+  size_t queries = 0;
+  size_t cache_hits = 0;
+};
+QueryCounters query_counters();
+void reset_query_counters();
+
+}  // namespace exo2

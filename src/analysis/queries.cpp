@@ -1,0 +1,707 @@
+#include "exo2/analysis/queries.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <stdexcept>
+
+#include "exo2/core_ir/printer.hpp"
+
+namespace exo2 {
+
+// ---- Locating statements and building contexts ----------------------------
+
+namespace {
+
+const Block& child_block(const Stmt& s, int child) {
+  switch (s->kind) {
+    case StmtKind::For:
+      if (child == 0) return s->as<For>().body;
+      break;
+    case StmtKind::If:
+      if (child == 0) return s->as<If>().body;
+      if (child == 1) return s->as<If>().orelse;
+      break;
+    case StmtKind::With:
+      if (child == 0) return s->as<With>().body;
+      break;
+    default:
+      break;
+  }
+  throw std::out_of_range("stmt_at: statement has no such child block");
+}
+
+const Stmt& stmt_in(const Block& b, int index) {
+  if (index < 0 || static_cast<size_t>(index) >= b.size())
+    throw std::out_of_range("stmt_at: statement index out of range");
+  return b[static_cast<size_t>(index)];
+}
+
+}  // namespace
+
+const Stmt& stmt_at(const Proc& p, const StmtPath& path) {
+  const Block* block = &p->body;
+  for (const auto& [index, child] : path.block_path)
+    block = &child_block(stmt_in(*block, index), child);
+  return stmt_in(*block, path.index);
+}
+
+QueryContext::QueryContext(const Proc& p, unsigned timeout_ms)
+    : proc_(p), encoder_(timeout_ms) {
+  for (const FnArg& a : p->args) {
+    if (!a.type.is_indexable()) continue;
+    z3::expr v = encoder_.var(a.name);
+    shown_.push_back(NamedTerm{a.name.name(), v});
+    if (a.type.kind() == TypeKind::Size) encoder_.assume(v > 0);
+  }
+  for (const Expr& pred : p->preds) assume_if_encodable(pred);
+}
+
+QueryContext::QueryContext(const Proc& p, const StmtPath& at,
+                           unsigned timeout_ms)
+    : QueryContext(p, timeout_ms) {
+  const Block* block = &p->body;
+  auto add_windows_before = [&](int index) {
+    for (int k = 0; k < index && static_cast<size_t>(k) < block->size(); ++k) {
+      const Stmt& s = (*block)[static_cast<size_t>(k)];
+      if (s->kind != StmtKind::WindowStmt) continue;
+      const auto& w = s->as<WindowStmt>();
+      if (w.rhs->kind == ExprKind::WindowExpr)
+        windows_[w.name] = resolve_window(w.rhs->as<WindowExpr>(), windows_);
+    }
+  };
+  for (const auto& [index, child] : at.block_path) {
+    add_windows_before(index);
+    const Stmt& s = stmt_in(*block, index);
+    if (s->kind == StmtKind::For) {
+      const auto& f = s->as<For>();
+      enter_loop(f.iter, f.lo, f.hi);
+    } else if (s->kind == StmtKind::If) {
+      enter_branch(s->as<If>().cond, child == 0);
+    }
+    block = &child_block(s, child);
+  }
+  add_windows_before(at.index);
+  // The walk's scopes stay entered for the life of this context.
+  saved_.clear();
+}
+
+void QueryContext::assume_if_encodable(const Expr& fact) {
+  if (SmtEncoder::is_encodable(fact) && fact->type.is_bool())
+    encoder_.assume(encoder_.encode(fact));
+}
+
+void QueryContext::enter_loop(const Sym& iter, const Expr& lo, const Expr& hi) {
+  saved_.push_back(Saved{shown_.size(), windows_});
+  encoder_.push();
+  z3::expr i = encoder_.var(iter);
+  if (SmtEncoder::is_encodable(lo)) encoder_.assume(encoder_.encode(lo) <= i);
+  if (SmtEncoder::is_encodable(hi)) encoder_.assume(i < encoder_.encode(hi));
+  shown_.push_back(NamedTerm{iter.name(), i});
+}
+
+void QueryContext::enter_branch(const Expr& cond, bool holds) {
+  saved_.push_back(Saved{shown_.size(), windows_});
+  encoder_.push();
+  if (SmtEncoder::is_encodable(cond) && cond->type.is_bool()) {
+    z3::expr c = encoder_.encode(cond);
+    encoder_.assume(holds ? c : !c);
+  }
+}
+
+void QueryContext::add_window(const Sym& name, const WindowExpr& w) {
+  saved_.push_back(Saved{shown_.size(), windows_});
+  encoder_.push();
+  windows_[name] = resolve_window(w, windows_);
+}
+
+void QueryContext::leave() {
+  if (saved_.empty()) throw std::logic_error("QueryContext::leave: no scope");
+  encoder_.pop();
+  shown_.resize(saved_.back().shown, NamedTerm{"", encoder_.int_value(0)});
+  windows_ = std::move(saved_.back().windows);
+  saved_.pop_back();
+}
+
+// ---- Results ----------------------------------------------------------------
+
+std::string ReportedAccess::str() const {
+  return fmt::format("{} {} at {}", text, access_kind_participle(kind),
+                     srcinfo.str());
+}
+
+namespace {
+
+ReportedAccess report(const Access& a) {
+  return ReportedAccess{a.location.str(), a.text, a.kind, a.srcinfo};
+}
+
+SafetyResult proven() { return SafetyResult{}; }
+
+SafetyResult refuted(std::string detail, std::string counterexample = "") {
+  SafetyResult r;
+  r.status = SafetyResult::Status::Refuted;
+  if (!counterexample.empty()) detail += " when" + counterexample;
+  r.detail = std::move(detail);
+  r.counterexample = std::move(counterexample);
+  return r;
+}
+
+SafetyResult timed_out(const SmtEncoder& enc, const QueryResult& q,
+                       const std::string& deciding) {
+  SafetyResult r;
+  r.status = SafetyResult::Status::TimedOut;
+  r.detail = fmt::format("the solver timed out after {} ms ({}) deciding {}",
+                         enc.timeout_ms(), q.reason_unknown, deciding);
+  return r;
+}
+
+// A term for an expression outside the encoded fragment: unconstrained, so
+// conclusions hold whatever its value.
+z3::expr encode_or_fresh(SmtEncoder& enc, const Expr& e) {
+  if (SmtEncoder::is_encodable(e)) return enc.encode(e);
+  return enc.fresh_int("unknown");
+}
+
+// The instances of an access, in terms of the constants bound to the outer
+// iterators by the caller: `when` says which values of the fresh constants
+// of its own loops make an instance, `idx` is the element it touches.
+struct Instance {
+  z3::expr when;
+  std::vector<z3::expr> idx;
+};
+
+using Bindings = std::vector<std::pair<Sym, z3::expr>>;
+
+Instance instantiate(QueryContext& ctx, const Access& a, const Bindings& outer,
+                     const std::string& suffix, std::vector<NamedTerm>& shown) {
+  SmtEncoder& enc = ctx.encoder();
+  enc.push();
+  for (const auto& [sym, term] : outer) enc.bind(sym, term);
+  z3::expr when = enc.bool_value(true);
+  for (const LoopRange& l : a.loops) {
+    z3::expr lo = encode_or_fresh(enc, l.lo);
+    z3::expr hi = encode_or_fresh(enc, l.hi);
+    z3::expr i = enc.fresh_int(l.iter.name());
+    enc.bind(l.iter, i);
+    when = when && lo <= i && i < hi;
+    shown.push_back(NamedTerm{l.iter.name() + suffix, i});
+  }
+  for (const Guard& g : a.guards) {
+    // An unencodable guard is dropped: more instances, never fewer.
+    if (!SmtEncoder::is_encodable(g.cond) || !g.cond->type.is_bool()) continue;
+    z3::expr c = enc.encode(g.cond);
+    when = when && (g.holds ? c : !c);
+  }
+  Instance inst{when, {}};
+  for (const Expr& i : a.idx) inst.idx.push_back(encode_or_fresh(enc, i));
+  enc.pop();
+  return inst;
+}
+
+z3::expr same_element(SmtEncoder& enc, const Instance& a, const Instance& b) {
+  z3::expr eq = enc.bool_value(true);
+  for (size_t d = 0; d < a.idx.size() && d < b.idx.size(); ++d)
+    eq = eq && a.idx[d] == b.idx[d];
+  return eq;
+}
+
+// Which pairs of access kinds a condition forbids to overlap.
+enum class ConflictRule {
+  Commute,   // writes with anything; reductions with reads
+  Disjoint,  // a write or reduction with anything
+  Shadow,    // writes with reads (idempotence)
+};
+
+bool kinds_conflict(ConflictRule rule, AccessKind a, AccessKind b) {
+  using K = AccessKind;
+  switch (rule) {
+    case ConflictRule::Commute:
+      return a == K::Write || b == K::Write ||
+             (a == K::Reduce && b == K::Read) ||
+             (a == K::Read && b == K::Reduce);
+    case ConflictRule::Disjoint:
+      return a != K::Read || b != K::Read;
+    case ConflictRule::Shadow:
+      return a == K::Write && b == K::Read;
+  }
+  return true;
+}
+
+// The two sides of a conflict search: accesses, and the constants their
+// outer iterators take (shown in counterexamples under `shown`).
+struct Side {
+  const std::vector<Access>& accesses;
+  Bindings outer;
+  std::string suffix;
+};
+
+// Searches instances of an access of `a` and one of `b` touching the same
+// element while `relation` holds. Proven when no pair can; otherwise the
+// first refuted pair, or the first timeout when nothing was refuted.
+SafetyResult find_conflict(QueryContext& ctx, const Side& a, const Side& b,
+                           const z3::expr& relation,
+                           const std::vector<NamedTerm>& relation_terms,
+                           ConflictRule rule) {
+  SmtEncoder& enc = ctx.encoder();
+  std::optional<SafetyResult> first_timeout;
+  for (const Access& x : a.accesses) {
+    for (const Access& y : b.accesses) {
+      if (!x.location.same_as(y.location) ||
+          !kinds_conflict(rule, x.kind, y.kind))
+        continue;
+      std::vector<NamedTerm> shown = ctx.shown_terms();
+      shown.insert(shown.end(), relation_terms.begin(), relation_terms.end());
+      Instance ix = instantiate(ctx, x, a.outer, a.suffix, shown);
+      Instance iy = instantiate(ctx, y, b.outer, b.suffix, shown);
+      QueryResult q = enc.satisfiable(relation && ix.when && iy.when &&
+                                      same_element(enc, ix, iy));
+      const std::string pair =
+          fmt::format("{} and {}", report(x).str(), report(y).str());
+      if (q.timed_out()) {
+        if (!first_timeout)
+          first_timeout =
+              timed_out(enc, q, "whether " + pair + " touch the same element");
+        continue;
+      }
+      if (q.no()) continue;
+      SafetyResult r = refuted(
+          fmt::format("{} conflicts with {}", report(x).str(), report(y).str()),
+          enc.counterexample(q, shown));
+      r.first = report(x);
+      r.second = report(y);
+      return r;
+    }
+  }
+  if (first_timeout) return *first_timeout;
+  return proven();
+}
+
+// Config fields read by control expressions (loop bounds).
+void config_reads(const Expr& e, std::vector<const ReadConfig*>& out) {
+  switch (e->kind) {
+    case ExprKind::ReadConfig:
+      out.push_back(&e->as<ReadConfig>());
+      return;
+    case ExprKind::USub:
+      config_reads(e->as<USub>().arg, out);
+      return;
+    case ExprKind::BinOp:
+      config_reads(e->as<BinOp>().lhs, out);
+      config_reads(e->as<BinOp>().rhs, out);
+      return;
+    default:
+      return;
+  }
+}
+
+// The bounds of a loop must mean the same before and after the rewrite: no
+// config field they read is written by the moved code.
+SafetyResult bounds_unaffected(const For& loop,
+                               const std::vector<Access>& effects) {
+  std::vector<const ReadConfig*> reads;
+  config_reads(loop.lo, reads);
+  config_reads(loop.hi, reads);
+  for (const ReadConfig* r : reads) {
+    for (const Access& a : effects) {
+      if (!a.modifies() || !a.location.is_config() ||
+          !a.location.config->same_as(*r->config) ||
+          a.location.field != r->field)
+        continue;
+      SafetyResult res =
+          refuted(fmt::format("the bounds of the loop over {} read {}, which "
+                              "is {} at {}",
+                              loop.iter.name(), a.text,
+                              access_kind_participle(a.kind), a.srcinfo.str()));
+      res.first = report(a);
+      return res;
+    }
+  }
+  return proven();
+}
+
+const For& as_loop(const Stmt& s, const char* query) {
+  if (s->kind != StmtKind::For)
+    throw std::invalid_argument(std::string(query) + ": expected a loop");
+  return s->as<For>();
+}
+
+// Two instances of a loop's iterator, named `i` and `i'` in
+// counterexamples, with `lo <= first, second < hi`.
+struct IteratorPair {
+  z3::expr first, second, in_range;
+  std::vector<NamedTerm> shown;
+};
+
+IteratorPair iterator_pair(QueryContext& ctx, const Sym& iter, const Expr& lo,
+                           const Expr& hi) {
+  SmtEncoder& enc = ctx.encoder();
+  z3::expr l = encode_or_fresh(enc, lo);
+  z3::expr h = encode_or_fresh(enc, hi);
+  z3::expr i1 = enc.fresh_int(iter.name());
+  z3::expr i2 = enc.fresh_int(iter.name());
+  return IteratorPair{
+      i1,
+      i2,
+      l <= i1 && i1 < h && l <= i2 && i2 < h,
+      {NamedTerm{iter.name(), i1}, NamedTerm{iter.name() + "'", i2}}};
+}
+
+// FissionSafe over a loop `iter_a in [lo, hi)` whose body is `a` then `b`
+// (`b` naming the iterator `iter_b`): `a` at j commutes with `b` at i < j.
+SafetyResult prove_split_safe(QueryContext& ctx, const For& loop,
+                              const Block& a, const Sym& iter_a, const Block& b,
+                              const Sym& iter_b) {
+  const std::vector<Access> ea = effects_of(a, ctx.windows());
+  const std::vector<Access> eb = effects_of(b, ctx.windows());
+  for (const auto* effects : {&ea, &eb}) {
+    SafetyResult r = bounds_unaffected(loop, *effects);
+    if (!r.proven()) return r;
+  }
+  IteratorPair it = iterator_pair(ctx, loop.iter, loop.lo, loop.hi);
+  // first = i (second part), second = j (first part), i < j.
+  Side later{ea, {{iter_a, it.second}}, "'"};
+  Side earlier{eb, {{iter_b, it.first}}, ""};
+  return find_conflict(ctx, later, earlier, it.in_range && it.first < it.second,
+                       it.shown, ConflictRule::Commute);
+}
+
+}  // namespace
+
+// ---- Conditions on accesses -------------------------------------------------
+
+SafetyResult prove_commutes(QueryContext& ctx, const Block& first,
+                            const Block& second) {
+  const std::vector<Access> e1 = effects_of(first, ctx.windows());
+  const std::vector<Access> e2 = effects_of(second, ctx.windows());
+  // An allocation cannot move past a use of its buffer.
+  for (const auto& [block, effects] :
+       {std::make_pair(&first, &e2), std::make_pair(&second, &e1)}) {
+    for (const Stmt& s : *block) {
+      if (s->kind != StmtKind::Alloc) continue;
+      for (const Access& a : *effects) {
+        if (a.location.is_config() || a.location.buffer != s->as<Alloc>().name)
+          continue;
+        SafetyResult r = refuted(fmt::format("{} is allocated at {} and {}",
+                                             a.location.str(), s->srcinfo.str(),
+                                             report(a).str()));
+        r.first = report(a);
+        return r;
+      }
+    }
+  }
+  return find_conflict(ctx, Side{e1, {}, ""}, Side{e2, {}, "'"},
+                       ctx.encoder().bool_value(true), {},
+                       ConflictRule::Commute);
+}
+
+SafetyResult prove_reorder_safe(QueryContext& ctx, const Stmt& outer) {
+  const For& x_loop = as_loop(outer, "prove_reorder_safe");
+  if (x_loop.body.size() != 1)
+    throw std::invalid_argument(
+        "prove_reorder_safe: expected a loop whose body is one loop");
+  const For& y_loop = as_loop(x_loop.body[0], "prove_reorder_safe");
+  const std::vector<Access> body = effects_of(y_loop.body, ctx.windows());
+  for (const For* loop : {&x_loop, &y_loop}) {
+    SafetyResult r = bounds_unaffected(*loop, body);
+    if (!r.proven()) return r;
+  }
+  SmtEncoder& enc = ctx.encoder();
+  IteratorPair xs = iterator_pair(ctx, x_loop.iter, x_loop.lo, x_loop.hi);
+  // The inner bounds may mention x: encode them for each x instance.
+  auto y_pair = [&](const z3::expr& x_value, const std::string& name) {
+    enc.push();
+    enc.bind(x_loop.iter, x_value);
+    z3::expr lo = encode_or_fresh(enc, y_loop.lo);
+    z3::expr hi = encode_or_fresh(enc, y_loop.hi);
+    enc.pop();
+    z3::expr y = enc.fresh_int(y_loop.iter.name());
+    return std::make_pair(
+        y, std::make_pair(lo <= y && y < hi, NamedTerm{name, y}));
+  };
+  auto [y1, r1] = y_pair(xs.first, y_loop.iter.name());
+  auto [y2, r2] = y_pair(xs.second, y_loop.iter.name() + "'");
+  std::vector<NamedTerm> shown = xs.shown;
+  shown.push_back(r1.second);
+  shown.push_back(r2.second);
+  Side a{body, {{x_loop.iter, xs.first}, {y_loop.iter, y1}}, ""};
+  Side b{body, {{x_loop.iter, xs.second}, {y_loop.iter, y2}}, "'"};
+  return find_conflict(
+      ctx, a, b,
+      xs.in_range && r1.first && r2.first && xs.first < xs.second && y2 < y1,
+      shown, ConflictRule::Commute);
+}
+
+SafetyResult prove_fission_safe(QueryContext& ctx, const Stmt& loop,
+                                size_t split) {
+  const For& f = as_loop(loop, "prove_fission_safe");
+  if (split > f.body.size())
+    throw std::invalid_argument("prove_fission_safe: split past the body");
+  const auto mid = f.body.begin() + static_cast<std::ptrdiff_t>(split);
+  return prove_split_safe(ctx, f, Block(f.body.begin(), mid), f.iter,
+                          Block(mid, f.body.end()), f.iter);
+}
+
+SafetyResult prove_fusion_safe(QueryContext& ctx, const Stmt& first,
+                               const Stmt& second) {
+  const For& a = as_loop(first, "prove_fusion_safe");
+  const For& b = as_loop(second, "prove_fusion_safe");
+  SafetyResult r = bounds_unaffected(b, effects_of(a.body, ctx.windows()));
+  if (!r.proven()) return r;
+  return prove_split_safe(ctx, a, a.body, a.iter, b.body, b.iter);
+}
+
+SafetyResult prove_parallel_safe(QueryContext& ctx, const Stmt& loop) {
+  const For& f = as_loop(loop, "prove_parallel_safe");
+  const std::vector<Access> body = effects_of(f.body, ctx.windows());
+  SafetyResult r = bounds_unaffected(f, body);
+  if (!r.proven()) return r;
+  IteratorPair it = iterator_pair(ctx, f.iter, f.lo, f.hi);
+  return find_conflict(ctx, Side{body, {{f.iter, it.first}}, ""},
+                       Side{body, {{f.iter, it.second}}, "'"},
+                       it.in_range && it.first != it.second, it.shown,
+                       ConflictRule::Disjoint);
+}
+
+SafetyResult prove_idempotent(QueryContext& ctx, const Block& block) {
+  const std::vector<Access> effects = effects_of(block, ctx.windows());
+  for (const Access& a : effects) {
+    if (a.kind != AccessKind::Reduce) continue;
+    SafetyResult r = refuted(report(a).str() + " accumulates when repeated");
+    r.first = report(a);
+    return r;
+  }
+  // The second run may read what the first wrote.
+  return find_conflict(ctx, Side{effects, {}, ""}, Side{effects, {}, "'"},
+                       ctx.encoder().bool_value(true), {},
+                       ConflictRule::Shadow);
+}
+
+SafetyResult prove_dead_after(const Proc& p, const StmtPath& at,
+                              const Sym& buffer) {
+  // The blocks on the path and the position taken in each.
+  std::vector<std::pair<const Block*, int>> levels;
+  const Block* block = &p->body;
+  for (const auto& [index, child] : at.block_path) {
+    levels.emplace_back(block, index);
+    block = &child_block(stmt_in(*block, index), child);
+  }
+  levels.emplace_back(block, at.index);
+  stmt_in(*block, at.index);
+
+  auto allocates_up_to = [&](const Block& b, int index) {
+    for (int k = 0; k <= index; ++k) {
+      const Stmt& s = b[static_cast<size_t>(k)];
+      if (s->kind == StmtKind::Alloc && s->as<Alloc>().name == buffer)
+        return true;
+    }
+    return false;
+  };
+  Block later;
+  for (size_t level = levels.size(); level-- > 0;) {
+    const auto& [b, index] = levels[level];
+    later.insert(later.end(), b->begin() + index + 1, b->end());
+    if (allocates_up_to(*b, index)) break;
+    // Inside a loop, the whole body runs again in later iterations.
+    if (level > 0) {
+      const Stmt& parent =
+          (*levels[level - 1]
+                .first)[static_cast<size_t>(levels[level - 1].second)];
+      if (parent->kind == StmtKind::For)
+        later.insert(later.end(), b->begin(), b->begin() + index + 1);
+    }
+  }
+  QueryContext ctx(p, at);
+  for (const Access& a : effects_of(later, ctx.windows())) {
+    if (a.location.is_config() || a.location.buffer != buffer) continue;
+    SafetyResult r = refuted(fmt::format("{} may be used later: {}",
+                                         buffer.name(), report(a).str()));
+    r.first = report(a);
+    return r;
+  }
+  return proven();
+}
+
+SafetyResult prove_reduce_only(QueryContext& ctx, const Block& block,
+                               const Sym& buffer) {
+  for (const Access& a : effects_of(block, ctx.windows())) {
+    if (a.location.is_config() || a.location.buffer != buffer ||
+        a.kind == AccessKind::Reduce)
+      continue;
+    SafetyResult r = refuted(report(a).str() + " is not a reduction");
+    r.first = report(a);
+    return r;
+  }
+  return proven();
+}
+
+SafetyResult prove_in_bounds(QueryContext& ctx, const Block& block,
+                             const Sym& buffer,
+                             const std::vector<Expr>& shape) {
+  SmtEncoder& enc = ctx.encoder();
+  std::vector<z3::expr> extents;
+  for (const Expr& n : shape) extents.push_back(encode_or_fresh(enc, n));
+  std::optional<SafetyResult> first_timeout;
+  for (const Access& a : effects_of(block, ctx.windows())) {
+    if (a.location.is_config() || a.location.buffer != buffer) continue;
+    std::vector<NamedTerm> shown = ctx.shown_terms();
+    Instance inst = instantiate(ctx, a, {}, "", shown);
+    z3::expr inside = enc.bool_value(true);
+    for (size_t d = 0; d < inst.idx.size() && d < extents.size(); ++d)
+      inside = inside && 0 <= inst.idx[d] && inst.idx[d] < extents[d];
+    QueryResult q = enc.satisfiable(inst.when && !inside);
+    if (q.timed_out()) {
+      if (!first_timeout)
+        first_timeout =
+            timed_out(enc, q, "whether " + report(a).str() + " is in bounds");
+      continue;
+    }
+    if (q.no()) continue;
+    SafetyResult r = refuted(report(a).str() + " is out of bounds",
+                             enc.counterexample(q, shown));
+    r.first = report(a);
+    return r;
+  }
+  if (first_timeout) return *first_timeout;
+  return proven();
+}
+
+// ---- Conditions on control expressions --------------------------------------
+
+namespace {
+
+// Proves `goal` in the context; `what` names it in messages.
+SafetyResult prove_goal(QueryContext& ctx, const z3::expr& goal,
+                        const std::string& what) {
+  SmtEncoder& enc = ctx.encoder();
+  QueryResult q = enc.prove(goal);
+  if (q.yes()) return proven();
+  if (q.timed_out()) return timed_out(enc, q, what);
+  return refuted(what + " does not hold",
+                 enc.counterexample(q, ctx.shown_terms()));
+}
+
+SafetyResult unencodable(const Expr& e) {
+  return refuted("cannot reason about `" + print_expr(e) + "`");
+}
+
+z3::expr compare(BinOpKind op, const z3::expr& a, const z3::expr& b) {
+  switch (op) {
+    case BinOpKind::Lt:
+      return a < b;
+    case BinOpKind::Gt:
+      return a > b;
+    case BinOpKind::Le:
+      return a <= b;
+    case BinOpKind::Ge:
+      return a >= b;
+    case BinOpKind::Eq:
+      return a == b;
+    default:
+      throw std::invalid_argument("prove_compare: expected a comparison");
+  }
+}
+
+}  // namespace
+
+SafetyResult prove_equivalent(QueryContext& ctx, const Expr& a, const Expr& b) {
+  for (const Expr& e : {a, b})
+    if (!SmtEncoder::is_encodable(e)) return unencodable(e);
+  SmtEncoder& enc = ctx.encoder();
+  return prove_goal(ctx, enc.encode(a) == enc.encode(b),
+                    fmt::format("{} == {}", print_expr(a), print_expr(b)));
+}
+
+SafetyResult prove_compare(QueryContext& ctx, const Expr& e, BinOpKind op,
+                           int64_t value) {
+  if (!SmtEncoder::is_encodable(e)) return unencodable(e);
+  SmtEncoder& enc = ctx.encoder();
+  return prove_goal(
+      ctx, compare(op, enc.encode(e), enc.int_value(value)),
+      fmt::format("{} {} {}", print_expr(e), binop_text(op), value));
+}
+
+SafetyResult prove_divisible(QueryContext& ctx, const Expr& e, int64_t q) {
+  if (q <= 0) throw std::invalid_argument("prove_divisible: q must be > 0");
+  const std::string what = fmt::format("{} % {} == 0", print_expr(e), q);
+  if (e->kind == ExprKind::Const && e->as<Const>().is_int()) {
+    if (e->as<Const>().int_value() % q == 0) return proven();
+    return refuted(what + " does not hold");
+  }
+  Expr remainder =
+      make_binop(BinOpKind::Mod, e, make_int(q), e->srcinfo, e->type);
+  if (!SmtEncoder::is_encodable(remainder)) return unencodable(e);
+  SmtEncoder& enc = ctx.encoder();
+  return prove_goal(ctx, enc.encode(remainder) == 0, what);
+}
+
+SafetyResult prove_window_in_bounds(QueryContext& ctx, const WindowExpr& w,
+                                    const std::vector<Expr>& shape) {
+  SmtEncoder& enc = ctx.encoder();
+  z3::expr inside = enc.bool_value(true);
+  for (size_t d = 0; d < w.idx.size() && d < shape.size(); ++d) {
+    const WindowAccess& a = w.idx[d];
+    z3::expr n = encode_or_fresh(enc, shape[d]);
+    z3::expr lo = a.lo ? encode_or_fresh(enc, a.lo) : enc.int_value(0);
+    if (!a.is_interval) {
+      inside = inside && 0 <= lo && lo < n;
+      continue;
+    }
+    z3::expr hi = a.hi ? encode_or_fresh(enc, a.hi) : n;
+    inside = inside && 0 <= lo && lo <= hi && hi <= n;
+  }
+  std::vector<std::string> entries;
+  for (const WindowAccess& a : w.idx) {
+    const std::string lo = a.lo ? print_expr(a.lo) : "";
+    if (!a.is_interval) {
+      entries.push_back(lo);
+    } else {
+      entries.push_back(
+          fmt::format("{}:{}", lo, a.hi ? print_expr(a.hi) : std::string()));
+    }
+  }
+  return prove_goal(ctx, inside,
+                    fmt::format("the window {}[{}] lies in bounds",
+                                w.name.name(), fmt::join(entries, ", ")));
+}
+
+WindowPlacement place_in_window(QueryContext& ctx, const Access& access,
+                                const std::vector<WindowAccess>& window) {
+  SmtEncoder& enc = ctx.encoder();
+  std::vector<NamedTerm> shown;
+  Instance inst = instantiate(ctx, access, {}, "", shown);
+  z3::expr inside = enc.bool_value(true);
+  for (size_t d = 0; d < window.size() && d < inst.idx.size(); ++d) {
+    const WindowAccess& w = window[d];
+    z3::expr lo = encode_or_fresh(enc, w.lo);
+    if (w.is_interval) {
+      inside = inside && lo <= inst.idx[d] &&
+               inst.idx[d] < encode_or_fresh(enc, w.hi);
+    } else {
+      inside = inside && inst.idx[d] == lo;
+    }
+  }
+  if (enc.satisfiable(inst.when && !inside).no())
+    return WindowPlacement::Inside;
+  if (enc.satisfiable(inst.when && inside).no())
+    return WindowPlacement::Outside;
+  return WindowPlacement::Neither;
+}
+
+Truth decide(QueryContext& ctx, const Expr& cond) {
+  if (!SmtEncoder::is_encodable(cond) || !cond->type.is_bool())
+    return Truth::Unknown;
+  SmtEncoder& enc = ctx.encoder();
+  z3::expr c = enc.encode(cond);
+  if (enc.prove(c).yes()) return Truth::AlwaysTrue;
+  if (enc.prove(!c).yes()) return Truth::AlwaysFalse;
+  return Truth::Unknown;
+}
+
+QueryCounters query_counters() {
+  return QueryCounters{SmtEncoder::queries_checked(), SmtEncoder::cache_hits()};
+}
+
+void reset_query_counters() { SmtEncoder::reset_counters(); }
+
+}  // namespace exo2

@@ -1,0 +1,706 @@
+#include "exo2/analysis/simplify.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "exo2/analysis/queries.hpp"
+#include "exo2/core_ir/equality.hpp"
+
+namespace exo2 {
+
+namespace {
+
+const Type kIntType(TypeKind::Int);
+const Type kBoolType(TypeKind::Bool);
+
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+int64_t floor_mod(int64_t a, int64_t b) { return a - b * floor_div(a, b); }
+
+bool is_int_const(const Expr& e) {
+  return e->kind == ExprKind::Const && e->as<Const>().is_int();
+}
+
+// Exo compares literals by value: `0.0` counts as zero, `1.0` as one.
+bool is_const_value(const Expr& e, double v) {
+  if (e->kind != ExprKind::Const) return false;
+  const auto& c = e->as<Const>();
+  if (c.is_int()) return static_cast<double>(c.int_value()) == v;
+  if (c.is_float()) return std::get<double>(c.value) == v;
+  return false;
+}
+
+bool is_bool_value(const Expr& e, bool v) {
+  return e->kind == ExprKind::Const && e->as<Const>().is_bool() &&
+         std::get<bool>(e->as<Const>().value) == v;
+}
+
+// ---- Affine forms
+// -------------------------------------------------------------
+
+// `constant + Σ coeff * var`, each variable with the type of its reads.
+struct AffineForm {
+  int64_t constant = 0;
+  std::map<Sym, std::pair<int64_t, Type>> terms;
+};
+
+// Whether an expression has parts the normal form keeps as they are.
+bool has_opaque_part(const Expr& e) {
+  switch (e->kind) {
+    case ExprKind::Read:
+    case ExprKind::Const:
+      return false;
+    case ExprKind::USub:
+      return has_opaque_part(e->as<USub>().arg);
+    case ExprKind::BinOp: {
+      const auto& b = e->as<BinOp>();
+      if (b.op == BinOpKind::Div || b.op == BinOpKind::Mod) return true;
+      return has_opaque_part(b.lhs) || has_opaque_part(b.rhs);
+    }
+    default:
+      return true;
+  }
+}
+
+// The affine form of an expression without opaque parts, or nullopt when it
+// multiplies two non-constant terms.
+std::optional<AffineForm> affine_form(const Expr& e) {
+  switch (e->kind) {
+    case ExprKind::Read: {
+      AffineForm f;
+      f.terms.emplace(e->as<Read>().name, std::make_pair(1, e->type));
+      return f;
+    }
+    case ExprKind::Const: {
+      if (!e->as<Const>().is_int()) return std::nullopt;
+      AffineForm f;
+      f.constant = e->as<Const>().int_value();
+      return f;
+    }
+    case ExprKind::USub: {
+      auto f = affine_form(e->as<USub>().arg);
+      if (!f) return std::nullopt;
+      f->constant = -f->constant;
+      for (auto& [sym, term] : f->terms) term.first = -term.first;
+      return f;
+    }
+    case ExprKind::BinOp: {
+      const auto& b = e->as<BinOp>();
+      auto l = affine_form(b.lhs);
+      auto r = affine_form(b.rhs);
+      if (!l || !r) return std::nullopt;
+      switch (b.op) {
+        case BinOpKind::Add:
+        case BinOpKind::Sub: {
+          const int64_t sign = b.op == BinOpKind::Add ? 1 : -1;
+          l->constant += sign * r->constant;
+          for (const auto& [sym, term] : r->terms) {
+            auto [it, fresh] = l->terms.emplace(sym, term);
+            if (fresh)
+              it->second.first = sign * term.first;
+            else
+              it->second.first += sign * term.first;
+          }
+          return l;
+        }
+        case BinOpKind::Mul: {
+          if (!l->terms.empty() && !r->terms.empty()) return std::nullopt;
+          if (!r->terms.empty()) std::swap(l, r);
+          const int64_t c = r->constant;
+          l->constant *= c;
+          for (auto& [sym, term] : l->terms) term.first *= c;
+          return l;
+        }
+        default:
+          return std::nullopt;
+      }
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+// The printed normal form of `c + Σ terms` (printing.md §6).
+Expr affine_expr(
+    int64_t constant,
+    const std::vector<std::pair<int64_t, std::pair<Sym, Type>>>& terms,
+    const Type& type, const SrcInfo& s) {
+  std::vector<std::pair<int64_t, std::pair<Sym, Type>>> sorted;
+  for (const auto& t : terms)
+    if (t.first != 0) sorted.push_back(t);
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    const Sym& x = a.second.first;
+    const Sym& y = b.second.first;
+    if (x.name() != y.name()) return x.name() < y.name();
+    return x.id() < y.id();
+  });
+  Expr acc = constant != 0 ? make_int(constant, s, kIntType) : nullptr;
+  for (const auto& [coeff, var] : sorted) {
+    Expr v = make_read(var.first, {}, s, var.second);
+    const int64_t magnitude = coeff < 0 ? -coeff : coeff;
+    Expr term = magnitude == 1
+                    ? v
+                    : make_binop(BinOpKind::Mul,
+                                 make_int(magnitude, s, kIntType), v, s, type);
+    if (!acc) {
+      acc = coeff > 0 ? term : make_usub(term, s, type);
+    } else {
+      acc = make_binop(coeff > 0 ? BinOpKind::Add : BinOpKind::Sub, acc, term,
+                       s, type);
+    }
+  }
+  return acc ? acc : make_int(0, s, kIntType);
+}
+
+using Terms = std::vector<std::pair<int64_t, std::pair<Sym, Type>>>;
+
+Terms terms_of(const AffineForm& f) {
+  Terms out;
+  for (const auto& [sym, term] : f.terms)
+    if (term.first != 0) out.push_back({term.first, {sym, term.second}});
+  return out;
+}
+
+// ---- The rewrite ------------------------------------------------------------
+
+class Simplifier {
+ public:
+  Simplifier(const Proc& p, const SimplifyOptions& options)
+      : ctx_(p), options_(options) {}
+
+  Proc run(const Proc& p) {
+    std::vector<FnArg> args = p->args;
+    for (FnArg& a : args) a.type = type(a.type);
+    std::vector<Expr> preds;
+    for (const Expr& e : p->preds) preds.push_back(expr(e));
+    return make_proc(p->name, std::move(args), std::move(preds), block(p->body),
+                     p->instr, p->srcinfo);
+  }
+
+ private:
+  // ---- Statements ----
+  Block block(const Block& b) {
+    Block out;
+    for (const Stmt& s : b) stmt(s, out);
+    if (out.empty() && !b.empty()) out.push_back(make_pass(b.front()->srcinfo));
+    return out;
+  }
+
+  // Appends the simplified statement (zero or more statements) to `out`.
+  void stmt(const Stmt& s, Block& out) {
+    switch (s->kind) {
+      case StmtKind::Assign:
+      case StmtKind::Reduce: {
+        const auto& a = s->as<Assign>();
+        std::vector<Expr> idx = exprs(a.idx);
+        Expr rhs = expr(a.rhs);
+        out.push_back(s->kind == StmtKind::Assign
+                          ? make_assign(a.name, a.type, idx, rhs, s->srcinfo)
+                          : make_reduce(a.name, a.type, idx, rhs, s->srcinfo));
+        return;
+      }
+      case StmtKind::WriteConfig: {
+        const auto& w = s->as<WriteConfig>();
+        out.push_back(
+            make_write_config(w.config, w.field, expr(w.rhs), s->srcinfo));
+        return;
+      }
+      case StmtKind::If:
+        if_stmt(s, out);
+        return;
+      case StmtKind::For:
+        for_stmt(s, out);
+        return;
+      case StmtKind::Alloc: {
+        const auto& a = s->as<Alloc>();
+        out.push_back(make_alloc(a.name, type(a.type), a.mem, s->srcinfo));
+        return;
+      }
+      case StmtKind::Call: {
+        const auto& c = s->as<Call>();
+        out.push_back(make_call(c.f, exprs(c.args), s->srcinfo));
+        return;
+      }
+      case StmtKind::WindowStmt: {
+        const auto& w = s->as<WindowStmt>();
+        out.push_back(make_window_stmt(w.name, expr(w.rhs), s->srcinfo, w.mem));
+        return;
+      }
+      case StmtKind::With: {
+        const auto& w = s->as<With>();
+        out.push_back(make_with(w.ctx, block(w.body), s->srcinfo));
+        return;
+      }
+      case StmtKind::Pass:
+      case StmtKind::Free:
+      case StmtKind::Sync:
+        out.push_back(s);
+        return;
+    }
+  }
+
+  void if_stmt(const Stmt& s, Block& out) {
+    const auto& i = s->as<If>();
+    Expr cond = expr(i.cond);
+    std::optional<bool> taken;
+    if (cond->kind == ExprKind::Const && cond->as<Const>().is_bool()) {
+      taken = std::get<bool>(cond->as<Const>().value);
+    } else if (options_.remove_provably_dead_code) {
+      const Truth t = decide(ctx_, cond);
+      if (t != Truth::Unknown) taken = t == Truth::AlwaysTrue;
+    }
+    if (taken) {
+      for (const Stmt& b : *taken ? i.body : i.orelse) stmt(b, out);
+      return;
+    }
+    ctx_.enter_branch(cond, true);
+    facts_.emplace_back();
+    add_fact(cond);
+    Block body = block(i.body);
+    facts_.pop_back();
+    ctx_.leave();
+    ctx_.enter_branch(cond, false);
+    Block orelse = block(i.orelse);
+    ctx_.leave();
+    out.push_back(
+        make_if(cond, std::move(body), std::move(orelse), s->srcinfo));
+  }
+
+  void for_stmt(const Stmt& s, Block& out) {
+    const auto& f = s->as<For>();
+    Expr lo = expr(f.lo);
+    Expr hi = expr(f.hi);
+    if (is_int_const(lo) && is_int_const(hi) &&
+        lo->as<Const>().int_value() == hi->as<Const>().int_value())
+      return;
+    if (options_.remove_provably_dead_code &&
+        decide(ctx_, make_binop(BinOpKind::Ge, lo, hi, s->srcinfo,
+                                kBoolType)) == Truth::AlwaysTrue)
+      return;
+    ctx_.enter_loop(f.iter, lo, hi);
+    Block body;
+    for (const Stmt& b : f.body) stmt(b, body);
+    ctx_.leave();
+    if (body.empty()) return;
+    out.push_back(
+        make_for(f.iter, lo, hi, std::move(body), f.mode, s->srcinfo));
+  }
+
+  Type type(const Type& t) {
+    if (!t.is_tensor()) return t;
+    return Type::tensor(t.basetype(), exprs(t.shape()), t.is_window(),
+                        t.dim_annotations());
+  }
+
+  // ---- Expressions ----
+  std::vector<Expr> exprs(const std::vector<Expr>& es) {
+    std::vector<Expr> out;
+    out.reserve(es.size());
+    for (const Expr& e : es) out.push_back(expr(e));
+    return out;
+  }
+
+  Expr expr(const Expr& e) { return fold(normalize(e)); }
+
+  // Step 1: the normal form, applied to every maximal index expression.
+  Expr normalize(const Expr& e) {
+    if (e->type.is_indexable()) return normalize_index(e);
+    switch (e->kind) {
+      case ExprKind::Read: {
+        const auto& r = e->as<Read>();
+        if (r.idx.empty()) return e;
+        return make_read(r.name, exprs_normalized(r.idx), e->srcinfo, e->type);
+      }
+      case ExprKind::USub:
+        return make_usub(normalize(e->as<USub>().arg), e->srcinfo, e->type);
+      case ExprKind::BinOp: {
+        const auto& b = e->as<BinOp>();
+        return make_binop(b.op, normalize(b.lhs), normalize(b.rhs), e->srcinfo,
+                          e->type);
+      }
+      case ExprKind::ExternCall: {
+        const auto& c = e->as<ExternCall>();
+        return make_extern_call(c.f, exprs_normalized(c.args), e->srcinfo,
+                                e->type);
+      }
+      case ExprKind::WindowExpr: {
+        const auto& w = e->as<WindowExpr>();
+        std::vector<WindowAccess> idx;
+        for (const WindowAccess& a : w.idx) {
+          WindowAccess n = a;
+          if (a.lo) n.lo = normalize(a.lo);
+          if (a.hi) n.hi = normalize(a.hi);
+          idx.push_back(n);
+        }
+        return make_window_expr(w.name, std::move(idx), e->srcinfo, e->type);
+      }
+      default:
+        return e;
+    }
+  }
+
+  std::vector<Expr> exprs_normalized(const std::vector<Expr>& es) {
+    std::vector<Expr> out;
+    for (const Expr& e : es) out.push_back(normalize(e));
+    return out;
+  }
+
+  Expr normalize_index(const Expr& e) {
+    Expr n = e;
+    if (e->kind == ExprKind::BinOp) {
+      const auto& b = e->as<BinOp>();
+      n = make_binop(b.op, normalize_index(b.lhs), normalize_index(b.rhs),
+                     e->srcinfo, e->type);
+    } else if (e->kind == ExprKind::USub) {
+      n = make_usub(normalize_index(e->as<USub>().arg), e->srcinfo, e->type);
+    }
+    if (n->kind == ExprKind::BinOp) {
+      const auto& b = n->as<BinOp>();
+      if ((b.op == BinOpKind::Div || b.op == BinOpKind::Mod) &&
+          is_int_const(b.rhs) && b.rhs->as<Const>().int_value() > 0) {
+        if (has_opaque_part(b.lhs))
+          return b.op == BinOpKind::Div ? merge_divisors(n) : n;
+        return b.op == BinOpKind::Div ? simplify_division_splitting(n)
+                                      : simplify_modulo(n);
+      }
+    }
+    if (has_opaque_part(n)) return n;
+    std::optional<AffineForm> f = affine_form(n);
+    if (!f) return n;
+    return affine_expr(f->constant, terms_of(*f), n->type, n->srcinfo);
+  }
+
+  // `(n / a) / b` → `n / (a * b)`.
+  static Expr merge_divisors(const Expr& e) {
+    Expr n = e;
+    while (true) {
+      const auto& outer = n->as<BinOp>();
+      if (outer.op != BinOpKind::Div || outer.lhs->kind != ExprKind::BinOp)
+        return n;
+      const auto& inner = outer.lhs->as<BinOp>();
+      if (inner.op != BinOpKind::Div || !is_int_const(inner.rhs)) return n;
+      const int64_t d = inner.rhs->as<Const>().int_value() *
+                        outer.rhs->as<Const>().int_value();
+      n = make_binop(BinOpKind::Div, inner.lhs,
+                     make_int(d, inner.rhs->srcinfo, inner.rhs->type),
+                     n->srcinfo, n->type);
+    }
+  }
+
+  // Whether the context proves 0 <= e < bound.
+  bool in_range(const Expr& e, int64_t bound) {
+    if (!SmtEncoder::is_encodable(e)) return false;
+    SmtEncoder& enc = ctx_.encoder();
+    z3::expr v = enc.encode(e);
+    return enc.prove(0 <= v && v < enc.int_value(bound)).yes();
+  }
+
+  // `lhs / d` for an affine `lhs`: the terms divisible by d divide exactly;
+  // the rest drops when it is provably in [0, d).
+  Expr simplify_division(const Expr& e) {
+    const auto& b = e->as<BinOp>();
+    const int64_t d = b.rhs->as<Const>().int_value();
+    std::optional<AffineForm> f = affine_form(b.lhs);
+    if (!f) return e;
+    Terms divisible, rest;
+    for (const auto& t : terms_of(*f))
+      (t.first % d == 0 ? divisible : rest).push_back(t);
+    for (auto& t : divisible) t.first /= d;
+    if (rest.empty())
+      return affine_expr(floor_div(f->constant, d), divisible, e->type,
+                         e->srcinfo);
+    if (floor_mod(f->constant, d) == 0) {
+      if (in_range(affine_expr(0, rest, e->type, e->srcinfo), d))
+        return affine_expr(floor_div(f->constant, d), divisible, e->type,
+                           e->srcinfo);
+    } else if (in_range(affine_expr(f->constant, rest, e->type, e->srcinfo),
+                        d)) {
+      return affine_expr(0, divisible, e->type, e->srcinfo);
+    }
+    return make_binop(
+        BinOpKind::Div,
+        affine_expr(f->constant, terms_of(*f), b.lhs->type, b.lhs->srcinfo),
+        b.rhs, e->srcinfo, e->type);
+  }
+
+  // As simplify_division, then `lhs / (a * b)` → `(lhs / a) / b` when one
+  // factor divides exactly.
+  Expr simplify_division_splitting(const Expr& e) {
+    Expr s = simplify_division(e);
+    if (!is_division(s)) return s;
+    const auto& b = s->as<BinOp>();
+    const int64_t d = b.rhs->as<Const>().int_value();
+    auto divide = [&](const Expr& lhs, int64_t by) {
+      return make_binop(BinOpKind::Div, lhs,
+                        make_int(by, b.rhs->srcinfo, b.rhs->type), s->srcinfo,
+                        s->type);
+    };
+    for (int64_t f = 2; f * f <= d; ++f) {
+      if (d % f != 0) continue;
+      for (int64_t first : {f, d / f}) {
+        Expr part = simplify_division(divide(b.lhs, first));
+        if (!is_division(part)) return divide(part, d / first);
+      }
+    }
+    return s;
+  }
+
+  static bool is_division(const Expr& e) {
+    return e->kind == ExprKind::BinOp && e->as<BinOp>().op == BinOpKind::Div;
+  }
+
+  // `lhs % m` for an affine `lhs`: terms divisible by m vanish; the rest is
+  // the result when provably in [0, m).
+  Expr simplify_modulo(const Expr& e) {
+    const auto& b = e->as<BinOp>();
+    const int64_t m = b.rhs->as<Const>().int_value();
+    std::optional<AffineForm> f = affine_form(b.lhs);
+    if (!f) return e;
+    Terms rest;
+    for (const auto& t : terms_of(*f))
+      if (t.first % m != 0) rest.push_back(t);
+    if (rest.empty())
+      return make_int(floor_mod(f->constant, m), e->srcinfo, kIntType);
+    const int64_t constant = floor_mod(f->constant, m) == 0 ? 0 : f->constant;
+    Expr lhs = affine_expr(constant, rest, b.lhs->type, b.lhs->srcinfo);
+    if (in_range(lhs, m)) return lhs;
+    return make_binop(BinOpKind::Mod, lhs, b.rhs, e->srcinfo, e->type);
+  }
+
+  // Step 2: folding.
+  Expr fold(const Expr& e) {
+    if (Expr known = known_value(e)) return known;
+    Expr f = fold_children(e);
+    if (Expr known = known_value(f)) return known;
+    return f;
+  }
+
+  Expr fold_children(const Expr& e) {
+    switch (e->kind) {
+      case ExprKind::BinOp:
+        return fold_binop(e);
+      case ExprKind::Read: {
+        const auto& r = e->as<Read>();
+        if (r.idx.empty()) return e;
+        std::vector<Expr> idx;
+        for (const Expr& i : r.idx) idx.push_back(fold(i));
+        return make_read(r.name, std::move(idx), e->srcinfo, e->type);
+      }
+      case ExprKind::USub:
+        return make_usub(fold(e->as<USub>().arg), e->srcinfo, e->type);
+      case ExprKind::ExternCall: {
+        const auto& c = e->as<ExternCall>();
+        std::vector<Expr> args;
+        for (const Expr& a : c.args) args.push_back(fold(a));
+        return make_extern_call(c.f, std::move(args), e->srcinfo, e->type);
+      }
+      case ExprKind::WindowExpr: {
+        const auto& w = e->as<WindowExpr>();
+        std::vector<WindowAccess> idx;
+        for (const WindowAccess& a : w.idx) {
+          WindowAccess n = a;
+          if (a.lo) n.lo = fold(a.lo);
+          if (a.hi) n.hi = fold(a.hi);
+          idx.push_back(n);
+        }
+        return make_window_expr(w.name, std::move(idx), e->srcinfo, e->type);
+      }
+      default:
+        return e;
+    }
+  }
+
+  Expr fold_binop(const Expr& e) {
+    const auto& b = e->as<BinOp>();
+    Expr l = fold(b.lhs);
+    Expr r = fold(b.rhs);
+    if (Expr c = fold_literals(b.op, l, r, e)) return c;
+    const SrcInfo& s = e->srcinfo;
+    switch (b.op) {
+      case BinOpKind::Add:
+        if (is_const_value(l, 0)) return r;
+        if (is_const_value(r, 0)) return l;
+        if (Expr n = quotient_remainder(l, r)) return n;
+        break;
+      case BinOpKind::Sub:
+        if (is_const_value(r, 0)) return l;
+        if (is_const_value(l, 0)) return make_usub(r, r->srcinfo, r->type);
+        if (l->kind == ExprKind::BinOp && l->as<BinOp>().op == BinOpKind::Add) {
+          if (equal(l->as<BinOp>().lhs, r)) return l->as<BinOp>().rhs;
+          if (equal(l->as<BinOp>().rhs, r)) return l->as<BinOp>().lhs;
+        }
+        break;
+      case BinOpKind::Mul:
+        if (is_const_value(l, 0) || is_const_value(r, 0))
+          return make_const(ConstValue(int64_t{0}), l->srcinfo, l->type);
+        if (is_const_value(l, 1)) return r;
+        if (is_const_value(r, 1)) return l;
+        break;
+      case BinOpKind::Div:
+        if (is_const_value(r, 1)) return l;
+        break;
+      case BinOpKind::Mod:
+        if (is_const_value(r, 1))
+          return make_const(ConstValue(int64_t{0}), l->srcinfo, l->type);
+        break;
+      case BinOpKind::And:
+      case BinOpKind::Or: {
+        const bool absorbing = b.op == BinOpKind::Or;
+        for (const auto& [x, y] :
+             {std::make_pair(l, r), std::make_pair(r, l)}) {
+          if (is_bool_value(x, absorbing))
+            return make_const(ConstValue(absorbing), s, kBoolType);
+          if (is_bool_value(x, !absorbing)) return y;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    if (l == b.lhs && r == b.rhs) return e;
+    return make_binop(b.op, l, r, s, e->type);
+  }
+
+  // The value of an operation on two literals, or null.
+  static Expr fold_literals(BinOpKind op, const Expr& l, const Expr& r,
+                            const Expr& e) {
+    if (l->kind != ExprKind::Const || r->kind != ExprKind::Const)
+      return nullptr;
+    const auto& a = l->as<Const>();
+    const auto& b = r->as<Const>();
+    const SrcInfo& s = e->srcinfo;
+    if (a.is_bool() && b.is_bool()) {
+      const bool x = std::get<bool>(a.value), y = std::get<bool>(b.value);
+      if (op == BinOpKind::And) return make_const(x && y, s, kBoolType);
+      if (op == BinOpKind::Or) return make_const(x || y, s, kBoolType);
+      if (op == BinOpKind::Eq) return make_const(x == y, s, kBoolType);
+      return nullptr;
+    }
+    if (a.is_bool() || b.is_bool()) return nullptr;
+    if (a.is_int() && b.is_int()) {
+      const int64_t x = a.int_value(), y = b.int_value();
+      switch (op) {
+        case BinOpKind::Add:
+          return make_const(x + y, s, l->type);
+        case BinOpKind::Sub:
+          return make_const(x - y, s, l->type);
+        case BinOpKind::Mul:
+          return make_const(x * y, s, l->type);
+        case BinOpKind::Div:
+          // Integer literals of data type divide as reals; leave them.
+          if (y == 0 || e->type.is_numeric()) return nullptr;
+          return make_const(floor_div(x, y), s, l->type);
+        case BinOpKind::Mod:
+          if (y == 0 || e->type.is_numeric()) return nullptr;
+          return make_const(floor_mod(x, y), s, l->type);
+        default:
+          break;
+      }
+    }
+    const double x = a.is_int() ? static_cast<double>(a.int_value())
+                                : std::get<double>(a.value);
+    const double y = b.is_int() ? static_cast<double>(b.int_value())
+                                : std::get<double>(b.value);
+    switch (op) {
+      case BinOpKind::Lt:
+        return make_const(x < y, s, kBoolType);
+      case BinOpKind::Gt:
+        return make_const(x > y, s, kBoolType);
+      case BinOpKind::Le:
+        return make_const(x <= y, s, kBoolType);
+      case BinOpKind::Ge:
+        return make_const(x >= y, s, kBoolType);
+      case BinOpKind::Eq:
+        return make_const(x == y, s, kBoolType);
+      case BinOpKind::Add:
+        return make_const(x + y, s, l->type);
+      case BinOpKind::Sub:
+        return make_const(x - y, s, l->type);
+      case BinOpKind::Mul:
+        return make_const(x * y, s, l->type);
+      case BinOpKind::Div: {
+        // Only precisions with real division (Exo floors `R` literals).
+        const TypeKind k = e->type.kind();
+        if (y == 0 ||
+            (k != TypeKind::F16 && k != TypeKind::F32 && k != TypeKind::F64))
+          return nullptr;
+        return make_const(x / y, s, l->type);
+      }
+      default:
+        return nullptr;
+    }
+  }
+
+  // `N % K + K * (N / K)` (either order, either factor order) → `N`.
+  static Expr quotient_remainder(const Expr& l, const Expr& r) {
+    for (const auto& [rem, quot] :
+         {std::make_pair(l, r), std::make_pair(r, l)}) {
+      if (rem->kind != ExprKind::BinOp || rem->as<BinOp>().op != BinOpKind::Mod)
+        continue;
+      if (quot->kind != ExprKind::BinOp ||
+          quot->as<BinOp>().op != BinOpKind::Mul)
+        continue;
+      const Expr& n = rem->as<BinOp>().lhs;
+      const Expr& k = rem->as<BinOp>().rhs;
+      const auto& q = quot->as<BinOp>();
+      for (const auto& [c, div] :
+           {std::make_pair(q.lhs, q.rhs), std::make_pair(q.rhs, q.lhs)}) {
+        if (!equal(c, k) || !is_division(div)) continue;
+        if (equal(div->as<BinOp>().lhs, n) && equal(div->as<BinOp>().rhs, k))
+          return n;
+      }
+    }
+    return nullptr;
+  }
+
+  // Facts of `if e == c:` branches: `e` reads as `c`.
+  void add_fact(const Expr& cond) {
+    if (cond->kind != ExprKind::BinOp || cond->as<BinOp>().op != BinOpKind::Eq)
+      return;
+    const auto& b = cond->as<BinOp>();
+    Expr e, c;
+    if (b.rhs->kind == ExprKind::Const) {
+      e = b.lhs;
+      c = b.rhs;
+    } else if (b.lhs->kind == ExprKind::Const) {
+      e = b.rhs;
+      c = b.lhs;
+    } else {
+      return;
+    }
+    facts_.back().emplace_back(e, c);
+    // X / M == 0 means X % M is X.
+    if (is_division(e) && is_const_value(c, 0)) {
+      const auto& d = e->as<BinOp>();
+      facts_.back().emplace_back(
+          make_binop(BinOpKind::Mod, d.lhs, d.rhs, e->srcinfo, e->type), d.lhs);
+    }
+  }
+
+  Expr known_value(const Expr& e) const {
+    for (auto scope = facts_.rbegin(); scope != facts_.rend(); ++scope)
+      for (const auto& [key, value] : *scope)
+        if (equal(key, e)) return value;
+    return nullptr;
+  }
+
+  QueryContext ctx_;
+  SimplifyOptions options_;
+  std::vector<std::vector<std::pair<Expr, Expr>>> facts_;
+};
+
+}  // namespace
+
+Proc simplify(const Proc& p, const SimplifyOptions& options) {
+  return Simplifier(p, options).run(p);
+}
+
+}  // namespace exo2

@@ -1,0 +1,787 @@
+// The C emitter for one procedure (Exo's LoopIR_compiler.Compiler). Index
+// arithmetic goes through a small "C index expression" tree (CIndex) that
+// folds constants and units before printing, as Exo's CIR does.
+#include "c_function.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <regex>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "exo2/analysis/z3_encoding.hpp"
+#include "exo2/backends/codegen_error.hpp"
+#include "exo2/backends/codegen_passes.hpp"
+#include "exo2/core_ir/printer.hpp"
+
+namespace exo2 {
+
+namespace {
+
+// C precedences of procedure-and-codegen.md §4.
+constexpr int kUnaryMinusPrecedence = 70;
+int precedence(BinOpKind op) {
+  switch (op) {
+    case BinOpKind::Or:
+      return 10;
+    case BinOpKind::And:
+      return 20;
+    case BinOpKind::Eq:
+      return 30;
+    case BinOpKind::Lt:
+    case BinOpKind::Gt:
+    case BinOpKind::Le:
+    case BinOpKind::Ge:
+      return 40;
+    case BinOpKind::Add:
+    case BinOpKind::Sub:
+      return 50;
+    default:
+      return 60;
+  }
+}
+
+const char* c_operator(BinOpKind op) {
+  if (op == BinOpKind::And) return "&&";
+  if (op == BinOpKind::Or) return "||";
+  return binop_text(op);
+}
+
+// Floor division and modulo of Python on constants.
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+// An index expression on its way to C text.
+struct CIndex;
+using CIndexPtr = std::shared_ptr<const CIndex>;
+struct CIndex {
+  enum class Kind { Read, Const, BinOp, USub, Stride } kind;
+  std::string text;  // Read: the C expression; Stride: the window's C name
+  int64_t value = 0;
+  BinOpKind op = BinOpKind::Add;
+  CIndexPtr lhs, rhs;
+  int dim = 0;
+  // The IR expression this node computes, asked about when it is the
+  // dividend of a division; null when known non-negative.
+  Expr source;
+
+  static CIndexPtr constant(int64_t v) {
+    auto c = std::make_shared<CIndex>();
+    c->kind = Kind::Const;
+    c->value = v;
+    return c;
+  }
+  static CIndexPtr binop(BinOpKind op, CIndexPtr l, CIndexPtr r, Expr src) {
+    auto c = std::make_shared<CIndex>();
+    c->kind = Kind::BinOp;
+    c->op = op;
+    c->lhs = std::move(l);
+    c->rhs = std::move(r);
+    c->source = std::move(src);
+    return c;
+  }
+};
+
+bool is_const(const CIndexPtr& e, int64_t v) {
+  return e->kind == CIndex::Kind::Const && e->value == v;
+}
+
+CIndexPtr simplify(const CIndexPtr& e) {
+  using K = CIndex::Kind;
+  if (e->kind == K::USub) {
+    CIndexPtr arg = simplify(e->lhs);
+    if (arg->kind == K::USub) return arg->lhs;
+    if (arg->kind == K::Const) return CIndex::constant(-arg->value);
+    auto out = std::make_shared<CIndex>(*e);
+    out->lhs = arg;
+    return out;
+  }
+  if (e->kind != K::BinOp) return e;
+  CIndexPtr lhs = simplify(e->lhs), rhs = simplify(e->rhs);
+  const BinOpKind op = e->op;
+  if (lhs->kind == K::Const && rhs->kind == K::Const) {
+    const int64_t a = lhs->value, b = rhs->value;
+    switch (op) {
+      case BinOpKind::Add:
+        return CIndex::constant(a + b);
+      case BinOpKind::Sub:
+        return CIndex::constant(a - b);
+      case BinOpKind::Mul:
+        return CIndex::constant(a * b);
+      case BinOpKind::Div:
+        if (b != 0) return CIndex::constant(floor_div(a, b));
+        break;
+      case BinOpKind::Mod:
+        if (b != 0) return CIndex::constant(a - b * floor_div(a, b));
+        break;
+      default:
+        break;
+    }
+  }
+  if (is_const(lhs, 0)) {
+    if (op == BinOpKind::Add) return rhs;
+    if (op == BinOpKind::Mul || op == BinOpKind::Div)
+      return CIndex::constant(0);
+  }
+  if (is_const(rhs, 0)) {
+    if (op == BinOpKind::Add || op == BinOpKind::Sub) return lhs;
+    if (op == BinOpKind::Mul) return CIndex::constant(0);
+  }
+  if (is_const(lhs, 1) && op == BinOpKind::Mul) return rhs;
+  if (is_const(rhs, 1) && (op == BinOpKind::Mul || op == BinOpKind::Div))
+    return lhs;
+  return CIndex::binop(op, lhs, rhs, e->source);
+}
+
+// `str.format` of Python for templates that use `{name}`, `{{` and `}}`.
+std::string format_template(
+    const std::string& tmpl,
+    const std::unordered_map<std::string, std::string>& values,
+    const std::string& instr_name) {
+  std::string out;
+  for (size_t k = 0; k < tmpl.size(); ++k) {
+    const char c = tmpl[k];
+    if ((c == '{' || c == '}') && k + 1 < tmpl.size() && tmpl[k + 1] == c) {
+      out += c;
+      ++k;
+    } else if (c == '{') {
+      const size_t close = tmpl.find('}', k);
+      const std::string key = tmpl.substr(k + 1, close - k - 1);
+      auto it = values.find(key);
+      if (close == std::string::npos || it == values.end())
+        throw CodegenError(CodegenError::Kind::Value,
+                           "the template of instruction " + instr_name +
+                               " uses the unknown key '" + key + "'");
+      out += it->second;
+      k = close;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string window_struct_name(TypeKind elem, size_t dims, bool is_const) {
+  return fmt::format("exo_win_{}{}{}", dims, type_kind_name(elem),
+                     is_const ? "c" : "");
+}
+
+std::string window_struct_def(TypeKind elem, size_t dims, bool is_const) {
+  const std::string name = window_struct_name(elem, dims, is_const);
+  std::string guard = name;
+  std::transform(guard.begin(), guard.end(), guard.begin(), ::toupper);
+  return fmt::format(
+      "#ifndef {0}\n#define {0}\nstruct {1}{{\n    {2}{3} * const data;\n"
+      "    const int_fast32_t strides[{4}];\n}};\n#endif",
+      guard, name, is_const ? "const " : "", Type(elem).ctype(), dims);
+}
+
+class CFunctionEmitter {
+ public:
+  CFunctionEmitter(const Proc& p, std::string ctxt_type, bool is_public)
+      : proc_(p), ctxt_type_(std::move(ctxt_type)), is_public_(is_public) {}
+
+  CFunction run() {
+    names_.emplace_back();
+    new_name(Sym("ctxt"));
+    for (const Sym& s : written_buffers(proc_->body)) non_const_.insert(s);
+
+    std::vector<std::string> arg_strs = {ctxt_type_ + " *ctxt"};
+    std::vector<std::string> comments;
+    for (const FnArg& a : proc_->args) {
+      const std::string name = new_name(a.name);
+      types_[a.name] = a.type;
+      if (!a.type.is_numeric()) {
+        if (a.type.kind() == TypeKind::Size ||
+            a.type.kind() == TypeKind::Index || a.type.is_bool() ||
+            a.type.is_stride()) {
+          arg_strs.push_back(std::string(a.type.ctype()) + " " + name);
+          comments.push_back(name + " : " + a.type.str());
+        }
+        continue;
+      }
+      mems_[a.name] = a.mem;
+      if (a.type.is_real_scalar()) scalar_refs_.insert(a.name);
+      if (a.type.is_window()) {
+        arg_strs.push_back("struct " +
+                           window_type(a.type, !non_const_.count(a.name)) +
+                           " " + name);
+      } else {
+        arg_strs.push_back(
+            std::string(non_const_.count(a.name) ? "" : "const ") +
+            a.type.ctype() + "* " + name);
+      }
+      comments.push_back(name + " : " + a.type.str() +
+                         (a.mem ? " @" + a.mem->name() : ""));
+    }
+
+    for (const FnArg& a : proc_->args)
+      if (a.type.kind() == TypeKind::Size) smt_.assume(smt_.var(a.name) >= 1);
+    for (const Expr& pred : proc_->preds) {
+      if (pred->kind == ExprKind::Const) continue;
+      if (SmtEncoder::is_encodable(pred)) smt_.assume(pred);
+      if (pred->kind == ExprKind::BinOp) {
+        const auto& b = pred->as<BinOp>();
+        if (b.op == BinOpKind::Eq && b.lhs->kind == ExprKind::StrideExpr &&
+            b.rhs->kind == ExprKind::Const) {
+          const auto& s = b.lhs->as<StrideExpr>();
+          known_strides_[{s.name, s.dim}] = b.rhs->as<Const>().int_value();
+          add_line("// assert " + print_expr(pred));
+          continue;
+        }
+      }
+      add_line("EXO_ASSUME(" + expr(pred) + ");");
+    }
+
+    if (allocates_static(proc_->body) && !is_leaf(proc_->body))
+      throw CodegenError(CodegenError::Kind::MemGen,
+                         "Cannot generate static memory in non-leaf procs");
+
+    block(proc_->body);
+
+    const std::string stat = is_public_ ? "" : "static ";
+    std::string comment = "// " + proc_->name + "(\n";
+    for (size_t k = 0; k < comments.size(); ++k)
+      comment += (k ? ",\n" : "") + std::string("//     ") + comments[k];
+    comment += "\n// )\n";
+    std::string args;
+    for (size_t k = 0; k < arg_strs.size(); ++k)
+      args += (k ? ", " : "") + arg_strs[k];
+    result_.decl =
+        comment + stat + "void " + proc_->name + "( " + args + " );\n";
+    std::string body;
+    for (size_t k = 0; k < lines_.size(); ++k)
+      body += (k ? "\n" : "") + lines_[k];
+    result_.def = comment + stat + "void " + proc_->name + "( " + args +
+                  " ) {\n" + body + "\n}\n";
+    return std::move(result_);
+  }
+
+ private:
+  const Proc& proc_;
+  std::string ctxt_type_;
+  bool is_public_;
+  CFunction result_;
+  std::vector<std::string> lines_;
+  std::string tab_;
+  // C names: symbol -> name, and per scope the names taken.
+  std::unordered_map<Sym, std::string> env_;
+  std::vector<std::unordered_map<std::string, std::string>> names_;
+  std::unordered_map<Sym, Type> types_;
+  std::unordered_map<Sym, MemoryPtr> mems_;
+  std::unordered_map<Sym, Sym> window_root_;
+  std::unordered_set<Sym> scalar_refs_;
+  std::unordered_set<Sym> non_const_;
+  std::map<std::pair<Sym, int>, int64_t> known_strides_;
+  SmtEncoder smt_;
+
+  // ---- names and lines ---------------------------------------------------
+  const std::string* taken(const std::string& n) const {
+    for (auto it = names_.rbegin(); it != names_.rend(); ++it) {
+      auto f = it->find(n);
+      if (f != it->end()) return &f->second;
+    }
+    return nullptr;
+  }
+
+  // Exo's deduplication: `x`, then `x_1`, `x_2`, ... per scope chain.
+  std::string new_name(const Sym& sym) {
+    std::string name = sym.name();
+    if (const std::string* prev = taken(name)) {
+      std::string s = *prev;
+      static const std::regex suffix("^(.*)_([0-9]+)$");
+      while (taken(s)) {
+        std::smatch m;
+        if (std::regex_match(s, m, suffix))
+          s = m[1].str() + "_" + std::to_string(std::stoll(m[2].str()) + 1);
+        else
+          s += "_1";
+      }
+      names_.back()[name] = s;
+      name = s;
+    }
+    names_.back()[name] = name;
+    env_[sym] = name;
+    return name;
+  }
+
+  void add_line(const std::string& line) {
+    if (!line.empty()) lines_.push_back(tab_ + line);
+  }
+  void push_scope() { names_.emplace_back(); }
+  void pop_scope() { names_.pop_back(); }
+  void indent() { tab_ += "  "; }
+  void dedent() { tab_.resize(tab_.size() - 2); }
+
+  const MemoryPtr& memory(const Sym& s) const { return mems_.at(s); }
+  Sym root(const Sym& s) const {
+    auto it = window_root_.find(s);
+    return it == window_root_.end() ? s : it->second;
+  }
+
+  // ---- static memory -----------------------------------------------------
+  static bool allocates_static(const Block& b) {
+    for (const Stmt& s : b) {
+      if (s->kind == StmtKind::Alloc && s->as<Alloc>().mem &&
+          s->as<Alloc>().mem->is_static())
+        return true;
+      if (s->kind == StmtKind::For && allocates_static(s->as<For>().body))
+        return true;
+      if (s->kind == StmtKind::If && (allocates_static(s->as<If>().body) ||
+                                      allocates_static(s->as<If>().orelse)))
+        return true;
+    }
+    return false;
+  }
+  static bool is_leaf(const Block& b) {
+    for (const Stmt& s : b) {
+      if (s->kind == StmtKind::Call && !s->as<Call>().f->is_instr())
+        return false;
+      if (s->kind == StmtKind::For && !is_leaf(s->as<For>().body)) return false;
+      if (s->kind == StmtKind::If &&
+          (!is_leaf(s->as<If>().body) || !is_leaf(s->as<If>().orelse)))
+        return false;
+    }
+    return true;
+  }
+
+  // ---- index arithmetic --------------------------------------------------
+  bool non_negative(const Expr& e) {
+    if (!SmtEncoder::is_encodable(e)) return false;
+    try {
+      return smt_.prove(smt_.encode(e) >= 0).yes();
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
+  }
+
+  CIndexPtr lift(const Expr& e) {
+    auto c = std::make_shared<CIndex>();
+    c->source = e;
+    switch (e->kind) {
+      case ExprKind::Read:
+        c->kind = CIndex::Kind::Read;
+        c->text = env_.at(e->as<Read>().name);
+        return c;
+      case ExprKind::ReadConfig:
+        c->kind = CIndex::Kind::Read;
+        c->text = expr(e);
+        return c;
+      case ExprKind::Const:
+        return CIndex::constant(e->as<Const>().int_value());
+      case ExprKind::BinOp:
+        return CIndex::binop(e->as<BinOp>().op, lift(e->as<BinOp>().lhs),
+                             lift(e->as<BinOp>().rhs), e);
+      case ExprKind::USub:
+        c->kind = CIndex::Kind::USub;
+        c->lhs = lift(e->as<USub>().arg);
+        return c;
+      case ExprKind::StrideExpr: {
+        const auto& s = e->as<StrideExpr>();
+        return strides(s.name)[s.dim];
+      }
+      default:
+        throw CodegenError(CodegenError::Kind::Type,
+                           e->srcinfo.str() +
+                               ": unsupported index expression " +
+                               print_expr(e));
+    }
+  }
+
+  std::string cindex(const CIndexPtr& e, int prec) {
+    using K = CIndex::Kind;
+    switch (e->kind) {
+      case K::Read:
+        return e->text;
+      case K::Const:
+        return std::to_string(e->value);
+      case K::Stride:
+        return fmt::format("{}.strides[{}]", e->text, e->dim);
+      case K::USub:
+        return "-" + cindex(e->lhs, kUnaryMinusPrecedence);
+      case K::BinOp: {
+        const int local = precedence(e->op);
+        const std::string lhs = cindex(e->lhs, local);
+        std::string rhs = cindex(e->rhs, local);
+        if (e->rhs->kind == K::BinOp &&
+            (e->op == BinOpKind::Sub || e->op == BinOpKind::Div))
+          rhs = "(" + rhs + ")";
+        if (e->op == BinOpKind::Div) {
+          const bool non_neg =
+              (e->lhs->kind == K::Read || e->lhs->kind == K::BinOp)
+                  ? (!e->lhs->source || non_negative(e->lhs->source))
+                  : (e->lhs->kind == K::Const && e->lhs->value > 0);
+          if (non_neg) return "(" + lhs + " / " + rhs + ")";
+          result_.needs_floor_div = true;
+          return "exo_floor_div(" + lhs + ", " + rhs + ")";
+        }
+        std::string s = lhs + " " + binop_text(e->op) + " " + rhs;
+        return local < prec ? "(" + s + ")" : s;
+      }
+    }
+    return "";
+  }
+
+  std::string index_text(const Expr& e, int prec = 0) {
+    return cindex(simplify(lift(e)), prec);
+  }
+
+  std::vector<CIndexPtr> strides(const Sym& name) {
+    const Type& t = types_.at(name);
+    std::vector<CIndexPtr> out;
+    if (t.is_window()) {
+      for (size_t d = 0; d < t.shape().size(); ++d) {
+        auto it = known_strides_.find({name, static_cast<int>(d)});
+        if (it != known_strides_.end()) {
+          out.push_back(CIndex::constant(it->second));
+        } else {
+          auto s = std::make_shared<CIndex>();
+          s->kind = CIndex::Kind::Stride;
+          s->text = env_.at(name);
+          s->dim = static_cast<int>(d);
+          out.push_back(s);
+        }
+      }
+      return out;
+    }
+    // Row-major: each stride is the product of the later extents.
+    const auto& shape = t.shape();
+    out.push_back(CIndex::constant(1));
+    if (shape.empty()) return out;
+    CIndexPtr s = lift(shape.back());
+    for (size_t k = shape.size() - 1; k-- > 0;) {
+      out.push_back(s);
+      s = CIndex::binop(BinOpKind::Mul, lift(shape[k]), s, nullptr);
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+  }
+
+  std::string access(const Sym& name, const std::vector<Expr>& idx) {
+    const std::vector<CIndexPtr> st = strides(name);
+    CIndexPtr acc;
+    for (size_t k = 0; k < idx.size(); ++k) {
+      CIndexPtr term =
+          CIndex::binop(BinOpKind::Mul, lift(idx[k]), st[k], nullptr);
+      acc = acc ? CIndex::binop(BinOpKind::Add, acc, term, nullptr) : term;
+    }
+    const std::string off = cindex(simplify(acc), 0);
+    const std::string& buf = env_.at(name);
+    return types_.at(name).is_window() ? buf + ".data[" + off + "]"
+                                       : buf + "[" + off + "]";
+  }
+
+  // ---- windows -----------------------------------------------------------
+  std::string window_type(const Type& t, bool is_const) {
+    const TypeKind elem = t.basetype().kind();
+    const size_t dims = t.shape().size();
+    result_.window_structs[window_struct_name(elem, dims, is_const)] =
+        window_struct_def(elem, dims, is_const);
+    return window_struct_name(elem, dims, is_const);
+  }
+
+  // (data l-value, strides) of a window expression over `name`.
+  std::pair<std::string, std::string> window_fields(
+      const Sym& name, const std::vector<WindowAccess>& idx,
+      const SrcInfo& srcinfo) {
+    std::vector<std::string> lows, all_strides;
+    for (const WindowAccess& w : idx) lows.push_back(index_text(w.lo));
+    for (const CIndexPtr& s : strides(name))
+      all_strides.push_back(cindex(simplify(s), 0));
+    const std::string data = memory(name)->window(
+        types_.at(name), env_.at(name), lows, all_strides, srcinfo);
+    std::string kept;
+    for (size_t k = 0; k < idx.size(); ++k) {
+      if (!idx[k].is_interval) continue;
+      kept += (kept.empty() ? "" : ", ") + all_strides[k];
+    }
+    return {data, kept};
+  }
+
+  std::string window_literal(const WindowExpr& w, const Type& t,
+                             bool is_const) {
+    const std::string wt = window_type(t, is_const);
+    auto [data, st] = window_fields(w.name, w.idx, w.srcinfo);
+    return "(struct " + wt + "){ &" + data + ", { " + st + " } }";
+  }
+
+  // ---- expressions -------------------------------------------------------
+  std::string constant(const Const& c) {
+    if (c.is_bool()) return std::get<bool>(c.value) ? "true" : "false";
+    if (c.type.is_indexable() || c.type.is_bool())
+      return std::to_string(
+          c.is_int() ? c.int_value()
+                     : static_cast<int64_t>(std::get<double>(c.value)));
+    const double v = c.is_int() ? static_cast<double>(c.int_value())
+                                : std::get<double>(c.value);
+    if (c.type.kind() == TypeKind::F64) return python_float_repr(v);
+    if (c.type.kind() == TypeKind::F32) return python_float_repr(v) + "f";
+    const std::string text =
+        c.is_int() ? std::to_string(c.int_value()) : python_float_repr(v);
+    return std::string("((") + c.type.ctype() + ") " + text + ")";
+  }
+
+  std::string config_read(const ReadConfig& r) {
+    if (!r.config->is_allow_rw())
+      throw CodegenError(CodegenError::Kind::Config,
+                         r.srcinfo.str() + ": cannot read from config '" +
+                             r.config->name() + "'");
+    return "ctxt->" + r.config->name() + "." + r.field;
+  }
+
+  std::string expr(const Expr& e, int prec = 0) {
+    switch (e->kind) {
+      case ExprKind::Read: {
+        const auto& r = e->as<Read>();
+        const Type& t = types_.at(r.name);
+        if (!t.is_numeric()) return env_.at(r.name);
+        const MemoryPtr& mem = memory(r.name);
+        if (!mem->can_read())
+          throw CodegenError(CodegenError::Kind::MemGen,
+                             e->srcinfo.str() + ": cannot read from buffer '" +
+                                 r.name.name() + "' in memory '" + mem->name() +
+                                 "'");
+        if (scalar_refs_.count(r.name)) return "*" + env_.at(r.name);
+        if (!t.is_tensor()) return env_.at(r.name);
+        return access(r.name, r.idx);
+      }
+      case ExprKind::WindowExpr: {
+        const auto& w = e->as<WindowExpr>();
+        return window_literal(w, e->type, !non_const_.count(root(w.name)));
+      }
+      case ExprKind::Const:
+        return constant(e->as<Const>());
+      case ExprKind::BinOp: {
+        const auto& b = e->as<BinOp>();
+        const bool int_div = b.op == BinOpKind::Div && !e->type.is_numeric();
+        const int local = int_div ? 0 : precedence(b.op);
+        const std::string lhs = expr(b.lhs, local);
+        const std::string rhs = expr(b.rhs, local + 1);
+        if (int_div) {
+          if (non_negative(e)) return "((" + lhs + ") / (" + rhs + "))";
+          result_.needs_floor_div = true;
+          return "exo_floor_div(" + lhs + ", " + rhs + ")";
+        }
+        std::string s = lhs + " " + c_operator(b.op) + " " + rhs;
+        return local < prec ? "(" + s + ")" : s;
+      }
+      case ExprKind::USub:
+        return "-" + expr(e->as<USub>().arg, kUnaryMinusPrecedence);
+      case ExprKind::ExternCall: {
+        const auto& x = e->as<ExternCall>();
+        std::vector<std::string> args;
+        for (const Expr& a : x.args) args.push_back(expr(a));
+        const std::string ctype = e->type.basetype().ctype();
+        result_.externs.emplace_back(x.f, ctype);
+        return x.f->compile(args, ctype);
+      }
+      case ExprKind::StrideExpr: {
+        const auto& s = e->as<StrideExpr>();
+        return cindex(simplify(strides(s.name)[s.dim]), 0);
+      }
+      case ExprKind::ReadConfig:
+        return config_read(e->as<ReadConfig>());
+    }
+    return "";
+  }
+
+  // A call argument: buffers and scalar parameters pass through, local
+  // scalars by address, windows as compound literals.
+  std::string call_arg(const Expr& e, const Proc& callee, size_t k) {
+    if (e->kind == ExprKind::Read && e->as<Read>().idx.empty()) {
+      const Sym& name = e->as<Read>().name;
+      const Type& t = types_.at(name);
+      if (!t.is_real_scalar() || scalar_refs_.count(name)) return env_.at(name);
+      return "&" + env_.at(name);
+    }
+    if (e->kind == ExprKind::WindowExpr) {
+      const std::vector<Sym> written = written_buffers(callee->body);
+      const bool is_const = std::find(written.begin(), written.end(),
+                                      callee->args[k].name) == written.end();
+      return window_literal(e->as<WindowExpr>(), e->type, is_const);
+    }
+    return expr(e);
+  }
+
+  // ---- statements --------------------------------------------------------
+  void block(const Block& b) {
+    for (const Stmt& s : b) stmt(s);
+  }
+
+  void instr_call(const Call& c, const std::vector<std::string>& args) {
+    std::unordered_map<std::string, std::string> values;
+    for (size_t k = 0; k < args.size(); ++k) {
+      const std::string pname = c.f->args[k].name.name();
+      values[pname] = "(" + args[k] + ")";
+      const Expr& a = c.args[k];
+      if (!a->type.is_window()) {
+        values[pname + "_data"] = "(" + args[k] + ")";
+        continue;
+      }
+      if (a->kind == ExprKind::WindowExpr) {
+        const auto& w = a->as<WindowExpr>();
+        values[pname + "_data"] = window_fields(w.name, w.idx, w.srcinfo).first;
+        values[pname + "_int"] = env_.at(w.name);
+      } else {
+        // A window variable: its origin is the window's own element 0.
+        const Sym& name = a->as<Read>().name;
+        std::vector<WindowAccess> idx;
+        for (const Expr& n : types_.at(name).shape())
+          idx.push_back(WindowAccess::interval(make_int(0), n));
+        values[pname + "_data"] = window_fields(name, idx, a->srcinfo).first;
+        values[pname + "_int"] = env_.at(name);
+      }
+    }
+    add_line(format_template(c.f->instr->c_instr, values, c.f->name));
+  }
+
+  void stmt(const Stmt& s) {
+    switch (s->kind) {
+      case StmtKind::Pass:
+        add_line("; // NO-OP");
+        break;
+      case StmtKind::Assign:
+      case StmtKind::Reduce: {
+        const auto& a = s->as<Assign>();
+        std::string lhs;
+        if (scalar_refs_.count(a.name))
+          lhs = "*" + env_.at(a.name);
+        else if (types_.at(a.name).is_real_scalar())
+          lhs = env_.at(a.name);
+        else
+          lhs = access(a.name, a.idx);
+        std::string rhs = expr(a.rhs);
+        const Type lt = a.type.basetype(), rt = a.rhs->type.basetype();
+        if (lt.kind() != rt.kind())
+          rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
+        const Memory::Access info{a.name.name(), s->srcinfo};
+        const MemoryPtr& mem = memory(a.name);
+        add_line(s->kind == StmtKind::Assign ? mem->write(info, lhs, rhs)
+                                             : mem->reduce(info, lhs, rhs));
+        break;
+      }
+      case StmtKind::WriteConfig: {
+        const auto& w = s->as<WriteConfig>();
+        if (!w.config->is_allow_rw())
+          throw CodegenError(CodegenError::Kind::Config,
+                             s->srcinfo.str() + ": cannot write to config '" +
+                                 w.config->name() + "'");
+        std::string rhs = expr(w.rhs);
+        const Type& lt = w.config->lookup_type(w.field);
+        if (lt.kind() != w.rhs->type.kind() && !lt.is_indexable() &&
+            lt.is_real_scalar())
+          rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
+        add_line("ctxt->" + w.config->name() + "." + w.field + " = " + rhs +
+                 ";");
+        break;
+      }
+      case StmtKind::WindowStmt: {
+        const auto& w = s->as<WindowStmt>();
+        const auto& rhs = w.rhs->as<WindowExpr>();
+        const Sym base = root(rhs.name);
+        const std::string text =
+            window_literal(rhs, w.rhs->type, !non_const_.count(base));
+        const std::string wt =
+            window_type(w.rhs->type, !non_const_.count(base));
+        const std::string name = new_name(w.name);
+        types_[w.name] = w.rhs->type;
+        mems_[w.name] = memory(rhs.name);
+        window_root_[w.name] = base;
+        add_line("struct " + wt + " " + name + " = " + text + ";");
+        break;
+      }
+      case StmtKind::If: {
+        const auto& i = s->as<If>();
+        add_line("if (" + expr(i.cond) + ") {");
+        push_scope();
+        indent();
+        block(i.body);
+        dedent();
+        pop_scope();
+        if (!i.orelse.empty()) {
+          add_line("} else {");
+          push_scope();
+          indent();
+          block(i.orelse);
+          dedent();
+          pop_scope();
+        }
+        add_line("}");
+        break;
+      }
+      case StmtKind::For: {
+        const auto& f = s->as<For>();
+        const std::string lo = expr(f.lo), hi = expr(f.hi);
+        push_scope();
+        const std::string it = new_name(f.iter);
+        types_[f.iter] = Type(TypeKind::Index);
+        smt_.push();
+        if (SmtEncoder::is_encodable(f.lo) && SmtEncoder::is_encodable(f.hi)) {
+          z3::expr i = smt_.var(f.iter);
+          smt_.assume(smt_.encode(f.lo) <= i && i < smt_.encode(f.hi));
+        }
+        if (f.mode && f.mode->is_parallel())
+          add_line("#pragma omp parallel for");
+        add_line(fmt::format(
+            "for (int_fast32_t {0} = {1}; {0} < {2}; {0}++) {{", it, lo, hi));
+        indent();
+        block(f.body);
+        dedent();
+        smt_.pop();
+        pop_scope();
+        add_line("}");
+        break;
+      }
+      case StmtKind::Alloc:
+      case StmtKind::Free: {
+        const auto& a = s->as<Alloc>();
+        const std::string name =
+            s->kind == StmtKind::Alloc ? new_name(a.name) : env_.at(a.name);
+        if (s->kind == StmtKind::Alloc) {
+          types_[a.name] = a.type;
+          mems_[a.name] = a.mem;
+        }
+        std::vector<std::string> shape;
+        for (const Expr& d : a.type.shape())
+          shape.push_back(index_text(d, 100));
+        const std::string ctype = a.type.basetype().ctype();
+        add_line(s->kind == StmtKind::Alloc
+                     ? a.mem->alloc(name, ctype, shape, s->srcinfo)
+                     : a.mem->free(name, ctype, shape, s->srcinfo));
+        break;
+      }
+      case StmtKind::Call: {
+        const auto& c = s->as<Call>();
+        std::vector<std::string> args;
+        for (size_t k = 0; k < c.args.size(); ++k)
+          args.push_back(call_arg(c.args[k], c.f, k));
+        if (c.f->is_instr()) {
+          instr_call(c, args);
+          break;
+        }
+        std::string joined = "ctxt";
+        for (const auto& a : args) joined += "," + a;
+        add_line(c.f->name + "(" + joined + ");");
+        break;
+      }
+      case StmtKind::With:
+      case StmtKind::Sync:
+        throw CodegenError(CodegenError::Kind::Type,
+                           s->srcinfo.str() +
+                               ": the C backend cannot compile CUDA "
+                               "constructs (with blocks, sync statements)");
+    }
+  }
+};
+
+}  // namespace
+
+CFunction emit_c_function(const Proc& p, const std::string& ctxt_type,
+                          bool is_public) {
+  return CFunctionEmitter(p, ctxt_type, is_public).run();
+}
+
+}  // namespace exo2

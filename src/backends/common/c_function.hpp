@@ -1,0 +1,30 @@
+// Emission of one analysed procedure as a C function (procedure-and-
+// codegen.md §4, "Function shape" to "Expressions"). Internal to the C
+// backend: c_library.cpp runs the analyses first and assembles the library.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "exo2/core_ir/proc.hpp"
+
+namespace exo2 {
+
+struct CFunction {
+  std::string decl;  // comment + prototype
+  std::string def;   // comment + definition
+  // Window structs used, by struct name: the guarded definition.
+  std::map<std::string, std::string> window_structs;
+  bool needs_floor_div = false;
+  // (extern, C type) of every extern call, in emission order.
+  std::vector<std::pair<ExternPtr, std::string>> externs;
+};
+
+// `p` has gone through lower_precision, promote_windows and place_frees.
+// `ctxt_type` is `void` or the library's context struct name.
+CFunction emit_c_function(const Proc& p, const std::string& ctxt_type,
+                          bool is_public);
+
+}  // namespace exo2

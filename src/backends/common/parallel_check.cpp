@@ -1,0 +1,382 @@
+// Race freedom of `par` loops (ParallelSafe of primitives.md): two different
+// iterations of a parallel loop must never touch the same element when one
+// of them writes it. [fix] Every `par` loop is checked, nested ones too.
+//
+// For each loop the body's accesses to buffers that live outside the body
+// are collected as regions of the underlying buffer (accesses through
+// window statements are translated to the windowed buffer; a call touches
+// the whole window it is passed, and writes it when the callee writes that
+// parameter). Each (write, access) pair is instantiated for two iterations
+// i1 != i2 with independent copies of the inner loop iterators, and Z3 must
+// show that the regions cannot intersect. Config writes inside a parallel
+// body are races.
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "exo2/analysis/z3_encoding.hpp"
+#include "exo2/backends/codegen_error.hpp"
+#include "exo2/backends/codegen_passes.hpp"
+
+namespace exo2 {
+
+namespace {
+
+// One dimension of an accessed region: [lo, hi), or the point lo.
+struct Extent {
+  Expr lo;
+  Expr hi;  // null for a point
+};
+
+struct Access {
+  Sym buffer;
+  bool write = false;
+  // Empty with `whole` set: the access may touch any element.
+  std::vector<Extent> region;
+  bool whole = false;
+  // Loops inside the parallel body enclosing the access, outermost first.
+  std::vector<const For*> loops;
+  // Conditions that hold at the access (second: false for an else branch).
+  std::vector<std::pair<Expr, bool>> guards;
+};
+
+// A window statement's view of its buffer: per dimension of the buffer, a
+// point or an interval whose lo shifts the window's own indices.
+struct Alias {
+  Sym buffer;
+  std::vector<WindowAccess> idx;
+};
+
+Expr add(const Expr& a, const Expr& b) {
+  return make_binop(BinOpKind::Add, a, b, a->srcinfo, Type(TypeKind::Index));
+}
+
+class AccessCollector {
+ public:
+  std::vector<Access> accesses;
+  bool writes_config = false;
+
+  explicit AccessCollector(std::unordered_map<Sym, Alias> aliases)
+      : aliases_(std::move(aliases)) {}
+
+  void block(const Block& b) {
+    for (const Stmt& s : b) stmt(s);
+  }
+
+ private:
+  std::unordered_map<Sym, Alias> aliases_;
+  std::unordered_set<Sym> locals_;  // allocated inside the body
+  std::vector<const For*> loops_;
+  std::vector<std::pair<Expr, bool>> guards_;
+
+  // The region of the underlying buffer of `name` selected by `idx` (in the
+  // coordinates of `name`).
+  void record(const Sym& name, std::vector<Extent> region, bool write,
+              bool whole) {
+    Sym buffer = name;
+    auto it = aliases_.find(name);
+    if (it != aliases_.end()) {
+      buffer = it->second.buffer;
+      std::vector<Extent> base;
+      size_t k = 0;
+      for (const WindowAccess& w : it->second.idx) {
+        if (!w.is_interval) {
+          base.push_back({w.lo, nullptr});
+        } else if (whole || k >= region.size()) {
+          base.push_back({w.lo, w.hi});
+        } else {
+          const Extent& e = region[k++];
+          base.push_back({add(w.lo, e.lo), e.hi ? add(w.lo, e.hi) : nullptr});
+        }
+      }
+      region = std::move(base);
+      whole = false;
+    }
+    if (locals_.count(buffer)) return;
+    accesses.push_back(
+        {buffer, write, std::move(region), whole, loops_, guards_});
+  }
+
+  void read_expr(const Expr& e) {
+    switch (e->kind) {
+      case ExprKind::Read: {
+        const auto& r = e->as<Read>();
+        if (!e->type.is_numeric()) return;
+        std::vector<Extent> region;
+        for (const Expr& i : r.idx) region.push_back({i, nullptr});
+        record(r.name, std::move(region), false, false);
+        break;
+      }
+      case ExprKind::USub:
+        read_expr(e->as<USub>().arg);
+        break;
+      case ExprKind::BinOp:
+        read_expr(e->as<BinOp>().lhs);
+        read_expr(e->as<BinOp>().rhs);
+        break;
+      case ExprKind::ExternCall:
+        for (const Expr& a : e->as<ExternCall>().args) read_expr(a);
+        break;
+      default:
+        break;
+    }
+  }
+
+  void call_arg(const Expr& a, bool write) {
+    if (a->kind == ExprKind::WindowExpr) {
+      const auto& w = a->as<WindowExpr>();
+      std::vector<Extent> region;
+      for (const WindowAccess& x : w.idx)
+        region.push_back({x.lo, x.is_interval ? x.hi : nullptr});
+      // Through `record`, a window of a window lands on the buffer.
+      record(w.name, std::move(region), write, false);
+    } else if (a->kind == ExprKind::Read && a->type.is_numeric()) {
+      const auto& r = a->as<Read>();
+      std::vector<Extent> region;
+      for (const Expr& i : r.idx) region.push_back({i, nullptr});
+      record(r.name, std::move(region), write, r.idx.empty());
+    }
+  }
+
+  void stmt(const Stmt& s) {
+    switch (s->kind) {
+      case StmtKind::Assign:
+      case StmtKind::Reduce: {
+        const auto& a = s->as<Assign>();
+        read_expr(a.rhs);
+        std::vector<Extent> region;
+        for (const Expr& i : a.idx) region.push_back({i, nullptr});
+        record(a.name, std::move(region), true, false);
+        break;
+      }
+      case StmtKind::WriteConfig:
+        writes_config = true;
+        read_expr(s->as<WriteConfig>().rhs);
+        break;
+      case StmtKind::Alloc:
+        locals_.insert(s->as<Alloc>().name);
+        break;
+      case StmtKind::WindowStmt: {
+        const auto& w = s->as<WindowStmt>();
+        if (w.rhs->kind != ExprKind::WindowExpr) break;
+        const auto& rhs = w.rhs->as<WindowExpr>();
+        if (locals_.count(rhs.name)) {
+          locals_.insert(w.name);
+          break;
+        }
+        auto it = aliases_.find(rhs.name);
+        if (it == aliases_.end()) {
+          aliases_[w.name] = {rhs.name, rhs.idx};
+        } else {
+          // Compose: the new window's intervals index the old window's.
+          Alias composed{it->second.buffer, {}};
+          size_t k = 0;
+          for (const WindowAccess& outer : it->second.idx) {
+            if (!outer.is_interval || k >= rhs.idx.size()) {
+              composed.idx.push_back(outer);
+              continue;
+            }
+            const WindowAccess& inner = rhs.idx[k++];
+            if (inner.is_interval)
+              composed.idx.push_back(WindowAccess::interval(
+                  add(outer.lo, inner.lo), add(outer.lo, inner.hi)));
+            else
+              composed.idx.push_back(
+                  WindowAccess::point(add(outer.lo, inner.lo)));
+          }
+          aliases_[w.name] = std::move(composed);
+        }
+        break;
+      }
+      case StmtKind::Call: {
+        const auto& c = s->as<Call>();
+        const std::vector<Sym> written = written_buffers(c.f->body);
+        for (size_t k = 0; k < c.args.size(); ++k) {
+          bool write = false;
+          for (const Sym& w : written) write |= w == c.f->args[k].name;
+          call_arg(c.args[k], write);
+        }
+        break;
+      }
+      case StmtKind::If: {
+        const auto& i = s->as<If>();
+        guards_.push_back({i.cond, true});
+        block(i.body);
+        guards_.back().second = false;
+        block(i.orelse);
+        guards_.pop_back();
+        break;
+      }
+      case StmtKind::For: {
+        const auto& f = s->as<For>();
+        loops_.push_back(&f);
+        block(f.body);
+        loops_.pop_back();
+        break;
+      }
+      case StmtKind::With:
+        block(s->as<With>().body);
+        break;
+      default:
+        break;
+    }
+  }
+};
+
+class ParallelChecker {
+ public:
+  explicit ParallelChecker(const Proc& p) : proc_(p) {}
+
+  void run() {
+    for (const FnArg& a : proc_->args)
+      if (a.type.kind() == TypeKind::Size) smt_.assume(smt_.var(a.name) >= 1);
+    for (const Expr& pred : proc_->preds)
+      if (SmtEncoder::is_encodable(pred)) smt_.assume(pred);
+    block(proc_->body);
+    if (!errors_.empty()) {
+      std::string msg = "Errors occurred during precision checking:";
+      for (const auto& e : errors_) msg += "\n" + e;
+      throw CodegenError(CodegenError::Kind::Type, msg);
+    }
+  }
+
+ private:
+  const Proc& proc_;
+  SmtEncoder smt_;
+  std::vector<std::string> errors_;
+  std::unordered_map<Sym, Alias> aliases_;
+
+  void block(const Block& b) {
+    for (const Stmt& s : b) stmt(s);
+  }
+
+  void stmt(const Stmt& s) {
+    switch (s->kind) {
+      case StmtKind::WindowStmt: {
+        const auto& w = s->as<WindowStmt>();
+        if (w.rhs->kind == ExprKind::WindowExpr)
+          aliases_[w.name] = {w.rhs->as<WindowExpr>().name,
+                              w.rhs->as<WindowExpr>().idx};
+        break;
+      }
+      case StmtKind::If: {
+        const auto& i = s->as<If>();
+        const bool encodable = SmtEncoder::is_encodable(i.cond);
+        smt_.push();
+        if (encodable) smt_.assume(i.cond);
+        block(i.body);
+        smt_.pop();
+        smt_.push();
+        if (encodable) smt_.assume(!smt_.encode(i.cond));
+        block(i.orelse);
+        smt_.pop();
+        break;
+      }
+      case StmtKind::For: {
+        const auto& f = s->as<For>();
+        if (f.mode && f.mode->is_parallel() && !race_free(f))
+          errors_.push_back(f.srcinfo.str() +
+                            ": parallel loop's body is not parallelizable "
+                            "because of potential data races");
+        smt_.push();
+        assume_range(f);
+        block(f.body);
+        smt_.pop();
+        break;
+      }
+      case StmtKind::With:
+        block(s->as<With>().body);
+        break;
+      default:
+        break;
+    }
+  }
+
+  void assume_range(const For& f) {
+    if (!SmtEncoder::is_encodable(f.lo) || !SmtEncoder::is_encodable(f.hi))
+      return;
+    z3::expr i = smt_.var(f.iter);
+    smt_.assume(smt_.encode(f.lo) <= i && i < smt_.encode(f.hi));
+  }
+
+  // One access instantiated for one iteration: its facts and its region.
+  struct Instance {
+    std::vector<z3::expr> facts;
+    std::vector<std::pair<z3::expr, z3::expr>> region;  // [lo, hi)
+    bool encodable = true;
+  };
+
+  Instance instantiate(const For& loop, const Access& a, const z3::expr& iter,
+                       int copy) {
+    Instance out;
+    smt_.push();
+    smt_.bind(loop.iter, iter);
+    auto encodable = [](const Expr& e) {
+      return e && SmtEncoder::is_encodable(e);
+    };
+    for (const For* inner : a.loops) {
+      // Bounds are encoded before the iterator is renamed: they may mention
+      // enclosing iterators only.
+      z3::expr j = smt_.fresh_int(inner->iter.name() + std::to_string(copy));
+      if (encodable(inner->lo) && encodable(inner->hi))
+        out.facts.push_back(smt_.encode(inner->lo) <= j &&
+                            j < smt_.encode(inner->hi));
+      smt_.bind(inner->iter, j);
+    }
+    for (const auto& [cond, positive] : a.guards) {
+      if (!encodable(cond)) continue;
+      z3::expr c = smt_.encode(cond);
+      out.facts.push_back(positive ? c : !c);
+    }
+    for (const Extent& e : a.region) {
+      if (!encodable(e.lo) || (e.hi && !encodable(e.hi))) {
+        out.encodable = false;
+        break;
+      }
+      z3::expr lo = smt_.encode(e.lo);
+      out.region.push_back({lo, e.hi ? smt_.encode(e.hi) : lo + 1});
+    }
+    smt_.pop();
+    return out;
+  }
+
+  bool race_free(const For& loop) {
+    AccessCollector collector(aliases_);
+    collector.block(loop.body);
+    if (collector.writes_config) return false;
+    const auto& acc = collector.accesses;
+    if (!SmtEncoder::is_encodable(loop.lo) ||
+        !SmtEncoder::is_encodable(loop.hi))
+      return false;
+    z3::expr lo = smt_.encode(loop.lo), hi = smt_.encode(loop.hi);
+    for (size_t w = 0; w < acc.size(); ++w) {
+      if (!acc[w].write) continue;
+      for (size_t k = 0; k < acc.size(); ++k) {
+        if (acc[k].buffer != acc[w].buffer || (acc[k].write && k < w)) continue;
+        if (acc[w].whole || acc[k].whole) return false;
+        z3::expr i1 = smt_.fresh_int(loop.iter.name() + "1");
+        z3::expr i2 = smt_.fresh_int(loop.iter.name() + "2");
+        Instance a = instantiate(loop, acc[w], i1, 1);
+        Instance b = instantiate(loop, acc[k], i2, 2);
+        if (!a.encodable || !b.encodable) return false;
+        z3::expr overlap =
+            i1 != i2 && lo <= i1 && i1 < hi && lo <= i2 && i2 < hi;
+        for (const auto& f : a.facts) overlap = overlap && f;
+        for (const auto& f : b.facts) overlap = overlap && f;
+        const size_t dims = std::min(a.region.size(), b.region.size());
+        for (size_t d = 0; d < dims; ++d)
+          overlap = overlap && a.region[d].first < b.region[d].second &&
+                    b.region[d].first < a.region[d].second;
+        if (!smt_.satisfiable(overlap).no()) return false;
+      }
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+void check_parallel_loops(const Proc& p) { ParallelChecker(p).run(); }
+
+}  // namespace exo2

@@ -1,0 +1,209 @@
+#include "rebuild_spine.hpp"
+
+#include "exo2/cursors/navigation.hpp"
+
+namespace exo2::cursors {
+
+namespace {
+
+// The replacement at the end of the path: a statement list (the path's last
+// step enters it) or an expression (the path leads to it).
+struct Replacement {
+  bool is_list;
+  Block list;
+  Expr expr;
+};
+
+std::vector<Expr> with_entry(std::vector<Expr> list, int index, Expr e) {
+  list.at(index) = std::move(e);
+  return list;
+}
+
+Type with_dim(const Type& t, int index, Expr e) {
+  return Type::tensor(t.basetype(), with_entry(t.shape(), index, std::move(e)),
+                      t.is_window(), t.dim_annotations());
+}
+
+Stmt copy_with_list(const Stmt& s, Slot slot, Block list) {
+  switch (s->kind) {
+    case StmtKind::If: {
+      const auto& f = s->as<If>();
+      if (slot == Slot::Body)
+        return make_if(f.cond, std::move(list), f.orelse, s->srcinfo);
+      return make_if(f.cond, f.body, std::move(list), s->srcinfo);
+    }
+    case StmtKind::For: {
+      const auto& f = s->as<For>();
+      return make_for(f.iter, f.lo, f.hi, std::move(list), f.mode, s->srcinfo);
+    }
+    case StmtKind::With:
+      return make_with(s->as<With>().ctx, std::move(list), s->srcinfo);
+    default:
+      throw PathError("statement has no statement list");
+  }
+}
+
+Stmt copy_with_expr(const Stmt& s, Step step, Expr e) {
+  switch (s->kind) {
+    case StmtKind::Assign:
+    case StmtKind::Reduce: {
+      const auto& a = s->as<Assign>();
+      auto idx = a.idx;
+      Expr rhs = a.rhs;
+      if (step.slot == Slot::Idx)
+        idx = with_entry(idx, step.index, std::move(e));
+      else
+        rhs = std::move(e);
+      return std::make_shared<const Assign>(
+          s->kind, a.name, a.type, std::move(idx), std::move(rhs), s->srcinfo);
+    }
+    case StmtKind::WriteConfig: {
+      const auto& w = s->as<WriteConfig>();
+      return make_write_config(w.config, w.field, std::move(e), s->srcinfo);
+    }
+    case StmtKind::WindowStmt: {
+      const auto& w = s->as<WindowStmt>();
+      return make_window_stmt(w.name, std::move(e), s->srcinfo, w.mem);
+    }
+    case StmtKind::If: {
+      const auto& f = s->as<If>();
+      return make_if(std::move(e), f.body, f.orelse, s->srcinfo);
+    }
+    case StmtKind::For: {
+      const auto& f = s->as<For>();
+      Expr lo = step.slot == Slot::Lo ? e : f.lo;
+      Expr hi = step.slot == Slot::Hi ? e : f.hi;
+      return make_for(f.iter, std::move(lo), std::move(hi), f.body, f.mode,
+                      s->srcinfo);
+    }
+    case StmtKind::Alloc:
+    case StmtKind::Free: {
+      const auto& a = s->as<Alloc>();
+      return std::make_shared<const Alloc>(
+          s->kind, a.name, with_dim(a.type, step.index, e), a.mem, s->srcinfo);
+    }
+    case StmtKind::Call: {
+      const auto& c = s->as<Call>();
+      return make_call(c.f, with_entry(c.args, step.index, std::move(e)),
+                       s->srcinfo);
+    }
+    case StmtKind::Sync: {
+      const auto& y = s->as<Sync>();
+      return std::make_shared<const Sync>(
+          y.text, with_entry(y.barriers, step.index, std::move(e)), y.info,
+          s->srcinfo);
+    }
+    case StmtKind::Pass:
+    case StmtKind::With:
+      break;
+  }
+  throw PathError("statement has no such expression slot");
+}
+
+Expr copy_with_expr(const Expr& e, Step step, Expr child) {
+  switch (e->kind) {
+    case ExprKind::Read: {
+      const auto& r = e->as<Read>();
+      return make_read(r.name, with_entry(r.idx, step.index, std::move(child)),
+                       e->srcinfo, e->type);
+    }
+    case ExprKind::USub:
+      return make_usub(std::move(child), e->srcinfo, e->type);
+    case ExprKind::BinOp: {
+      const auto& b = e->as<BinOp>();
+      Expr lhs = step.slot == Slot::Lhs ? child : b.lhs;
+      Expr rhs = step.slot == Slot::Rhs ? child : b.rhs;
+      return make_binop(b.op, std::move(lhs), std::move(rhs), e->srcinfo,
+                        e->type);
+    }
+    case ExprKind::ExternCall: {
+      const auto& c = e->as<ExternCall>();
+      return make_extern_call(c.f,
+                              with_entry(c.args, step.index, std::move(child)),
+                              e->srcinfo, e->type);
+    }
+    case ExprKind::WindowExpr: {
+      const auto& w = e->as<WindowExpr>();
+      auto idx = w.idx;
+      WindowAccess& a = idx.at(step.index);
+      if (step.slot == Slot::WindowHi)
+        a.hi = std::move(child);
+      else
+        a.lo = std::move(child);
+      return make_window_expr(w.name, std::move(idx), e->srcinfo, e->type);
+    }
+    case ExprKind::Const:
+    case ExprKind::StrideExpr:
+    case ExprKind::ReadConfig:
+      break;
+  }
+  throw PathError("expression has no children");
+}
+
+Expr rebuild_expr(const Expr& e, const Path& path, size_t i,
+                  const Replacement& r) {
+  if (i == path.size()) return r.expr;
+  Expr child = child_expr(e, path[i]);
+  if (!child) throw PathError("no node at " + to_string(path));
+  return copy_with_expr(e, path[i], rebuild_expr(child, path, i + 1, r));
+}
+
+Block rebuild_list(const Block& list, const Path& path, size_t i,
+                   const Replacement& r);
+
+// `path[i]` is the step out of statement `s`.
+Stmt rebuild_stmt(const Stmt& s, const Path& path, size_t i,
+                  const Replacement& r) {
+  const Step step = path[i];
+  if (is_statement_slot(step.slot)) {
+    const Block& list = statement_list(nullptr, s, step.slot);
+    return copy_with_list(s, step.slot, rebuild_list(list, path, i, r));
+  }
+  Expr child = child_expr(s, step);
+  if (!child) throw PathError("no node at " + to_string(path));
+  return copy_with_expr(s, step, rebuild_expr(child, path, i + 1, r));
+}
+
+// `path[i]` enters `list`.
+Block rebuild_list(const Block& list, const Path& path, size_t i,
+                   const Replacement& r) {
+  if (r.is_list && i + 1 == path.size()) return r.list;
+  const int index = path[i].index;
+  if (index < 0 || index >= static_cast<int>(list.size()))
+    throw PathError("no node at " + to_string(path));
+  Block out = list;
+  out[index] = rebuild_stmt(list[index], path, i + 1, r);
+  return out;
+}
+
+Proc rebuild(const Proc& proc, const Path& path, const Replacement& r) {
+  std::vector<FnArg> args = proc->args;
+  Block body = proc->body;
+  if (path.at(0).slot == Slot::Param) {
+    FnArg& arg = args.at(path[0].index);
+    if (path.size() < 2 || path[1].slot != Slot::Shape)
+      throw PathError("no node at " + to_string(path));
+    const Expr dim = child_expr(arg, path[1]);
+    if (!dim) throw PathError("no node at " + to_string(path));
+    arg.type = with_dim(arg.type, path[1].index, rebuild_expr(dim, path, 2, r));
+  } else {
+    body = rebuild_list(proc->body, path, 0, r);
+  }
+  return make_proc(proc->name, std::move(args), proc->preds, std::move(body),
+                   proc->instr, proc->srcinfo);
+}
+
+}  // namespace
+
+Proc with_statement_list(const Proc& proc, const ListAddress& list,
+                         Block new_list) {
+  Path path = list.owner;
+  path.push_back(Step{list.slot, 0});
+  return rebuild(proc, path, Replacement{true, std::move(new_list), nullptr});
+}
+
+Proc with_expr(const Proc& proc, const Path& path, Expr new_expr) {
+  return rebuild(proc, path, Replacement{false, {}, std::move(new_expr)});
+}
+
+}  // namespace exo2::cursors

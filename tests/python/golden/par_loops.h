@@ -1,0 +1,69 @@
+
+#pragma once
+#ifndef PAR_LOOPS_H
+#define PAR_LOOPS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+
+
+#include <stdint.h>
+#include <stdbool.h>
+
+// Compiler feature macros adapted from Hedley (public domain)
+// https://github.com/nemequ/hedley
+
+#if defined(__has_builtin)
+#  define EXO_HAS_BUILTIN(builtin) __has_builtin(builtin)
+#else
+#  define EXO_HAS_BUILTIN(builtin) (0)
+#endif
+
+#if EXO_HAS_BUILTIN(__builtin_assume)
+#  define EXO_ASSUME(expr) __builtin_assume(expr)
+#elif EXO_HAS_BUILTIN(__builtin_unreachable)
+#  define EXO_ASSUME(expr) \
+      ((void)((expr) ? 1 : (__builtin_unreachable(), 1)))
+#else
+#  define EXO_ASSUME(expr) ((void)(expr))
+#endif
+
+
+#ifndef EXO_WIN_1F32
+#define EXO_WIN_1F32
+struct exo_win_1f32{
+    float * const data;
+    const int_fast32_t strides[1];
+};
+#endif
+#ifndef EXO_WIN_1F32C
+#define EXO_WIN_1F32C
+struct exo_win_1f32c{
+    const float * const data;
+    const int_fast32_t strides[1];
+};
+#endif
+// par_rows_axpy(
+//     m : size,
+//     n : size,
+//     alpha : f32 @DRAM,
+//     X : f32[m, n] @DRAM,
+//     Y : f32[m, n] @DRAM
+// )
+void par_rows_axpy( void *ctxt, int_fast32_t m, int_fast32_t n, const float* alpha, const float* X, float* Y );
+
+// par_scale(
+//     n : size,
+//     alpha : f32 @DRAM,
+//     x : f32[n] @DRAM
+// )
+void par_scale( void *ctxt, int_fast32_t n, const float* alpha, float* x );
+
+
+
+#ifdef __cplusplus
+}
+#endif
+#endif  // PAR_LOOPS_H
