@@ -115,13 +115,10 @@ def test_generated_code_compiles_without_warnings(compiler, tmp_path):
     if not shutil.which(compiler):
         pytest.skip(f"{compiler} not installed")
     exo2.compile_procs(ALL_KERNELS, tmp_path, "all.c", "all.h")
-    # Unused parameters are part of the calling convention (every function
-    # takes `ctxt`), so that one warning is off.
     flags = [
         "-std=c99",
         "-Wall",
         "-Wextra",
-        "-Wno-unused-parameter",
         "-Werror",
         "-fopenmp",
     ]

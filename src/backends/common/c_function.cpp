@@ -186,7 +186,7 @@ class CFunctionEmitter {
 
   CFunction run() {
     names_.emplace_back();
-    new_name(Sym("ctxt"));
+    new_name(ctxt_);
     for (const Sym& s : written_buffers(proc_->body)) non_const_.insert(s);
 
     std::vector<std::string> arg_strs = {ctxt_type_ + " *ctxt"};
@@ -241,6 +241,14 @@ class CFunctionEmitter {
                          "Cannot generate static memory in non-leaf procs");
 
     block(proc_->body);
+    // `(void)x;` for each parameter the C text never names, so that the
+    // library compiles silently under -Wall -Wextra.
+    std::vector<std::string> unused;
+    if (!used_.count(ctxt_)) unused.push_back("(void)ctxt;");
+    for (const FnArg& a : proc_->args)
+      if (!used_.count(a.name))
+        unused.push_back("(void)" + env_.at(a.name) + ";");
+    lines_.insert(lines_.begin(), unused.begin(), unused.end());
 
     const std::string stat = is_public_ ? "" : "static ";
     std::string comment = "// " + proc_->name + "(\n";
@@ -269,6 +277,10 @@ class CFunctionEmitter {
   std::string tab_;
   // C names: symbol -> name, and per scope the names taken.
   std::unordered_map<Sym, std::string> env_;
+  // The context pointer, and every symbol the function's C text names
+  // (unused parameters get a `(void)` line so -Wextra stays quiet).
+  Sym ctxt_{"ctxt"};
+  std::unordered_set<Sym> used_;
   std::vector<std::unordered_map<std::string, std::string>> names_;
   std::unordered_map<Sym, Type> types_;
   std::unordered_map<Sym, MemoryPtr> mems_;
@@ -306,6 +318,12 @@ class CFunctionEmitter {
     names_.back()[name] = name;
     env_[sym] = name;
     return name;
+  }
+
+  // The C name of a symbol, noting that the function uses it.
+  const std::string& c_name(const Sym& s) {
+    used_.insert(s);
+    return env_.at(s);
   }
 
   void add_line(const std::string& line) {
@@ -364,7 +382,7 @@ class CFunctionEmitter {
     switch (e->kind) {
       case ExprKind::Read:
         c->kind = CIndex::Kind::Read;
-        c->text = env_.at(e->as<Read>().name);
+        c->text = c_name(e->as<Read>().name);
         return c;
       case ExprKind::ReadConfig:
         c->kind = CIndex::Kind::Read;
@@ -440,7 +458,7 @@ class CFunctionEmitter {
         } else {
           auto s = std::make_shared<CIndex>();
           s->kind = CIndex::Kind::Stride;
-          s->text = env_.at(name);
+          s->text = c_name(name);
           s->dim = static_cast<int>(d);
           out.push_back(s);
         }
@@ -469,7 +487,7 @@ class CFunctionEmitter {
       acc = acc ? CIndex::binop(BinOpKind::Add, acc, term, nullptr) : term;
     }
     const std::string off = cindex(simplify(acc), 0);
-    const std::string& buf = env_.at(name);
+    const std::string& buf = c_name(name);
     return types_.at(name).is_window() ? buf + ".data[" + off + "]"
                                        : buf + "[" + off + "]";
   }
@@ -491,8 +509,8 @@ class CFunctionEmitter {
     for (const WindowAccess& w : idx) lows.push_back(index_text(w.lo));
     for (const CIndexPtr& s : strides(name))
       all_strides.push_back(cindex(simplify(s), 0));
-    const std::string data = memory(name)->window(
-        types_.at(name), env_.at(name), lows, all_strides, srcinfo);
+    const std::string data = memory(name)->window(types_.at(name), c_name(name),
+                                                  lows, all_strides, srcinfo);
     std::string kept;
     for (size_t k = 0; k < idx.size(); ++k) {
       if (!idx[k].is_interval) continue;
@@ -529,7 +547,7 @@ class CFunctionEmitter {
       throw CodegenError(CodegenError::Kind::Config,
                          r.srcinfo.str() + ": cannot read from config '" +
                              r.config->name() + "'");
-    return "ctxt->" + r.config->name() + "." + r.field;
+    return c_name(ctxt_) + "->" + r.config->name() + "." + r.field;
   }
 
   std::string expr(const Expr& e, int prec = 0) {
@@ -537,15 +555,15 @@ class CFunctionEmitter {
       case ExprKind::Read: {
         const auto& r = e->as<Read>();
         const Type& t = types_.at(r.name);
-        if (!t.is_numeric()) return env_.at(r.name);
+        if (!t.is_numeric()) return c_name(r.name);
         const MemoryPtr& mem = memory(r.name);
         if (!mem->can_read())
           throw CodegenError(CodegenError::Kind::MemGen,
                              e->srcinfo.str() + ": cannot read from buffer '" +
                                  r.name.name() + "' in memory '" + mem->name() +
                                  "'");
-        if (scalar_refs_.count(r.name)) return "*" + env_.at(r.name);
-        if (!t.is_tensor()) return env_.at(r.name);
+        if (scalar_refs_.count(r.name)) return "*" + c_name(r.name);
+        if (!t.is_tensor()) return c_name(r.name);
         return access(r.name, r.idx);
       }
       case ExprKind::WindowExpr: {
@@ -594,8 +612,8 @@ class CFunctionEmitter {
     if (e->kind == ExprKind::Read && e->as<Read>().idx.empty()) {
       const Sym& name = e->as<Read>().name;
       const Type& t = types_.at(name);
-      if (!t.is_real_scalar() || scalar_refs_.count(name)) return env_.at(name);
-      return "&" + env_.at(name);
+      if (!t.is_real_scalar() || scalar_refs_.count(name)) return c_name(name);
+      return "&" + c_name(name);
     }
     if (e->kind == ExprKind::WindowExpr) {
       const std::vector<Sym> written = written_buffers(callee->body);
@@ -624,7 +642,7 @@ class CFunctionEmitter {
       if (a->kind == ExprKind::WindowExpr) {
         const auto& w = a->as<WindowExpr>();
         values[pname + "_data"] = window_fields(w.name, w.idx, w.srcinfo).first;
-        values[pname + "_int"] = env_.at(w.name);
+        values[pname + "_int"] = c_name(w.name);
       } else {
         // A window variable: its origin is the window's own element 0.
         const Sym& name = a->as<Read>().name;
@@ -632,7 +650,7 @@ class CFunctionEmitter {
         for (const Expr& n : types_.at(name).shape())
           idx.push_back(WindowAccess::interval(make_int(0), n));
         values[pname + "_data"] = window_fields(name, idx, a->srcinfo).first;
-        values[pname + "_int"] = env_.at(name);
+        values[pname + "_int"] = c_name(name);
       }
     }
     add_line(format_template(c.f->instr->c_instr, values, c.f->name));
@@ -648,9 +666,9 @@ class CFunctionEmitter {
         const auto& a = s->as<Assign>();
         std::string lhs;
         if (scalar_refs_.count(a.name))
-          lhs = "*" + env_.at(a.name);
+          lhs = "*" + c_name(a.name);
         else if (types_.at(a.name).is_real_scalar())
-          lhs = env_.at(a.name);
+          lhs = c_name(a.name);
         else
           lhs = access(a.name, a.idx);
         std::string rhs = expr(a.rhs);
@@ -674,8 +692,8 @@ class CFunctionEmitter {
         if (lt.kind() != w.rhs->type.kind() && !lt.is_indexable() &&
             lt.is_real_scalar())
           rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
-        add_line("ctxt->" + w.config->name() + "." + w.field + " = " + rhs +
-                 ";");
+        add_line(c_name(ctxt_) + "->" + w.config->name() + "." + w.field +
+                 " = " + rhs + ";");
         break;
       }
       case StmtKind::WindowStmt: {
@@ -739,7 +757,7 @@ class CFunctionEmitter {
       case StmtKind::Free: {
         const auto& a = s->as<Alloc>();
         const std::string name =
-            s->kind == StmtKind::Alloc ? new_name(a.name) : env_.at(a.name);
+            s->kind == StmtKind::Alloc ? new_name(a.name) : c_name(a.name);
         if (s->kind == StmtKind::Alloc) {
           types_[a.name] = a.type;
           mems_[a.name] = a.mem;
@@ -762,7 +780,7 @@ class CFunctionEmitter {
           instr_call(c, args);
           break;
         }
-        std::string joined = "ctxt";
+        std::string joined = c_name(ctxt_);
         for (const auto& a : args) joined += "," + a;
         add_line(c.f->name + "(" + joined + ");");
         break;
