@@ -11,9 +11,8 @@ import statistics
 import textwrap
 import time
 
-import numpy as np
-
 import exo2
+import numpy as np
 from exo2 import proc
 
 

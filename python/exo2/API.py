@@ -8,7 +8,6 @@ typed result in a `Procedure`. `@config` builds a `Config` object and
 
 import inspect
 import types
-
 from pathlib import Path
 
 from . import API_cursors, _core

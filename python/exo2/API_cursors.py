@@ -184,7 +184,10 @@ class ListCursorPrototype(Cursor):
         return (
             type(self) is type(other)
             and len(self._items) == len(other._items)
-            and all(a.same_location(b) for a, b in zip(self._items, other._items))
+            and all(
+                a.same_location(b)
+                for a, b in zip(self._items, other._items, strict=True)
+            )
             and (self._proc is other._proc or self._proc == other._proc)
         )
 
