@@ -39,6 +39,44 @@ class SchedulingError(Exception):
         self.counterexample = None
         self.hint = None
 
+    @classmethod
+    def _from_core(cls, message, report):
+        """The exception for a core `SchedulingError` and its report: `where`
+        (file, line, col) or None, `condition`, `formula`, `counterexample`
+        (` n = 9, i = 3`), `accesses` and `hint` (empty when unknown)."""
+        exc = cls(message)
+        if report["where"] is not None:
+            file, line, col = report["where"]
+            exc.location = (file, line, col if col >= 0 else None)
+            _add_report_note(exc, _location_note(file, line, col))
+        condition = report["condition"]
+        if report["formula"]:
+            condition += f" — {report['formula']} is not implied by the context"
+        exc.condition = condition or None
+        if exc.condition:
+            _add_report_note(exc, f"Condition: {exc.condition}")
+        for access in report["accesses"]:
+            _add_report_note(exc, f"Conflict: {access}")
+        if report["counterexample"]:
+            exc.counterexample = _counterexample_values(report["counterexample"])
+            _add_report_note(exc, f"Counterexample: {report['counterexample'].strip()}")
+        exc.hint = report["hint"] or None
+        if exc.hint:
+            _add_report_note(exc, f"Hint: {exc.hint}")
+        return exc
+
+    def _set_operation(self, op, op_stack):
+        """Records the primitive that failed and the user-level operations
+        that led to it (outermost first), as attributes and as the first
+        note."""
+        self.op = op
+        self.op_stack = list(op_stack)
+        chain = " > ".join(
+            f"{name} ({os.path.basename(file)}:{line})" if file else name
+            for name, file, line in self.op_stack
+        )
+        _add_report_note(self, f"Operation: {chain}", first=True)
+
 
 def _format_named_blob(name, blob):
     """`\\nName: text`, continuation lines indented past `Name: `."""
@@ -83,7 +121,7 @@ class KernelCheckError(TypeError):
             self.location = (file, line, col if col >= 0 else None)
             self.counterexample = _parse_counterexample(text)
         for diagnostic in self.diagnostics:
-            _add_report_note(self, _location_note(*diagnostic))
+            _add_report_note(self, _location_note(*diagnostic[:3]))
 
 
 def _parse_counterexample(text):
@@ -91,11 +129,16 @@ def _parse_counterexample(text):
     head, sep, values = text.partition(" when:\n")
     if not sep:
         return None
-    pairs = re.findall(r"(\w+) = (-?\d+)", values)
+    return _counterexample_values(values)
+
+
+def _counterexample_values(text):
+    """`{name: value}` from ` n = 4, i = 4`."""
+    pairs = re.findall(r"(\w+'?) = (-?\d+)", text)
     return {name: int(value) for name, value in pairs} or None
 
 
-def _location_note(file, line, col, message):
+def _location_note(file, line, col):
     """`Location: file:line:col`, the source line, and a caret."""
     where = f"{file}:{line}" + (f":{col}" if col >= 0 else "")
     note = f"Location: {where}"
@@ -107,14 +150,18 @@ def _location_note(file, line, col, message):
     return note
 
 
-def _add_report_note(exc, note):
-    """Attaches a PEP 678 note unless EXO2_PLAIN_ERRORS=1 asks for none."""
+def _add_report_note(exc, note, first=False):
+    """Attaches a PEP 678 note (before the others with `first`) unless
+    EXO2_PLAIN_ERRORS=1 asks for none."""
     if os.environ.get("EXO2_PLAIN_ERRORS") == "1":
         return
-    if hasattr(exc, "add_note"):
+    notes = getattr(exc, "__notes__", None)
+    if notes is None and hasattr(exc, "add_note"):
         exc.add_note(note)
+    elif first:
+        exc.__notes__ = [note, *(notes or [])]
     else:
-        exc.__notes__ = [*getattr(exc, "__notes__", []), note]
+        exc.__notes__ = [*(notes or []), note]
 
 
 _core.register_error_classes(SchedulingError, KernelCheckError)

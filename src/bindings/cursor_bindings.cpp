@@ -20,24 +20,7 @@ using namespace exo2::cursors;
 
 namespace {
 
-// A location in one procedure (Python's Cursor holds one plus its
-// Procedure).
-struct CursorHandle {
-  Proc proc;
-  Location loc;
-
-  CursorHandle at(Location l) const { return {proc, std::move(l)}; }
-  NodeRef node() const { return resolve(proc, loc.path); }
-  Stmt stmt() const { return resolve_stmt(proc, loc.path); }
-  Expr expr() const { return resolve_expr(proc, loc.path); }
-};
-
 using MaybeCursor = std::optional<CursorHandle>;
-
-// pybind11 cannot hold `shared_ptr<const Provenance>` directly.
-struct ProvenanceHandle {
-  ProvenancePtr node;
-};
 
 MaybeCursor wrap(const CursorHandle& c, std::optional<Location> loc) {
   if (!loc) return std::nullopt;

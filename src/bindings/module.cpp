@@ -13,6 +13,8 @@ void bind_ir(py::module_& m);
 void bind_analysis(py::module_& m);
 void bind_cursors(py::module_& m);
 void bind_codegen(py::module_& m);
+void bind_primitives(py::module_& m);
+void bind_statement_primitives(py::module_& m);
 
 namespace {
 // Python classes and factories registered at import time by exo2/errors.py.
@@ -37,6 +39,31 @@ void raise_check_error(const CheckError& e) {
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());
 }
 
+// Raises the registered SchedulingError class, built by its `_from_core`
+// with the report of spec/errors.md §4.
+void raise_scheduling_error(const SchedulingError& e) {
+  if (!scheduling_error_class) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+    return;
+  }
+  const SchedulingReport& r = e.report();
+  py::dict report;
+  report["where"] = r.srcinfo.filename
+                        ? py::object(py::make_tuple(
+                              r.srcinfo.file(), r.srcinfo.line, r.srcinfo.col))
+                        : py::object(py::none());
+  report["condition"] = r.condition;
+  report["formula"] = r.formula;
+  report["counterexample"] = r.counterexample;
+  py::list accesses;
+  for (const std::string& a : r.conflicting_accesses) accesses.append(a);
+  report["accesses"] = accesses;
+  report["hint"] = r.hint;
+  py::object exc = py::reinterpret_borrow<py::object>(scheduling_error_class)
+                       .attr("_from_core")(e.what(), report);
+  PyErr_SetObject(scheduling_error_class, exc.ptr());
+}
+
 void translate_exceptions() {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
@@ -44,9 +71,7 @@ void translate_exceptions() {
     } catch (const CheckError& e) {
       raise_check_error(e);
     } catch (const SchedulingError& e) {
-      PyErr_SetString(
-          scheduling_error_class ? scheduling_error_class : PyExc_RuntimeError,
-          e.what());
+      raise_scheduling_error(e);
     } catch (const ExternTypecheckError& e) {
       PyErr_SetString(PyExc_TypeError, e.message.c_str());
     }
@@ -79,4 +104,6 @@ PYBIND11_MODULE(_core, m) {
   exo2::bindings::bind_analysis(m);
   exo2::bindings::bind_cursors(m);
   exo2::bindings::bind_codegen(m);
+  exo2::bindings::bind_primitives(m);
+  exo2::bindings::bind_statement_primitives(m);
 }

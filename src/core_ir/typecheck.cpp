@@ -77,6 +77,12 @@ class TypeChecker {
                      std::move(body), p->instr, p->srcinfo);
   }
 
+  Expr check_in_env(const Expr& e, const std::unordered_map<Sym, Type>& env) {
+    env_ = env;
+    current_ = e ? e->srcinfo : SrcInfo();
+    return check_expr(e, Context::Control);
+  }
+
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
 
  private:
@@ -1143,6 +1149,15 @@ Proc typecheck(const Proc& untyped) {
   std::vector<Diagnostic>& diagnostics = checker.diagnostics();
   check_config_writes(typed, diagnostics);
   if (!diagnostics.empty()) throw typecheck_error(std::move(diagnostics));
+  return typed;
+}
+
+Expr typecheck_expr(const Expr& untyped,
+                    const std::unordered_map<Sym, Type>& env) {
+  TypeChecker checker;
+  Expr typed = checker.check_in_env(untyped, env);
+  if (!checker.diagnostics().empty())
+    throw typecheck_error(std::move(checker.diagnostics()));
   return typed;
 }
 

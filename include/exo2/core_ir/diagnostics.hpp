@@ -44,11 +44,38 @@ CheckError typecheck_error(std::vector<Diagnostic> diagnostics);
 // "Errors occurred during effect checking:"
 CheckError effect_check_error(std::vector<Diagnostic> diagnostics);
 
+// What a primitive knows about why it refused a rewrite
+// (spec/errors.md §3–§4). Every field is optional.
+struct SchedulingReport {
+  // The node the failure is about (its location is shown with its source
+  // line and a caret). Unset (no filename) when unknown.
+  SrcInfo srcinfo = {};
+  // The safety condition in words, e.g. `Divisible(n, 4)`, and as a formula
+  // over program variables, e.g. `n % 4 == 0`.
+  std::string condition = {};
+  std::string formula = {};
+  // ` n = 9, i = 3`, as Z3 produced it.
+  std::string counterexample = {};
+  // The two accesses of a failed Commute/FissionSafe/ReorderSafe condition,
+  // e.g. `x[i] written at k.py:14:12`.
+  std::vector<std::string> conflicting_accesses = {};
+  // A suggested fix.
+  std::string hint = {};
+};
+
 // An impossible or unprovable rewrite, or aliased call arguments.
-// Python: SchedulingError.
+// `what()` is the message of primitives.md (without the `<<<unknown
+// directive>>>: ` prefix, which the Python class adds). Python:
+// SchedulingError, with the report as attributes and notes.
 class SchedulingError : public UserError {
  public:
-  using UserError::UserError;
+  explicit SchedulingError(const std::string& message,
+                           SchedulingReport report = {})
+      : UserError(message), report_(std::move(report)) {}
+  const SchedulingReport& report() const { return report_; }
+
+ private:
+  SchedulingReport report_;
 };
 
 }  // namespace exo2

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "exo2/cursors/edits.hpp"
+
+namespace exo2::primitives {
+
+// fission (primitives.md §6). At a gap between two statements, for
+// `n_lifts` enclosing levels, splits the enclosing loop or if in two: the
+// first copy keeps the statements before the gap, the second those after
+// (a level where one side is empty only moves the gap up). A loop
+// `for i: A; B` becomes `for i: A` then `for i: B`; an if split in its
+// then-branch becomes `if c: A` then `if c: B else: <orelse>`, in its
+// else-branch `if c: <body> else: A` then `if c: pass else: B`.
+// Checks: the gap is between statements (std::invalid_argument otherwise);
+// the first part allocates nothing the second uses. Safety (loops, unless
+// `unsafe_disable_checks`): FissionSafe. Forwarding: loop levels keep
+// statement cursors on their side, the loop cursor naming the first loop;
+// at if levels cursors inside the if die.
+cursors::EditResult fission(const Proc& proc, const cursors::Location& gap,
+                            int n_lifts, bool unsafe_disable_checks);
+
+}  // namespace exo2::primitives

@@ -1,0 +1,14 @@
+// insert_pass (primitives.md §10): inserts `pass` at a gap.
+//
+// Rewrite: `s1; s2` with the gap between them → `s1; pass; s2`.
+// Safety: none needed; `pass` does nothing.
+// Forwarding: as cursors::insert (everything stays valid).
+#pragma once
+
+#include "exo2/cursors/edits.hpp"
+
+namespace exo2::primitives {
+
+cursors::EditResult insert_pass(const Proc& proc, const cursors::Location& gap);
+
+}  // namespace exo2::primitives

@@ -1,0 +1,55 @@
+"""Exo's scheduling module: every primitive, the argument processors that
+library authors use with `sched_op`, and the combinators `repeat` and
+`sched_seq` (primitives.md, stdlib.md §1)."""
+
+from .errors import SchedulingError
+from .primitives.arguments import (
+    ArgOrAllocCursorA,
+    BlockCursorA,
+    BoolA,
+    ProcA,
+    is_atomic_scheduling_op,
+    sched_op,
+)
+from .primitives.composition import repeat, sched_seq
+from .primitives.loops import (
+    add_loop,
+    cut_loop,
+    divide_loop,
+    eliminate_dead_code,
+    fission,
+    fuse,
+    remove_loop,
+    reorder_loops,
+    shift_loop,
+    simplify,
+    unroll_loop,
+)
+from .primitives.operation_stack import user_op
+from .primitives.statements import *  # noqa: F403
+from .primitives.statements import __all__ as _statement_ops
+
+__all__ = [
+    "SchedulingError",
+    "ArgOrAllocCursorA",
+    "BlockCursorA",
+    "BoolA",
+    "ProcA",
+    "is_atomic_scheduling_op",
+    "sched_op",
+    "repeat",
+    "sched_seq",
+    "user_op",
+    "add_loop",
+    "cut_loop",
+    "divide_loop",
+    "eliminate_dead_code",
+    "fission",
+    "fuse",
+    "remove_loop",
+    "reorder_loops",
+    "shift_loop",
+    "simplify",
+    "unroll_loop",
+]
+__all__ += _statement_ops

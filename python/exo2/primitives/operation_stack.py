@@ -1,0 +1,48 @@
+"""The user-level operations running now, for error reports (errors.md §3).
+
+`user_op` (library functions) and `sched_op` (primitives) push the
+operation's name and call site while it runs; an exo2 error passing through
+the innermost primitive records the stack on the exception.
+"""
+
+import functools
+import sys
+
+_stack = []
+
+
+def call_site(depth=2):
+    """`(file, line)` of the code calling the function `depth` frames up."""
+    frame = sys._getframe(depth)
+    return frame.f_code.co_filename, frame.f_lineno
+
+
+def current_stack():
+    """`[(name, file, line), ...]`, outermost first."""
+    return list(_stack)
+
+
+class running:
+    """Context manager: the operation `name`, called from `site`, runs."""
+
+    def __init__(self, name, site):
+        self.entry = (name, *site)
+
+    def __enter__(self):
+        _stack.append(self.entry)
+
+    def __exit__(self, *exc):
+        _stack.pop()
+        return False
+
+
+def user_op(fn):
+    """Records `fn` (a scheduling library function) on the operation stack of
+    errors raised while it runs."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with running(fn.__name__, call_site()):
+            return fn(*args, **kwargs)
+
+    return wrapper

@@ -1,0 +1,144 @@
+#include "exo2/primitives/fission.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/edit_sequence.hpp"
+#include "exo2/primitives/location_paths.hpp"
+#include "exo2/primitives/refusal.hpp"
+#include "exo2/primitives/substitute.hpp"
+
+namespace exo2::primitives {
+
+using cursors::Location;
+using cursors::Path;
+using cursors::Slot;
+
+namespace {
+
+// A split point: the statement list (owner statement and slot) and the
+// index of the first statement after the split.
+struct Split {
+  Path owner;
+  Slot slot;
+  int at;
+};
+
+// Refuses when the first part allocates a buffer the second part uses.
+void check_allocations(const Block& first, const Block& second) {
+  for (const Stmt& s : first)
+    if (s->kind == StmtKind::Alloc && mentions(second, s->as<Alloc>().name))
+      refuse(fmt::format("Will not fission here, because doing so will hide "
+                         "the allocation of {} from a later use site.",
+                         s->as<Alloc>().name.name()),
+             {.srcinfo = s->srcinfo});
+}
+
+// Splits the loop at `owner`: a second loop (same iterator) after it gets
+// the statements from `at` on, moved so that their cursors follow.
+void split_loop(EditSequence& edits, const Path& owner, int at,
+                bool unsafe_disable_checks) {
+  const Proc& proc = edits.proc();
+  const Stmt loop_stmt = cursors::resolve_stmt(proc, owner);
+  const For& loop = loop_stmt->as<For>();
+  const Block first(loop.body.begin(), loop.body.begin() + at);
+  const Block second(loop.body.begin() + at, loop.body.end());
+  check_allocations(first, second);
+  if (!unsafe_disable_checks) {
+    QueryContext ctx(proc, to_stmt_path(owner));
+    require_proven(
+        prove_fission_safe(ctx, loop_stmt, at),
+        fmt::format("Cannot fission loop over {} at {}.", loop.iter.name(),
+                    loop.srcinfo.str()),
+        {.srcinfo = loop.srcinfo,
+         .condition = fmt::format("FissionSafe({})", loop.iter.name()),
+         .hint = "the second part of an earlier iteration must not touch "
+                 "what the first part of a later one does; stage_mem, or "
+                 "expand_dim + lift_alloc on a scalar temporary, can remove "
+                 "the conflict"});
+  }
+  edits.apply(cursors::insert(
+      proc, Location::gap(owner, cursors::GapSide::After),
+      {make_for(loop.iter, loop.lo, loop.hi, {make_pass(loop.srcinfo)},
+                loop.mode, loop.srcinfo)}));
+  Path second_loop = owner;
+  second_loop.back().index += 1;
+  Path pass = second_loop;
+  pass.push_back({Slot::Body, 0});
+  Path moved = owner;
+  moved.push_back({Slot::Body, at});
+  // A block is [first, hi): `hi` is the end of the loop body.
+  edits.apply(cursors::move(
+      edits.proc(), Location::block(moved, static_cast<int>(loop.body.size())),
+      Location::gap(pass, cursors::GapSide::Before)));
+  pass.back().index = static_cast<int>(second.size());
+  edits.apply(cursors::remove(edits.proc(), Location::node(pass)));
+}
+
+// Splits the if at `owner` in the branch `slot` (rebuilt: cursors inside
+// die).
+void split_if(EditSequence& edits, const Path& owner, Slot slot, int at) {
+  const Stmt if_stmt = cursors::resolve_stmt(edits.proc(), owner);
+  const If& s = if_stmt->as<If>();
+  const Block& branch = slot == Slot::Body ? s.body : s.orelse;
+  const Block first(branch.begin(), branch.begin() + at);
+  const Block second(branch.begin() + at, branch.end());
+  check_allocations(first, second);
+  Stmt a, b;
+  if (slot == Slot::Body) {
+    a = make_if(s.cond, first, {}, s.srcinfo);
+    b = make_if(s.cond, second, s.orelse, s.srcinfo);
+  } else {
+    a = make_if(s.cond, s.body, first, s.srcinfo);
+    b = make_if(s.cond, {make_pass(s.srcinfo)}, second, s.srcinfo);
+  }
+  edits.apply(cursors::replace(edits.proc(), Location::node(owner), {a, b}));
+}
+
+}  // namespace
+
+cursors::EditResult fission(const Proc& proc, const Location& gap, int n_lifts,
+                            bool unsafe_disable_checks) {
+  if (gap.kind != cursors::LocationKind::Gap)
+    throw std::invalid_argument("expected a gap");
+  const Block& list = cursors::enclosing_list(proc, gap.path);
+  const int at =
+      gap.path.back().index + (gap.side == cursors::GapSide::After ? 1 : 0);
+  if (at == 0 || at == static_cast<int>(list.size()))
+    throw std::invalid_argument(
+        "expected cursor to point to a gap between statements, not at an "
+        "edge");
+
+  Split split{Path(gap.path.begin(), gap.path.end() - 1), gap.path.back().slot,
+              at};
+  EditSequence edits(proc);
+  for (int level = 0; level < n_lifts; level++) {
+    if (split.owner.empty())
+      refuse("Can only lift past a for loop or an if statement");
+    const Stmt owner = cursors::resolve_stmt(edits.proc(), split.owner);
+    if (owner->kind != StmtKind::For && owner->kind != StmtKind::If)
+      refuse("Can only lift past a for loop or an if statement",
+             {.srcinfo = owner->srcinfo});
+    const int size = static_cast<int>(
+        cursors::statement_list(edits.proc(), owner, split.slot).size());
+    const int owner_index = split.owner.back().index;
+    int next_at = owner_index + 1;
+    if (split.at == 0) {
+      next_at = owner_index;
+    } else if (split.at < size) {
+      if (owner->kind == StmtKind::For)
+        split_loop(edits, split.owner, split.at, unsafe_disable_checks);
+      else
+        split_if(edits, split.owner, split.slot, split.at);
+    }
+    const Slot slot = split.owner.back().slot;
+    split.owner.pop_back();
+    split.slot = slot;
+    split.at = next_at;
+  }
+  return edits.result();
+}
+
+}  // namespace exo2::primitives

@@ -1,0 +1,43 @@
+#include "exo2/primitives/rewrite_expr.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "exo2/core_ir/printer.hpp"
+#include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/location_paths.hpp"
+#include "exo2/primitives/new_expressions.hpp"
+#include "exo2/primitives/refusal.hpp"
+
+namespace exo2::primitives {
+
+cursors::EditResult rewrite_expr(const Proc& proc,
+                                 const cursors::Location& expr,
+                                 const Expr& untyped) {
+  if (expr.kind != cursors::LocationKind::Node)
+    throw std::invalid_argument("rewrite_expr: expected an expression");
+  Expr old_expr = cursors::resolve_expr(proc, expr.path);
+  // The statement holding the expression: its path is the statement steps
+  // that lead to it.
+  cursors::Path stmt = expr.path;
+  while (!stmt.empty() && !cursors::is_statement_slot(stmt.back().slot))
+    stmt.pop_back();
+  if (stmt.empty())
+    throw std::invalid_argument(
+        "rewrite_expr: expected an expression inside a statement");
+
+  const Expr new_expr = typecheck_in_scope(proc, stmt, untyped);
+  QueryContext ctx(proc, to_stmt_path(stmt));
+  SafetyResult r = prove_equivalent(ctx, old_expr, new_expr);
+  require_proven(r,
+                 fmt::format("Expressions are not equivalent:\n{}\nvs.\n{}",
+                             print_expr(old_expr), print_expr(new_expr)),
+                 {.srcinfo = old_expr->srcinfo,
+                  .condition = "ExprEqv(e1, e2)",
+                  .formula = fmt::format("{} == {}", print_expr(old_expr),
+                                         print_expr(new_expr))});
+  return cursors::replace_expr(proc, expr, new_expr);
+}
+
+}  // namespace exo2::primitives

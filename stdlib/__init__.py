@@ -1,0 +1,1 @@
+"""exo2.stdlib: scheduling libraries written against the public API only."""

@@ -1,0 +1,116 @@
+// Loop primitives in C++: printed results, refusals with their reports, and
+// forwarding through the returned EditResult.
+#include <gtest/gtest.h>
+
+#include "exo2/core_ir/diagnostics.hpp"
+#include "exo2/core_ir/printer.hpp"
+#include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/divide_loop.hpp"
+#include "exo2/primitives/fission.hpp"
+#include "exo2/primitives/reorder_loops.hpp"
+#include "exo2/primitives/unroll_loop.hpp"
+#include "typed_ir_builders.hpp"
+
+namespace exo2 {
+namespace {
+
+using namespace test_ir;
+using cursors::Location;
+using cursors::Path;
+using cursors::Slot;
+
+Path body(int i) { return {{Slot::Body, i}}; }
+Path body(int i, int j) { return {{Slot::Body, i}, {Slot::Body, j}}; }
+
+// def scale(n: size, x: f32[n]):
+//     for i in seq(0, n):
+//         x[i] = 2.0 * x[i]
+struct Scale {
+  Sym n{"n"}, x{"x"}, i{"i"};
+  Proc proc() {
+    return test_ir::proc(
+        "scale", {arg(n, kSize), arg(x, tensor({sz(n)}))},
+        {loop(i, lit(0), sz(n),
+              {assign(x, {v(i)}, fmul(real(2.0), data(x, {v(i)})), 3)})});
+  }
+};
+
+TEST(PrimitiveLoops, DivideLoopCutPrintsAsInTheSpec) {
+  Scale k;
+  auto r = primitives::divide_loop(k.proc(), Location::node(body(0)), 8, "io",
+                                   "ii", primitives::TailStrategy::Cut, false);
+  EXPECT_EQ(print_proc(r.proc),
+            "def scale(n: size, x: f32[n] @ DRAM):\n"
+            "    for io in seq(0, n / 8):\n"
+            "        for ii in seq(0, 8):\n"
+            "            x[8 * io + ii] = 2.0 * x[8 * io + ii]\n"
+            "    for ii in seq(0, n % 8):\n"
+            "        x[ii + n / 8 * 8] = 2.0 * x[ii + n / 8 * 8]");
+  // The loop names the outer loop; the body statement sits in the inner one.
+  EXPECT_EQ(r.forwarding(Location::node(body(0))).path, body(0));
+  Path inner_stmt = body(0, 0);
+  inner_stmt.push_back({Slot::Body, 0});
+  EXPECT_EQ(r.forwarding(Location::node(body(0, 0))).path, inner_stmt);
+}
+
+TEST(PrimitiveLoops, DivideLoopPerfectRefusesWithReport) {
+  Scale k;
+  try {
+    primitives::divide_loop(k.proc(), Location::node(body(0)), 4, "io", "ii",
+                            primitives::TailStrategy::Guard, true);
+    FAIL() << "expected a SchedulingError";
+  } catch (const SchedulingError& e) {
+    EXPECT_STREQ(e.what(), "cannot perfectly divide 'n' by 4");
+    EXPECT_EQ(e.report().condition, "Divisible(n, 4)");
+    EXPECT_EQ(e.report().formula, "n % 4 == 0");
+    EXPECT_NE(e.report().counterexample.find("n = "), std::string::npos);
+    EXPECT_EQ(e.report().srcinfo.line, 2);
+  }
+}
+
+TEST(PrimitiveLoops, ReorderLoopsSwapsAndForwardsEachLoop) {
+  Sym n("n"), m("m"), y("y"), a("a"), i("i"), j("j");
+  Proc p =
+      proc("rows",
+           {arg(n, kSize), arg(m, kSize), arg(a, tensor({sz(n), sz(m)})),
+            arg(y, tensor({sz(n)}))},
+           {loop(i, lit(0), sz(n),
+                 {loop(j, lit(0), sz(m),
+                       {reduce(y, {v(i)}, data(a, {v(i), v(j)}), 4)}, 3)})});
+  auto r = primitives::reorder_loops(p, Location::node(body(0)));
+  EXPECT_EQ(print_proc(r.proc),
+            "def rows(n: size, m: size, a: f32[n, m] @ DRAM, y: f32[n] @ "
+            "DRAM):\n"
+            "    for j in seq(0, m):\n"
+            "        for i in seq(0, n):\n"
+            "            y[i] += a[i, j]");
+  EXPECT_EQ(r.forwarding(Location::node(body(0))).path, body(0, 0));
+  EXPECT_EQ(r.forwarding(Location::node(body(0, 0))).path, body(0));
+}
+
+TEST(PrimitiveLoops, FissionRefusesCarriedDependence) {
+  Sym n("n"), x("x"), y("y"), i("i");
+  Proc p = proc("carried",
+                {arg(n, kSize), arg(x, tensor({add(sz(n), lit(1))})),
+                 arg(y, tensor({sz(n)}))},
+                {loop(i, lit(0), sz(n),
+                      {assign(y, {v(i)}, data(x, {v(i)}), 3),
+                       assign(x, {add(v(i), lit(1))}, real(1.0), 4)})});
+  try {
+    primitives::fission(p, Location::gap(body(0, 0), cursors::GapSide::After),
+                        1, false);
+    FAIL() << "expected a SchedulingError";
+  } catch (const SchedulingError& e) {
+    EXPECT_STREQ(e.what(), "Cannot fission loop over i at k.py:2:4.");
+    EXPECT_EQ(e.report().conflicting_accesses.size(), 2u);
+  }
+}
+
+TEST(PrimitiveLoops, UnrollLoopNeedsConstantBounds) {
+  Scale k;
+  EXPECT_THROW(primitives::unroll_loop(k.proc(), Location::node(body(0))),
+               SchedulingError);
+}
+
+}  // namespace
+}  // namespace exo2

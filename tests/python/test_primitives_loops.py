@@ -1,0 +1,563 @@
+"""Loop and scope primitives: printed results, results of the compiled
+kernels before and after, refusals with their messages, and forwarding of
+cursors taken before the primitive."""
+
+# ruff: noqa: F821, E501, B007
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from exo2 import DRAM, proc
+from exo2.API_cursors import InvalidCursorError
+from exo2.API_scheduling import (
+    SchedulingError,
+    add_loop,
+    cut_loop,
+    divide_loop,
+    eliminate_dead_code,
+    fission,
+    fuse,
+    is_atomic_scheduling_op,
+    remove_loop,
+    reorder_loops,
+    repeat,
+    sched_seq,
+    shift_loop,
+    simplify,
+    unroll_loop,
+)
+from schedule_check import assert_same_results
+
+
+def text(s):
+    return textwrap.dedent(s).strip()
+
+
+@proc
+def scale(n: size, x: f32[n] @ DRAM):
+    for i in seq(0, n):
+        x[i] = 2.0 * x[i]
+
+
+@proc
+def add_rows(n: size, m: size, a: f32[n, m], y: f32[n]):
+    for i in seq(0, n):
+        for j in seq(0, m):
+            y[i] += a[i, j]
+
+
+@proc
+def prefix(n: size, x: f32[n + 1]):
+    for i in seq(0, n):
+        x[i + 1] += x[i]
+
+
+@proc
+def two_parts(n: size, x: f32[n], y: f32[n]):
+    for i in seq(0, n):
+        x[i] = 1.0
+        y[i] = x[i] + 2.0
+
+
+@proc
+def carried(n: size, x: f32[n + 1], y: f32[n]):
+    for i in seq(0, n):
+        y[i] = x[i]
+        x[i + 1] = 1.0
+
+
+# --------------------------------------------------------------- divide_loop
+
+
+def test_divide_loop_cut_prints_as_in_the_spec():
+    p = divide_loop(scale, "i", 8, ["io", "ii"], tail="cut")
+    assert str(p) == text("""
+        def scale(n: size, x: f32[n] @ DRAM):
+            for io in seq(0, n / 8):
+                for ii in seq(0, 8):
+                    x[8 * io + ii] = 2.0 * x[8 * io + ii]
+            for ii in seq(0, n % 8):
+                x[ii + n / 8 * 8] = 2.0 * x[ii + n / 8 * 8]
+        """)
+    assert str(simplify(p)) == text("""
+        def scale(n: size, x: f32[n] @ DRAM):
+            for io in seq(0, n / 8):
+                for ii in seq(0, 8):
+                    x[ii + 8 * io] = 2.0 * x[ii + 8 * io]
+            for ii in seq(0, n % 8):
+                x[ii + n / 8 * 8] = 2.0 * x[ii + n / 8 * 8]
+        """)
+
+
+def test_divide_loop_guard_prints_bound_and_guard():
+    p = divide_loop(scale, "i", 8, ["io", "ii"])
+    assert str(p) == text("""
+        def scale(n: size, x: f32[n] @ DRAM):
+            for io in seq(0, (n + 7) / 8):
+                for ii in seq(0, 8):
+                    if 8 * io + ii < n:
+                        x[8 * io + ii] = 2.0 * x[8 * io + ii]
+        """)
+    assert "for io in seq(0, (7 + n) / 8):" in str(simplify(p))
+    assert "if ii + 8 * io < n:" in str(simplify(p))
+
+
+def test_divide_loop_cut_and_guard_wraps_the_tail():
+    p = divide_loop(scale, "i", 4, ["io", "ii"], tail="cut_and_guard")
+    assert "    if n % 4 > 0:\n        for ii in seq(0, n % 4):" in str(p)
+
+
+@pytest.mark.parametrize("tail", ["guard", "cut", "cut_and_guard"])
+def test_divide_loop_keeps_results(tail):
+    p = divide_loop(scale, "i", 4, ["io", "ii"], tail=tail)
+    assert_same_results(scale, p, {"n": 11})
+    assert_same_results(scale, p, {"n": 12})
+
+
+def test_divide_loop_perfect_needs_divisibility():
+    with pytest.raises(SchedulingError) as info:
+        divide_loop(scale, "i", 4, ["io", "ii"], perfect=True)
+    e = info.value
+    assert str(e) == "<<<unknown directive>>>: cannot perfectly divide 'n' by 4"
+    assert e.op == "divide_loop"
+    assert e.condition.startswith("Divisible(n, 4)")
+    assert e.counterexample and e.counterexample["n"] % 4 != 0
+    file, line, col = e.location
+    source = open(file).read().splitlines()
+    assert source[line - 1][col:] == "for i in seq(0, n):"
+    assert "tail=" in e.hint
+
+
+def test_divide_loop_perfect_with_precondition():
+    @proc
+    def scale4(n: size, x: f32[n]):
+        assert n % 4 == 0
+        for i in seq(0, n):
+            x[i] = 2.0 * x[i]
+
+    p = divide_loop(scale4, "i", 4, ["io", "ii"], perfect=True)
+    assert (
+        "for io in seq(0, n / 4):\n        for ii in seq(0, 4):\n            x[4 * io + ii]"
+        in str(p)
+    )
+    assert_same_results(scale4, p, {"n": 16})
+
+
+def test_divide_loop_refuses_nonzero_lower_bound():
+    @proc
+    def from_one(n: size, x: f32[n + 1]):
+        for i in seq(1, n):
+            x[i] = 0.0
+
+    with pytest.raises(
+        SchedulingError, match="expected the lower bound of the loop to be zero, got 1."
+    ):
+        divide_loop(from_one, "i", 4, ["io", "ii"])
+
+
+def test_divide_loop_argument_errors():
+    with pytest.raises(
+        TypeError,
+        match="argument 2, 'div_const' to divide_loop: expected a positive integer",
+    ):
+        divide_loop(scale, "i", 0, ["io", "ii"])
+    with pytest.raises(
+        ValueError,
+        match="expected one of the following values: cut, guard, cut_and_guard",
+    ):
+        divide_loop(scale, "i", 4, ["io", "ii"], tail="bad")
+    with pytest.raises(
+        TypeError,
+        match="argument 3, 'new_iters' to divide_loop: expected a list of length 2",
+    ):
+        divide_loop(scale, "i", 4, ["io"])
+    with pytest.raises(
+        TypeError,
+        match="argument 1, 'loop_cursor' to divide_loop: expected a ForCursor",
+    ):
+        divide_loop(scale, "x[_] = _", 4, ["io", "ii"])
+
+
+def test_divide_loop_forwards_cursors():
+    loop = scale.find_loop("i")
+    stmt = scale.find("x[_] = _")
+    p = divide_loop(scale, loop, 4, ["io", "ii"], tail="cut")
+    assert p.forward(loop) == p.find_loop("io")
+    assert p.forward(stmt) == p.find("x[_] = _")
+    assert p.forward(loop).next() == p.find_loop("ii #1")
+
+
+def test_error_notes_name_operation_and_location(monkeypatch):
+    monkeypatch.delenv("EXO2_PLAIN_ERRORS", raising=False)
+    with pytest.raises(SchedulingError) as info:
+        divide_loop(scale, "i", 4, ["io", "ii"], perfect=True)
+    notes = info.value.__notes__
+    assert notes[0].startswith("Operation: divide_loop (test_primitives_loops.py:")
+    assert notes[1].startswith("Location: ")
+    assert "for i in seq(0, n):" in notes[1]
+    assert any(n.startswith("Hint: ") for n in notes)
+
+
+def test_plain_errors_have_no_notes(monkeypatch):
+    monkeypatch.setenv("EXO2_PLAIN_ERRORS", "1")
+    with pytest.raises(SchedulingError) as info:
+        divide_loop(scale, "i", 4, ["io", "ii"], perfect=True)
+    assert not getattr(info.value, "__notes__", [])
+    assert info.value.op == "divide_loop"
+
+
+# ------------------------------------------------------------- reorder_loops
+
+
+def test_reorder_loops_swaps_and_keeps_results():
+    p = reorder_loops(add_rows, "i j")
+    assert str(p) == text("""
+        def add_rows(n: size, m: size, a: f32[n, m] @ DRAM, y: f32[n] @ DRAM):
+            for j in seq(0, m):
+                for i in seq(0, n):
+                    y[i] += a[i, j]
+        """)
+    assert_same_results(add_rows, p, {"n": 5, "m": 7})
+
+
+def test_reorder_loops_forwards_each_loop_to_its_new_level():
+    outer = add_rows.find_loop("i")
+    inner = add_rows.find_loop("j")
+    p = reorder_loops(add_rows, outer)
+    assert p.forward(outer) == p.find_loop("i")
+    assert p.forward(inner) == p.find_loop("j")
+    assert p.forward(add_rows.find("y[_] += _")) == p.find("y[_] += _")
+
+
+def test_reorder_loops_refuses_a_dependence():
+    @proc
+    def wavefront(n: size, x: f32[n + 1, n + 1]):
+        for i in seq(0, n):
+            for j in seq(0, n):
+                x[i + 1, j] = x[i, j + 1]
+
+    with pytest.raises(SchedulingError) as info:
+        reorder_loops(wavefront, "i j")
+    assert str(info.value).startswith("<<<unknown directive>>>: Loops i and j at ")
+    assert str(info.value).endswith("cannot be reordered.")
+
+
+def test_reorder_loops_refuses_a_non_perfect_nest():
+    with pytest.raises(
+        ValueError, match="expected the body of the outer loop to be a single loop"
+    ):
+        reorder_loops(two_parts, "i")
+
+
+# --------------------------------------------------------------- unroll_loop
+
+
+def test_unroll_loop_copies_the_body():
+    @proc
+    def three(x: f32[3]):
+        for i in seq(0, 3):
+            x[i] = 1.0
+
+    p = unroll_loop(three, "i")
+    assert str(p) == text("""
+        def three(x: f32[3] @ DRAM):
+            x[0] = 1.0
+            x[1] = 1.0
+            x[2] = 1.0
+        """)
+    assert_same_results(three, p, {})
+
+
+def test_unroll_loop_needs_constant_bounds():
+    with pytest.raises(
+        SchedulingError, match="expected loop 'i' to have constant bounds"
+    ):
+        unroll_loop(scale, "i")
+
+
+def test_unroll_loop_invalidates_the_loop():
+    p1 = divide_loop(scale, "i", 2, ["io", "ii"], perfect=False, tail="cut")
+    inner = p1.find_loop("ii")
+    p2 = unroll_loop(p1, inner)
+    with pytest.raises(InvalidCursorError, match="node no longer exists"):
+        p2.forward(inner)
+    assert_same_results(scale, p2, {"n": 7})
+
+
+# ------------------------------------------------------- cut_loop, shift_loop
+
+
+def test_cut_loop_splits_the_range():
+    p = cut_loop(scale, "i", "n / 2")
+    assert str(p) == text("""
+        def scale(n: size, x: f32[n] @ DRAM):
+            for i in seq(0, n / 2):
+                x[i] = 2.0 * x[i]
+            for i in seq(n / 2, n):
+                x[i] = 2.0 * x[i]
+        """)
+    assert_same_results(scale, p, {"n": 9})
+    loop = scale.find_loop("i")
+    assert cut_loop(scale, loop, "n / 2").forward(loop).next().lo().op() == "/"
+
+
+def test_cut_loop_refuses_a_cut_outside_the_bounds():
+    @proc
+    def long(n: size, x: f32[n]):
+        assert n >= 4
+        for i in seq(0, n):
+            x[i] = 0.0
+
+    with pytest.raises(SchedulingError, match="Expected `cut_point` <= `hi`"):
+        cut_loop(long, "i", "n + 1")
+    with pytest.raises(SchedulingError, match="Expected `lo` <= `cut_point`"):
+        cut_loop(cut_loop(long, "i", 3), "i #1", 1)
+
+
+def test_shift_loop_offsets_the_iterator():
+    p = shift_loop(scale, "i", 3)
+    assert str(p) == text("""
+        def scale(n: size, x: f32[n] @ DRAM):
+            for i in seq(3, 3 + (n - 0)):
+                x[i + (0 - 3)] = 2.0 * x[i + (0 - 3)]
+        """)
+    assert_same_results(scale, p, {"n": 6})
+    with pytest.raises(SchedulingError, match="Expected 0 <= `new_lo`"):
+        shift_loop(scale, "i", -1)
+
+
+# --------------------------------------------------------------- remove_loop
+
+
+def test_remove_loop_keeps_an_idempotent_body():
+    @proc
+    def fill(n: size, x: f32[4]):
+        for i in seq(0, n):
+            x[0] = 1.0
+
+    p = remove_loop(fill, "i")
+    assert str(p) == text("""
+        def fill(n: size, x: f32[4] @ DRAM):
+            x[0] = 1.0
+        """)
+    assert_same_results(fill, p, {"n": 3})
+    stmt = fill.find("x[_] = _")
+    assert p.forward(stmt) == p.find("x[_] = _")
+
+
+def test_remove_loop_guards_a_possibly_empty_loop():
+    @proc
+    def fill(n: size, x: f32[4]):
+        for i in seq(1, n):
+            x[0] = 1.0
+
+    assert "if n > 1:\n        x[0] = 1.0" in str(remove_loop(fill, "i"))
+
+
+def test_remove_loop_refusals():
+    with pytest.raises(
+        SchedulingError, match="Cannot remove loop, i is not free in the loop body."
+    ):
+        remove_loop(scale, "i")
+
+    @proc
+    def accumulate(n: size, x: f32[4]):
+        for i in seq(0, n):
+            x[0] += 1.0
+
+    with pytest.raises(SchedulingError, match="is not idempotent."):
+        remove_loop(accumulate, "i")
+
+
+# ------------------------------------------------------------------- fission
+
+
+def test_fission_splits_the_loop():
+    p = fission(two_parts, two_parts.find("x[_] = _").after())
+    assert str(p) == text("""
+        def two_parts(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+            for i in seq(0, n):
+                x[i] = 1.0
+            for i in seq(0, n):
+                y[i] = x[i] + 2.0
+        """)
+    assert_same_results(two_parts, p, {"n": 5})
+
+
+def test_fission_forwards_statements_to_their_side():
+    loop = two_parts.find_loop("i")
+    second = two_parts.find("y[_] = _")
+    p = fission(two_parts, two_parts.find("x[_] = _").after())
+    assert p.forward(loop) == p.body()[0]
+    assert p.forward(second) == p.body()[1].body()[0]
+
+
+def test_fission_refuses_a_carried_dependence():
+    with pytest.raises(SchedulingError, match="Cannot fission loop over i at "):
+        fission(carried, carried.find("y[_] = _").after())
+
+
+def test_fission_refuses_a_gap_at_an_edge():
+    with pytest.raises(
+        ValueError,
+        match="expected cursor to point to a gap between statements, not at an edge",
+    ):
+        fission(two_parts, two_parts.find("x[_] = _").before())
+
+
+def test_fission_lifts_through_two_loops():
+    @proc
+    def nest(n: size, x: f32[n, n], y: f32[n, n]):
+        for i in seq(0, n):
+            for j in seq(0, n):
+                x[i, j] = 1.0
+                y[i, j] = 2.0
+
+    p = fission(nest, nest.find("x[_] = _").after(), n_lifts=2)
+    assert str(p).count("for i in seq(0, n):") == 2
+    assert_same_results(nest, p, {"n": 4})
+
+
+# ---------------------------------------------------------------------- fuse
+
+
+def test_fuse_undoes_fission_and_keeps_results():
+    p = fission(two_parts, two_parts.find("x[_] = _").after())
+    second = p.find("y[_] = _")
+    q = fuse(p, p.body()[0], p.body()[1])
+    assert str(q) == str(two_parts)
+    assert q.forward(second) == q.find("y[_] = _")
+    assert q.forward(p.body()[0]) == q.find_loop("i")
+    assert_same_results(p, q, {"n": 6})
+
+
+def test_fuse_refusals():
+    p = fission(carried, carried.find("y[_] = _").after(), unsafe_disable_checks=True)
+    with pytest.raises(SchedulingError, match="Cannot fission loop over i at "):
+        fuse(p, p.body()[0], p.body()[1])
+
+    @proc
+    def apart(n: size, x: f32[n], y: f32[n]):
+        for i in seq(0, n):
+            x[i] = 1.0
+        y[0] = 0.0
+        for j in seq(0, n):
+            y[j] = 2.0
+
+    with pytest.raises(
+        SchedulingError,
+        match="expected the two loops to be fused to come one right after the other",
+    ):
+        fuse(apart, "i", "j")
+
+    @proc
+    def mixed(n: size, x: f32[n]):
+        for i in seq(0, n):
+            x[i] = 1.0
+        if n > 2:
+            x[0] = 0.0
+
+    with pytest.raises(
+        ValueError, match="either both point to loops or both point to if-guards"
+    ):
+        fuse(mixed, "i", "if _: _")
+
+
+# ------------------------------------------------------------------ add_loop
+
+
+def test_add_loop_wraps_an_idempotent_statement():
+    @proc
+    def fill(n: size, x: f32[4]):
+        x[0] = 1.0
+
+    stmt = fill.find("x[_] = _")
+    p = add_loop(fill, stmt, "k", "n", guard=True)
+    assert str(p) == text("""
+        def fill(n: size, x: f32[4] @ DRAM):
+            for k in seq(0, n):
+                if k == 0:
+                    x[0] = 1.0
+        """)
+    assert p.forward(stmt) == p.find("x[_] = _")
+    assert_same_results(fill, p, {"n": 3})
+
+
+def test_add_loop_refusals():
+    @proc
+    def bump(n: index, x: f32[4]):
+        x[0] += 1.0
+
+    with pytest.raises(SchedulingError, match="is not idempotent."):
+        add_loop(bump, "x[_] += _", "k", 4)
+
+    @proc
+    def fill(n: index, x: f32[4]):
+        x[0] = 1.0
+
+    with pytest.raises(
+        SchedulingError,
+        match="The expression n is not guaranteed to be greater than 0.",
+    ):
+        add_loop(fill, "x[_] = _", "k", "n")
+
+
+# ------------------------------------------------------- eliminate_dead_code
+
+
+def test_eliminate_dead_code_keeps_the_branch_that_runs():
+    @proc
+    def guarded(n: size, x: f32[n]):
+        for i in seq(0, n):
+            if i < n:
+                x[i] = 0.0
+            else:
+                x[0] = 1.0
+
+    stmt = guarded.find("x[_] = 0.0")
+    p = eliminate_dead_code(guarded, "if _: _")
+    assert str(p) == text("""
+        def guarded(n: size, x: f32[n] @ DRAM):
+            for i in seq(0, n):
+                x[i] = 0.0
+        """)
+    assert p.forward(stmt) == p.find("x[_] = _")
+    assert_same_results(guarded, p, {"n": 4})
+
+
+def test_eliminate_dead_code_refuses_a_live_if():
+    @proc
+    def maybe(n: size, x: f32[n]):
+        for i in seq(0, n):
+            if i < 2:
+                x[i] = 0.0
+
+    with pytest.raises(
+        SchedulingError, match="If condition isn't always True or always False"
+    ):
+        eliminate_dead_code(maybe, "if _: _")
+    with pytest.raises(SchedulingError, match="Loop condition isn't always False"):
+        eliminate_dead_code(maybe, "i")
+
+
+# ------------------------------------------------------------------- helpers
+
+
+def test_helpers_compose_primitives():
+    assert is_atomic_scheduling_op(divide_loop)
+    p = sched_seq(scale, [(divide_loop, "i", 4, ["io", "ii"], "cut"), simplify])
+    assert "x[ii + 8 * io]" not in str(p) and "x[ii + 4 * io]" in str(p)
+    q = repeat(divide_loop, 1)(scale, "i", 2, ["io", "ii"])
+    assert "for ii in seq(0, 2):" in str(q)
+    with pytest.raises(
+        TypeError, match="expected n_times to be None or a positive int"
+    ):
+        repeat(divide_loop, 0)
+
+
+def test_simplify_forwards_unchanged_statements():
+    p = divide_loop(scale, "i", 4, ["io", "ii"], tail="cut")
+    stmt = p.find("x[_] = _")
+    assert simplify(p).forward(stmt) == simplify(p).find("x[_] = _")

@@ -1,0 +1,368 @@
+"""The expression and statement primitives (primitives.md §9–§10): printed
+results, results of JIT runs before and after, refusals with Exo's texts,
+and forwarding of cursors taken before each primitive."""
+
+# ruff: noqa: F821, E501, B007
+
+from __future__ import annotations
+
+import pytest
+from exo2 import SchedulingError, proc
+from exo2.API_cursors import InvalidCursorError
+from exo2.stdlib.scheduling import (
+    commute_expr,
+    delete_pass,
+    fold_into_reduce,
+    inline_assign,
+    insert_pass,
+    left_reassociate_expr,
+    lift_reduce_constant,
+    make_instr,
+    merge_writes,
+    parallelize_loop,
+    rename,
+    reorder_stmts,
+    rewrite_expr,
+    split_write,
+)
+from schedule_check import assert_same_results
+
+PREFIX = "<<<unknown directive>>>: "
+
+
+@proc
+def axpy(n: size, a: f32, x: f32[n], y: f32[n]):
+    for i in seq(0, n):
+        y[i] = y[i] + a * x[i]
+
+
+@proc
+def two_writes(n: size, x: f32[n], y: f32[n]):
+    for i in seq(0, n):
+        x[i] = 1.0
+        y[i] = 2.0
+
+
+@proc
+def dot_scaled(n: size, x: f32[n], y: f32[n], out: f32[1]):
+    acc: f32
+    acc = 0.0
+    for i in seq(0, n):
+        acc += x[0] * y[i]
+    out[0] = acc
+
+
+@proc
+def temp_product(n: size, x: f32[n], y: f32[n]):
+    for i in seq(0, n):
+        t: f32
+        t = x[i] + y[i]
+        y[i] = t * t
+
+
+def body_text(p):
+    """The printed procedure without its `def` line."""
+    return str(p).split("):\n", 1)[1]
+
+
+# ---- rename / make_instr ----------------------------------------------------
+
+
+def test_rename_changes_the_name_and_forwards_blocks():
+    body = axpy.find_loop("i").body()
+    p = rename(axpy, "axpy2")
+    assert p.name() == "axpy2"
+    assert str(p).startswith("def axpy2(")
+    assert p.forward(body) == p.find_loop("i").body()
+    assert_same_results(axpy, p, {"n": 6})
+    with pytest.raises(
+        TypeError, match="argument 1, 'name' to rename: expected a valid name"
+    ):
+        rename(axpy, "not a name")
+
+
+def test_make_instr_sets_the_template():
+    p = make_instr(axpy, "axpy({n}, {a}, {x}, {y});")
+    assert p.is_instr()
+    assert p.get_instr() == "axpy({n}, {a}, {x}, {y});"
+    assert p.forward(axpy.find_loop("i")) == p.find_loop("i")
+    with pytest.raises(TypeError, match="expected an instruction macro"):
+        make_instr(axpy, 3)
+
+
+# ---- insert_pass / delete_pass ----------------------------------------------
+
+
+def test_insert_pass_then_delete_pass_round_trips():
+    loop = two_writes.find_loop("i")
+    p = insert_pass(two_writes, loop.body()[1].before())
+    assert body_text(p) == (
+        "    for i in seq(0, n):\n        x[i] = 1.0\n        pass\n        y[i] = 2.0"
+    )
+    assert p.forward(two_writes.find("y[_] = _")) == p.find("y[_] = _")
+    q = delete_pass(p)
+    assert str(q) == str(two_writes)
+    assert q.forward(two_writes.find("y[_] = _")) == q.find("y[_] = _")
+    assert_same_results(two_writes, q, {"n": 5})
+
+
+def test_delete_pass_removes_loops_of_only_pass():
+    @proc
+    def padded(n: size, x: f32[n]):
+        pass
+        for i in seq(0, n):
+            for j in seq(0, n):
+                pass
+        x[0] = 1.0
+
+    p = delete_pass(padded)
+    assert body_text(p) == "    x[0] = 1.0"
+    with pytest.raises(InvalidCursorError, match="node no longer exists"):
+        p.forward(padded.find_loop("i"))
+
+
+# ---- reorder_stmts ------------------------------------------------------------
+
+
+def test_reorder_stmts_swaps_independent_writes():
+    x_write = two_writes.find("x[_] = _")
+    p = reorder_stmts(two_writes, x_write.expand(0, 1))
+    assert body_text(p) == (
+        "    for i in seq(0, n):\n        y[i] = 2.0\n        x[i] = 1.0"
+    )
+    assert p.forward(x_write) == p.find_loop("i").body()[1]
+    assert_same_results(two_writes, p, {"n": 7})
+
+
+def test_reorder_stmts_refuses_dependent_statements():
+    with pytest.raises(SchedulingError) as e:
+        reorder_stmts(temp_product, temp_product.find("t = _").expand(0, 1))
+    assert str(e.value).startswith(PREFIX + "Statements at ")
+    assert str(e.value).endswith("do not commute.")
+
+
+# ---- commute_expr / left_reassociate_expr / rewrite_expr --------------------
+
+
+def test_commute_expr_swaps_operands():
+    product = axpy.find("a * x[_]")
+    p = commute_expr(axpy, [product])
+    assert body_text(p) == "    for i in seq(0, n):\n        y[i] = y[i] + x[i] * a"
+    assert p.forward(product).lhs().name() == "x"
+    assert_same_results(axpy, p, {"n": 6})
+
+
+def test_commute_expr_refuses_control_and_other_operators():
+    with pytest.raises(TypeError, match="only '\\+' or '\\*' can commute, got -"):
+
+        @proc
+        def minus(x: f32[2]):
+            x[0] = x[0] - x[1]
+
+        commute_expr(minus, [minus.find("x[0] - x[1]")])
+    with pytest.raises(
+        TypeError, match="only numeric \\(not index or size\\) expressions"
+    ):
+
+        @proc
+        def index_sum(n: size, x: f32[n]):
+            for i in seq(0, n - 1):
+                x[i + 1] = 0.0
+
+        commute_expr(index_sum, [index_sum.find("i + 1")])
+
+
+def test_left_reassociate_expr_regroups():
+    @proc
+    def sum3(x: f32[4]):
+        x[0] = x[1] + (x[2] + x[3])
+
+    p = left_reassociate_expr(sum3, sum3.find("x[1] + (x[2] + x[3])"))
+    assert body_text(p) == "    x[0] = x[1] + x[2] + x[3]"
+    assert_same_results(sum3, p, {})
+    with pytest.raises(
+        TypeError,
+        match="The rhs of the expression must be the same binary operation as the expression \\(\\+\\)",
+    ):
+        left_reassociate_expr(p, p.find("x[1] + x[2] + x[3]"))
+
+
+def test_rewrite_expr_needs_an_equivalent_expression():
+    @proc
+    def shifted(n: size, x: f32[n]):
+        for i in seq(0, n):
+            x[i] = 1.0
+
+    idx = shifted.find("x[_] = _").idx()[0]
+    p = rewrite_expr(shifted, idx, "i + 1 - 1")
+    assert body_text(p) == "    for i in seq(0, n):\n        x[i + 1 - 1] = 1.0"
+    assert_same_results(shifted, p, {"n": 4})
+    with pytest.raises(SchedulingError) as e:
+        rewrite_expr(shifted, idx, "i + 1")
+    assert str(e.value) == PREFIX + "Expressions are not equivalent:\ni\nvs.\ni + 1"
+
+
+# ---- merge_writes / split_write / fold_into_reduce --------------------------
+
+
+def test_split_write_then_merge_writes_round_trips():
+    p = split_write(axpy, axpy.find("y[_] = _"))
+    assert body_text(p) == (
+        "    for i in seq(0, n):\n        y[i] = y[i]\n        y[i] += a * x[i]"
+    )
+    assert_same_results(axpy, p, {"n": 5})
+    q = merge_writes(p, p.find("y[_] = _").expand(0, 1))
+    assert body_text(q) == "    for i in seq(0, n):\n        y[i] = y[i] + a * x[i]"
+    assert_same_results(p, q, {"n": 5})
+    loop = p.find_loop("i")
+    assert q.forward(loop) == q.find_loop("i")
+
+
+def test_split_write_refuses_a_second_operand_reading_the_buffer():
+    @proc
+    def double(x: f32[2]):
+        x[0] = x[1] + x[0]
+
+    with pytest.raises(SchedulingError) as e:
+        split_write(double, double.find("x[_] = _"))
+    assert str(e.value) == (
+        PREFIX + "Expected the second operand of the addition to not read the buffer x."
+    )
+
+
+def test_merge_writes_refuses_different_elements_and_dependent_values():
+    @proc
+    def writes(x: f32[2], y: f32[2]):
+        x[0] = y[0]
+        x[1] += y[1]
+        x[1] = x[1]
+
+    with pytest.raises(SchedulingError) as e:
+        merge_writes(writes, writes.body()[0].expand(0, 1))
+    assert (
+        str(e.value) == PREFIX + "expected the left hand side's indices to be the same."
+    )
+    with pytest.raises(SchedulingError) as e:
+        merge_writes(writes, writes.body()[1].expand(0, 1))
+    assert str(e.value) == PREFIX + (
+        "expected the right hand side of the second statement to not depend "
+        "on the left hand side of the first statement."
+    )
+    with pytest.raises(ValueError) as e:
+        merge_writes(dot_scaled, dot_scaled.find("acc = _").expand(0, 1))
+    assert str(e.value) == (
+        "expected two consecutive assign/reduce statements, got "
+        "<class 'exo2.API_cursors.AssignCursor'> and "
+        "<class 'exo2.API_cursors.ForCursor'> instead."
+    )
+
+
+def test_fold_into_reduce_folds_a_self_addition():
+    stmt = axpy.find("y[_] = _")
+    p = fold_into_reduce(axpy, stmt)
+    assert body_text(p) == "    for i in seq(0, n):\n        y[i] += a * x[i]"
+    assert_same_results(axpy, p, {"n": 9})
+    with pytest.raises(InvalidCursorError):
+        p.forward(stmt)
+    with pytest.raises(SchedulingError) as e:
+        fold_into_reduce(two_writes, two_writes.find("x[_] = _"))
+    assert str(e.value) == PREFIX + "The rhs of the assignment must be an add."
+
+
+# ---- inline_assign ------------------------------------------------------------
+
+
+def test_inline_assign_forwards_the_value():
+    use = temp_product.find("y[_] = _")
+    p = inline_assign(temp_product, temp_product.find("t = _"))
+    assert body_text(p) == (
+        "    for i in seq(0, n):\n"
+        "        t: f32 @ DRAM\n"
+        "        y[i] = (x[i] + y[i]) * (x[i] + y[i])"
+    )
+    assert p.forward(use) == p.find("y[_] = _")
+    assert_same_results(temp_product, p, {"n": 8})
+
+
+def test_inline_assign_refuses_changed_inputs_and_visible_buffers():
+    @proc
+    def changes(x: f32[2], y: f32[2]):
+        t: f32
+        t = x[0]
+        x[0] = 2.0
+        y[0] = t
+
+    with pytest.raises(SchedulingError) as e:
+        inline_assign(changes, changes.find("t = _"))
+    assert str(e.value) == (
+        PREFIX
+        + "Cannot inline assign t = x[0] because a value it reads is written afterwards."
+    )
+    with pytest.raises(SchedulingError) as e:
+        inline_assign(two_writes, two_writes.find("x[_] = _"))
+    assert "The variable x can potentially be used after the statement at" in str(
+        e.value
+    )
+
+
+# ---- lift_reduce_constant -----------------------------------------------------
+
+
+def test_lift_reduce_constant_factors_the_scale():
+    loop = dot_scaled.find_loop("i")
+    p = lift_reduce_constant(dot_scaled, dot_scaled.find("acc = _").expand(0, 1))
+    assert body_text(p) == (
+        "    acc: f32 @ DRAM\n"
+        "    acc = 0.0\n"
+        "    for i in seq(0, n):\n"
+        "        acc += y[i]\n"
+        "    acc = x[0] * acc\n"
+        "    out[0] = acc"
+    )
+    assert p.forward(loop).next() == p.find("acc = x[0] * acc")
+    assert_same_results(dot_scaled, p, {"n": 10})
+
+
+def test_lift_reduce_constant_refuses_a_nonzero_start():
+    @proc
+    def start_one(n: size, x: f32[n], out: f32[1]):
+        acc: f32
+        acc = 1.0
+        for i in seq(0, n):
+            acc += 2.0 * x[i]
+        out[0] = acc
+
+    with pytest.raises(SchedulingError) as e:
+        lift_reduce_constant(start_one, start_one.find("acc = _").expand(0, 1))
+    assert str(e.value) == (
+        PREFIX + "cannot lift constant because the buffer is not initialized to zero"
+    )
+
+
+def test_lift_reduce_constant_refuses_different_scales():
+    @proc
+    def two_scales(n: size, x: f32[n], out: f32[1]):
+        acc: f32
+        acc = 0.0
+        for i in seq(0, n):
+            acc += 2.0 * x[i]
+            acc += 3.0 * x[i]
+        out[0] = acc
+
+    with pytest.raises(SchedulingError) as e:
+        lift_reduce_constant(two_scales, two_scales.find("acc = _").expand(0, 1))
+    assert str(e.value) == PREFIX + (
+        "cannot lift constant because the reduces to buffer acc in the loop "
+        "body have different constants"
+    )
+
+
+# ---- parallelize_loop ---------------------------------------------------------
+
+
+def test_parallelize_loop_sets_par():
+    body = axpy.find_loop("i").body()
+    p = parallelize_loop(axpy, "i")
+    assert body_text(p) == "    for i in par(0, n):\n        y[i] = y[i] + a * x[i]"
+    assert p.forward(body) == p.find_loop("i").body()
+    assert_same_results(axpy, p, {"n": 6})
