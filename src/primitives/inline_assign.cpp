@@ -72,7 +72,7 @@ cursors::EditResult inline_assign(const Proc& proc,
   const Assign& w = s->as<Assign>();
   const Block& list = cursors::enclosing_list(proc, assign.path);
   const int at = assign.path.back().index;
-  Block rest(list.begin() + at + 1, list.end());
+  const Block rest(list.begin() + at + 1, list.end());
 
   QueryContext ctx(proc, to_stmt_path(assign.path));
   const Location written = location_written(s, ctx.windows());
@@ -100,10 +100,11 @@ cursors::EditResult inline_assign(const Proc& proc,
     const bool compound = later->kind == StmtKind::For ||
                           later->kind == StmtKind::If ||
                           later->kind == StmtKind::With;
-    const Access* change = nullptr;
+    bool changes_inputs = false;
     for (const Access& a : effects_of(later, ctx.windows()))
-      if (!change && a.modifies() && contains(inputs, a.location)) change = &a;
-    if (reads_here && (inputs_changed || (compound && change)))
+      changes_inputs =
+          changes_inputs || (a.modifies() && contains(inputs, a.location));
+    if (reads_here && (inputs_changed || (compound && changes_inputs)))
       refuse(fmt::format("Cannot inline assign {} because a value it reads "
                          "is written afterwards.",
                          stmt_text),
@@ -111,7 +112,7 @@ cursors::EditResult inline_assign(const Proc& proc,
               .hint = "an input of the assigned value is written before "
                       "this use of " +
                       w.name.name()});
-    inputs_changed = inputs_changed || change;
+    inputs_changed = inputs_changed || changes_inputs;
   }
 
   // Replacing one read moves no other expression, so the paths stay valid.

@@ -288,6 +288,14 @@ TEST(InlineAssign, ForwardsTheValueToLaterReads) {
   EXPECT_THROW(r.forwarding(node(assign_path)), cursors::InvalidCursorError);
 }
 
+TEST(InlineAssign, AllowsAStatementThatReadsBeforeItWritesAnInput) {
+  Kernel k;
+  Proc p = k.make({k.scalar(), assign(k.a, {}, data(k.y, {lit(0)}), 3),
+                   assign(k.y, {lit(0)}, fmul(k.sa(), k.sa()), 4)});
+  cursors::EditResult r = inline_assign(p, node(top(1)));
+  EXPECT_EQ(body_of(r.proc), "    a: f32 @ DRAM\n    y[0] = y[0] * y[0]\n");
+}
+
 TEST(InlineAssign, RefusesWhenTheValueOrBufferChangesOrStaysVisible) {
   Kernel k;
   Block written_after = {k.scalar(), assign(k.a, {}, data(k.y, {lit(0)}), 3),
@@ -324,6 +332,18 @@ TEST(LiftReduceConstant, FactorsTheScaleOutOfTheLoop) {
             "    a: f32 @ DRAM\n    a = 0.0\n    for i in seq(0, n):\n"
             "        a += x[i]\n    a = y[0] * a\n    x[0] = a\n");
   EXPECT_EQ(r.forwarding(node(top(3))), node(top(4)));
+}
+
+TEST(LiftReduceConstant, RefusesUnsupportedStatementsInTheLoop) {
+  Kernel k;
+  Sym w("w");
+  Block windowed = {
+      k.scalar(), assign(k.a, {}, real(0.0), 3),
+      loop(k.i, lit(0), sz(k.n),
+           {make_window_stmt(w, win(k.x, {iv(lit(0), sz(k.n))}), at(5)),
+            reduce(k.a, {}, fmul(real(2.0), k.xi()), 6)})};
+  EXPECT_THROW(lift_reduce_constant(k.make(windowed), block(top(1), 2)),
+               UnsupportedStatementError);
 }
 
 TEST(LiftReduceConstant, RefusesNonZeroStartsAndScaleWrittenInTheLoop) {
