@@ -19,10 +19,12 @@ from .primitives.loops import (
     eliminate_dead_code,
     fission,
     fuse,
+    lift_scope,
     remove_loop,
     reorder_loops,
     shift_loop,
     simplify,
+    specialize,
     unroll_loop,
 )
 from .primitives.operation_stack import user_op
@@ -46,10 +48,12 @@ __all__ = [
     "eliminate_dead_code",
     "fission",
     "fuse",
+    "lift_scope",
     "remove_loop",
     "reorder_loops",
     "shift_loop",
     "simplify",
+    "specialize",
     "unroll_loop",
 ]
 __all__ += _statement_ops

@@ -13,11 +13,13 @@
 #include "exo2/primitives/eliminate_dead_code.hpp"
 #include "exo2/primitives/fission.hpp"
 #include "exo2/primitives/fuse.hpp"
+#include "exo2/primitives/lift_scope.hpp"
 #include "exo2/primitives/new_expressions.hpp"
 #include "exo2/primitives/remove_loop.hpp"
 #include "exo2/primitives/reorder_loops.hpp"
 #include "exo2/primitives/shift_loop.hpp"
 #include "exo2/primitives/simplify.hpp"
+#include "exo2/primitives/specialize.hpp"
 #include "exo2/primitives/unroll_loop.hpp"
 #include "handles.hpp"
 
@@ -105,6 +107,15 @@ void bind_primitives(py::module_& m) {
         [](const ProvenanceHandle& p, const CursorHandle& stmt) {
           return derive(p, eliminate_dead_code(proc_of(p), stmt.loc));
         });
+  m.def("lift_scope", [](const ProvenanceHandle& p, const CursorHandle& scope) {
+    return derive(p, lift_scope(proc_of(p), scope.loc));
+  });
+  m.def("specialize", [](const ProvenanceHandle& p, const CursorHandle& block,
+                         const std::vector<ExprHandle>& conds) {
+    std::vector<Expr> exprs;
+    for (const ExprHandle& c : conds) exprs.push_back(c.node);
+    return derive(p, specialize(proc_of(p), block.loc, exprs));
+  });
   m.def("simplify", [](const ProvenanceHandle& p) {
     return derive(p, primitives::simplify(proc_of(p)));
   });

@@ -20,6 +20,16 @@ cursors::EditResult add_loop(const Proc& proc,
   const Stmt stmt = cursors::resolve_stmt(proc, stmt_loc.path);
   const SrcInfo& src = stmt->srcinfo;
   const Expr hi = typecheck_in_scope(proc, stmt_loc.path, hi_untyped);
+  // A declaration wrapped in a loop would go out of scope before its uses.
+  if (stmt->kind == StmtKind::Alloc || stmt->kind == StmtKind::WindowStmt) {
+    const Sym& name = stmt->kind == StmtKind::Alloc
+                          ? stmt->as<Alloc>().name
+                          : stmt->as<WindowStmt>().name;
+    refuse(fmt::format("cannot add a loop around the declaration of {} at "
+                       "{}: the code after it could no longer use {}",
+                       name.name(), src.str(), name.name()),
+           {.srcinfo = src});
+  }
 
   if (!unsafe_disable_check) {
     QueryContext ctx(proc, to_stmt_path(stmt_loc.path));

@@ -7,7 +7,9 @@
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/divide_loop.hpp"
 #include "exo2/primitives/fission.hpp"
+#include "exo2/primitives/lift_scope.hpp"
 #include "exo2/primitives/reorder_loops.hpp"
+#include "exo2/primitives/specialize.hpp"
 #include "exo2/primitives/unroll_loop.hpp"
 #include "typed_ir_builders.hpp"
 
@@ -110,6 +112,77 @@ TEST(PrimitiveLoops, UnrollLoopNeedsConstantBounds) {
   Scale k;
   EXPECT_THROW(primitives::unroll_loop(k.proc(), Location::node(body(0))),
                SchedulingError);
+}
+
+TEST(PrimitiveLoops, LiftScopeTreatsMissingElseAsPass) {
+  Sym n("n"), m("m"), x("x");
+  Proc p = proc(
+      "branchy", {arg(n, kSize), arg(m, kSize), arg(x, tensor({sz(n)}))},
+      {cond(
+          lt(lit(2), sz(m)),
+          {cond(lt(lit(3), sz(n)), {assign(x, {lit(0)}, real(1.0), 4)}, {}, 3)},
+          {assign(x, {lit(0)}, real(3.0), 6)})});
+  auto r = primitives::lift_scope(p, Location::node(body(0, 0)));
+  EXPECT_EQ(print_proc(r.proc),
+            "def branchy(n: size, m: size, x: f32[n] @ DRAM):\n"
+            "    if 3 < n:\n"
+            "        if 2 < m:\n"
+            "            x[0] = 1.0\n"
+            "        else:\n"
+            "            x[0] = 3.0\n"
+            "    else:\n"
+            "        if 2 < m:\n"
+            "            pass\n"
+            "        else:\n"
+            "            x[0] = 3.0");
+  // The lifted if moves to its parent's place; its code follows.
+  EXPECT_EQ(r.forwarding(Location::node(body(0, 0))).path, body(0));
+  Path write = body(0, 0);
+  write.push_back({Slot::Body, 0});
+  EXPECT_EQ(r.forwarding(Location::node(write)).path, write);
+  EXPECT_THROW(r.forwarding(Location::node(body(0))),
+               cursors::InvalidCursorError);
+}
+
+TEST(PrimitiveLoops, LiftScopeRefusesTopLevelAndLoopDependentIf) {
+  Scale k;
+  EXPECT_THROW(primitives::lift_scope(k.proc(), Location::node(body(0))),
+               SchedulingError);
+  Sym n("n"), x("x"), i("i");
+  Proc p = proc("uses_i", {arg(n, kSize), arg(x, tensor({sz(n)}))},
+                {loop(i, lit(0), sz(n),
+                      {cond(lt(lit(2), v(i)), {assign(x, {v(i)}, real(1.0), 4)},
+                            {}, 3)})});
+  try {
+    primitives::lift_scope(p, Location::node(body(0, 0)));
+    FAIL() << "expected a SchedulingError";
+  } catch (const SchedulingError& e) {
+    EXPECT_STREQ(e.what(), "if statement depends on iteration variable");
+    EXPECT_EQ(e.report().srcinfo.line, 3);
+  }
+}
+
+TEST(PrimitiveLoops, SpecializeCopiesTheBlockAndRefusesNonComparisons) {
+  Scale k;
+  const Location block = Location::block(body(0), 1);
+  auto r = primitives::specialize(k.proc(), block, {lt(sz(k.n), lit(8))});
+  EXPECT_EQ(print_proc(r.proc),
+            "def scale(n: size, x: f32[n] @ DRAM):\n"
+            "    if n < 8:\n"
+            "        for i in seq(0, n):\n"
+            "            x[i] = 2.0 * x[i]\n"
+            "    else:\n"
+            "        for i in seq(0, n):\n"
+            "            x[i] = 2.0 * x[i]");
+  EXPECT_EQ(r.forwarding(block), block);
+  EXPECT_THROW(r.forwarding(Location::node(body(0))),
+               cursors::InvalidCursorError);
+  try {
+    primitives::specialize(k.proc(), block, {add(sz(k.n), lit(2))});
+    FAIL() << "expected a SchedulingError";
+  } catch (const SchedulingError& e) {
+    EXPECT_STREQ(e.what(), "Invalid specialization condition.");
+  }
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from exo2 import DRAM, proc
+from exo2 import DRAM, config, proc
 from exo2.API_cursors import InvalidCursorError
 from exo2.API_scheduling import (
     SchedulingError,
@@ -20,12 +20,14 @@ from exo2.API_scheduling import (
     fission,
     fuse,
     is_atomic_scheduling_op,
+    lift_scope,
     remove_loop,
     reorder_loops,
     repeat,
     sched_seq,
     shift_loop,
     simplify,
+    specialize,
     unroll_loop,
 )
 from schedule_check import assert_same_results
@@ -561,3 +563,241 @@ def test_simplify_forwards_unchanged_statements():
     p = divide_loop(scale, "i", 4, ["io", "ii"], tail="cut")
     stmt = p.find("x[_] = _")
     assert simplify(p).forward(stmt) == simplify(p).find("x[_] = _")
+
+
+# ---------------------------------------------------------------- lift_scope
+
+
+@proc
+def branchy(n: size, m: size, x: f32[n]):
+    for i in seq(0, n):
+        if m > 2:
+            if n > 3:
+                x[i] = 1.0
+        else:
+            x[i] = 3.0
+
+
+def test_lift_scope_if_out_of_a_loop():
+    @proc
+    def choose(n: size, m: size, x: f32[n]):
+        for i in seq(0, n):
+            if m > 2:
+                x[i] = 1.0
+            else:
+                x[i] = 2.0 * x[i]
+
+    p = lift_scope(choose, "if _: _")
+    assert str(p) == text("""
+        def choose(n: size, m: size, x: f32[n] @ DRAM):
+            if m > 2:
+                for i in seq(0, n):
+                    x[i] = 1.0
+            else:
+                for i in seq(0, n):
+                    x[i] = 2.0 * x[i]
+        """)
+    for m in (1, 5):
+        assert_same_results(choose, p, {"n": 6, "m": m})
+
+
+def test_lift_scope_if_without_else_keeps_the_outer_else():
+    # [fix] 11: when n > 3 fails, the outer else still runs.
+    p = lift_scope(branchy, "if _: _ #1")
+    assert str(p) == text("""
+        def branchy(n: size, m: size, x: f32[n] @ DRAM):
+            for i in seq(0, n):
+                if n > 3:
+                    if m > 2:
+                        x[i] = 1.0
+                    else:
+                        x[i] = 3.0
+                else:
+                    if m > 2:
+                        pass
+                    else:
+                        x[i] = 3.0
+        """)
+    for n in (2, 6):
+        for m in (1, 5):
+            assert_same_results(branchy, p, {"n": n, "m": m})
+
+
+def test_lift_scope_if_out_of_an_else_branch():
+    @proc
+    def nested(n: size, m: size, x: f32[n]):
+        for i in seq(0, n):
+            if m > 2:
+                x[i] = 3.0
+            else:
+                if n > 3:
+                    x[i] = 1.0
+
+    p = lift_scope(nested, "if _: _ #1")
+    assert str(p) == text("""
+        def nested(n: size, m: size, x: f32[n] @ DRAM):
+            for i in seq(0, n):
+                if n > 3:
+                    if m > 2:
+                        x[i] = 3.0
+                    else:
+                        x[i] = 1.0
+                else:
+                    if m > 2:
+                        x[i] = 3.0
+        """)
+    for n in (2, 6):
+        for m in (1, 5):
+            assert_same_results(nested, p, {"n": n, "m": m})
+
+
+def test_lift_scope_loop_out_of_an_if_and_out_of_a_loop():
+    @proc
+    def guarded(n: size, m: size, x: f32[n]):
+        if m > 2:
+            for i in seq(0, n):
+                x[i] = 1.0
+
+    p = lift_scope(guarded, "i")
+    assert str(p) == text("""
+        def guarded(n: size, m: size, x: f32[n] @ DRAM):
+            for i in seq(0, n):
+                if m > 2:
+                    x[i] = 1.0
+        """)
+    assert_same_results(guarded, p, {"n": 5, "m": 3})
+    assert str(lift_scope(add_rows, "j")) == str(reorder_loops(add_rows, "i j"))
+
+
+def test_lift_scope_forwards_the_lifted_statement_and_its_code():
+    inner = branchy.find("if _: _ #1")
+    write = branchy.find("x[_] = 1.0")
+    other = branchy.find("x[_] = 3.0")
+    p = lift_scope(branchy, inner)
+    assert p.forward(inner) == p.find("if _: _")
+    assert p.forward(inner).cond() == p.find("if _: _").cond()
+    assert p.forward(write) == p.find("x[_] = 1.0")
+    assert p.forward(other) == p.find("x[_] = 3.0")
+    with pytest.raises(InvalidCursorError):
+        p.forward(branchy.find("if _: _"))
+
+
+def test_lift_scope_refusals():
+    with pytest.raises(
+        SchedulingError, match="Cannot lift scope of top-level statement"
+    ):
+        lift_scope(scale, "i")
+
+    @proc
+    def uses_i(n: size, x: f32[n]):
+        for i in seq(0, n):
+            if i > 2:
+                x[i] = 1.0
+
+    with pytest.raises(
+        SchedulingError, match="if statement depends on iteration variable"
+    ):
+        lift_scope(uses_i, "if _: _")
+
+    @proc
+    def with_else(n: size, m: size, x: f32[n]):
+        if m > 2:
+            for i in seq(0, n):
+                x[i] = 1.0
+        else:
+            x[0] = 2.0
+
+    with pytest.raises(
+        SchedulingError, match="cannot lift for loop when if has an orelse clause"
+    ):
+        lift_scope(with_else, "i")
+
+    @proc
+    def two(n: size, m: size, x: f32[n]):
+        for i in seq(0, n):
+            x[i] = 0.0
+            if m > 2:
+                x[i] = 1.0
+
+    with pytest.raises(
+        SchedulingError, match="expected if statement to be directly nested in parent"
+    ):
+        lift_scope(two, "if _: _")
+
+
+def test_lift_scope_refuses_a_condition_the_body_changes():
+    @config
+    class Flags:
+        on: bool
+
+    @proc
+    def toggles(n: size, x: f32[n]):
+        if Flags.on:
+            for i in seq(0, n):
+                Flags.on = False
+                x[i] = 1.0
+
+    with pytest.raises(
+        SchedulingError, match="reads Flags.on, which the code inside writes"
+    ):
+        lift_scope(toggles, "i")
+
+
+# ---------------------------------------------------------------- specialize
+
+
+def test_specialize_copies_the_block_under_each_condition():
+    p = specialize(scale, "for i in _: _", ["n < 8", "n == 8 or n > 100"])
+    assert str(p) == text("""
+        def scale(n: size, x: f32[n] @ DRAM):
+            if n < 8:
+                for i in seq(0, n):
+                    x[i] = 2.0 * x[i]
+            else:
+                if n == 8 or n > 100:
+                    for i in seq(0, n):
+                        x[i] = 2.0 * x[i]
+                else:
+                    for i in seq(0, n):
+                        x[i] = 2.0 * x[i]
+        """)
+    for n in (3, 8, 20):
+        assert_same_results(scale, p, {"n": n})
+
+
+def test_specialize_forwards_the_block_to_the_new_if():
+    block = two_parts.find_loop("i").body()
+    p = specialize(two_parts, block, "n > 4")
+    assert p.forward(block) == p.find("if _: _").as_block()
+    with pytest.raises(InvalidCursorError):
+        p.forward(block[0])
+    assert_same_results(two_parts, p, {"n": 6})
+
+
+def test_specialize_refusals():
+    @proc
+    def staged(n: size, x: f32[n]):
+        t: f32
+        t = 1.0
+        x[0] = t
+
+    with pytest.raises(
+        SchedulingError,
+        match=r"Block contains allocations \('t',\) which are used outside the block.",
+    ):
+        specialize(staged, staged.body()[0:2], "n > 2")
+    with pytest.raises(SchedulingError, match="Invalid specialization condition."):
+        specialize(scale, "for i in _: _", "n + 2")
+
+
+def test_add_loop_refuses_to_wrap_a_declaration():
+    @proc
+    def uses_temp(x: f32[4]):
+        acc: f32
+        acc = 0.0
+        x[0] = acc
+
+    with pytest.raises(
+        SchedulingError, match="cannot add a loop around the declaration of acc"
+    ):
+        add_loop(uses_temp, uses_temp.find("acc: _"), "k", "2")

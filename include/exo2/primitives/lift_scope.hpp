@@ -31,6 +31,7 @@ namespace exo2::primitives {
 // outer position; the code it held follows into the first copy (for if in
 // if, the parent's other branch too); the parent if or loop is invalid
 // except for loop in if, where it moves inside the loop.
-cursors::EditResult lift_scope(const Proc& proc, const cursors::Location& scope);
+cursors::EditResult lift_scope(const Proc& proc,
+                               const cursors::Location& scope);
 
 }  // namespace exo2::primitives

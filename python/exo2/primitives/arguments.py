@@ -112,6 +112,15 @@ class ListA(ArgumentProcessor):
         return [self.elem(v, all_args) for v in values]
 
 
+class ListOrElemA(ListA):
+    """Like `ListA`, also accepting a single value as a list of one."""
+
+    def __call__(self, values, all_args):
+        if not isinstance(values, (list, tuple)):
+            values = [values]
+        return super().__call__(values, all_args)
+
+
 # ---------------------------------------------------------------------------
 # Cursors
 

@@ -11,6 +11,7 @@ from .arguments import (
     ForOrIfCursorA,
     GapCursorA,
     ListA,
+    ListOrElemA,
     NameA,
     NestedForLoopCursorA,
     NewExprA,
@@ -136,4 +137,19 @@ def eliminate_dead_code(proc, stmt_cursor):
     (else) branch, or deletes a loop that never runs."""
     return derived_procedure(
         _core.eliminate_dead_code(proc._provenance, stmt_cursor._impl)
+    )
+
+
+@sched_op([ForOrIfCursorA])
+def lift_scope(proc, scope_cursor):
+    """Moves an if or loop above its parent if or loop (primitives.md §6)."""
+    return derived_procedure(_core.lift_scope(proc._provenance, scope_cursor._impl))
+
+
+@sched_op([BlockCursorA, ListOrElemA(NewExprA("block"))])
+def specialize(proc, block, conds):
+    """Replaces `block` by `if c0: block elif c1: block ... else: block`, one
+    copy per condition plus a default copy."""
+    return derived_procedure(
+        _core.specialize(proc._provenance, block._impl, list(conds))
     )

@@ -1,0 +1,65 @@
+#include "exo2/primitives/specialize.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/new_expressions.hpp"
+#include "exo2/primitives/refusal.hpp"
+#include "exo2/primitives/substitute.hpp"
+
+namespace exo2::primitives {
+
+namespace {
+
+// A comparison of control expressions, or `and` / `or` of valid
+// conditions.
+bool is_valid_condition(const Expr& e) {
+  if (e->kind != ExprKind::BinOp) return false;
+  const BinOp& b = e->as<BinOp>();
+  if (b.op == BinOpKind::And || b.op == BinOpKind::Or)
+    return is_valid_condition(b.lhs) && is_valid_condition(b.rhs);
+  return is_comparison(b.op) && b.lhs->type.is_indexable() &&
+         b.rhs->type.is_indexable();
+}
+
+}  // namespace
+
+cursors::EditResult specialize(const Proc& proc,
+                               const cursors::Location& block_loc,
+                               const std::vector<Expr>& untyped_conds) {
+  if (block_loc.kind != cursors::LocationKind::Block)
+    throw std::invalid_argument("expected a block");
+  if (untyped_conds.empty())
+    throw std::invalid_argument("expected at least one condition");
+  const Block& list = cursors::enclosing_list(proc, block_loc.path);
+  const Block block(list.begin() + block_loc.lo(), list.begin() + block_loc.hi);
+  const Block rest(list.begin() + block_loc.hi, list.end());
+
+  std::vector<std::string> used;
+  for (const Stmt& s : block)
+    if (s->kind == StmtKind::Alloc && mentions(rest, s->as<Alloc>().name))
+      used.push_back("'" + s->as<Alloc>().name.name() + "'");
+  if (!used.empty())
+    refuse(fmt::format("Block contains allocations ({}{}) which are used "
+                       "outside the block.",
+                       fmt::join(used, ", "), used.size() == 1 ? "," : ""),
+           {.srcinfo = block.front()->srcinfo});
+
+  std::vector<Expr> conds;
+  for (const Expr& untyped : untyped_conds) {
+    conds.push_back(typecheck_in_scope(proc, block_loc.path, untyped));
+    if (!is_valid_condition(conds.back()))
+      refuse("Invalid specialization condition.",
+             {.srcinfo = conds.back()->srcinfo});
+  }
+
+  Block result = fresh_copy(block);
+  for (auto c = conds.rbegin(); c != conds.rend(); ++c)
+    result = {make_if(*c, fresh_copy(block), std::move(result),
+                      block.front()->srcinfo)};
+  return cursors::replace(proc, block_loc, std::move(result));
+}
+
+}  // namespace exo2::primitives
