@@ -304,6 +304,42 @@ class ArgOrAllocCursorA(_CursorA):
         )
 
 
+class InstrStrA(ArgumentProcessor):
+    """An instruction template (a string with `{}` escapes)."""
+
+    def __call__(self, value, all_args):
+        if not isinstance(value, str):
+            self.err("expected an instruction macro (i.e. a string with {} escapes)")
+        return value
+
+
+class AssignCursorA(StmtCursorA):
+    """An assignment: a cursor or a pattern."""
+
+    def __call__(self, arg, all_args):
+        if isinstance(arg, PC.AssignCursor):
+            return self.forward(arg, all_args)
+        if isinstance(arg, str):
+            arg = self.find(arg, all_args)
+            if isinstance(arg, PC.AssignCursor):
+                return arg
+        self.err(f"expected an AssignCursor, not {type(arg)}")
+
+
+class AssignOrReduceCursorA(StmtCursorA):
+    """An assignment or reduction: a cursor or a pattern."""
+
+    def __call__(self, arg, all_args):
+        kinds = (PC.AssignCursor, PC.ReduceCursor)
+        if isinstance(arg, kinds):
+            return self.forward(arg, all_args)
+        if isinstance(arg, str):
+            arg = self.find(arg, all_args)
+            if isinstance(arg, kinds):
+                return arg
+        self.err(f"expected an AssignCursor or ReduceCursor, not {type(arg)}")
+
+
 class NewExprA(ArgumentProcessor):
     """A new expression (text, number or bool), parsed in the scope before
     the statement of the argument named `cursor_arg` (primitives.md §3).

@@ -8,14 +8,15 @@ give Exo's exception classes and texts (TypeError / ValueError) first.
 from .. import API_cursors as PC
 from .. import _core
 from .arguments import (
-    ArgumentProcessor,
+    AssignCursorA,
+    AssignOrReduceCursorA,
     BlockCursorA,
     ExprCursorA,
     ForCursorA,
     GapCursorA,
+    InstrStrA,
     NameA,
     NewExprA,
-    StmtCursorA,
     sched_op,
 )
 from .results import derived_procedure
@@ -38,42 +39,6 @@ __all__ = [
 ]
 
 _CONTROL_TYPES = ("index", "size", "int", "bool", "stride")
-
-
-class InstrStrA(ArgumentProcessor):
-    """An instruction template (a string with `{}` escapes)."""
-
-    def __call__(self, value, all_args):
-        if not isinstance(value, str):
-            self.err("expected an instruction macro (i.e. a string with {} escapes)")
-        return value
-
-
-class AssignCursorA(StmtCursorA):
-    """An assignment: a cursor or a pattern."""
-
-    def __call__(self, arg, all_args):
-        if isinstance(arg, PC.AssignCursor):
-            return self.forward(arg, all_args)
-        if isinstance(arg, str):
-            arg = self.find(arg, all_args)
-            if isinstance(arg, PC.AssignCursor):
-                return arg
-        self.err(f"expected an AssignCursor, not {type(arg)}")
-
-
-class AssignOrReduceCursorA(StmtCursorA):
-    """An assignment or reduction: a cursor or a pattern."""
-
-    def __call__(self, arg, all_args):
-        kinds = (PC.AssignCursor, PC.ReduceCursor)
-        if isinstance(arg, kinds):
-            return self.forward(arg, all_args)
-        if isinstance(arg, str):
-            arg = self.find(arg, all_args)
-            if isinstance(arg, kinds):
-                return arg
-        self.err(f"expected an AssignCursor or ReduceCursor, not {type(arg)}")
 
 
 def _is_numeric(expr_cursor):
