@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/core_ir/symbol_table.hpp"
 
 namespace exo2 {
 
@@ -374,14 +375,15 @@ SafetyResult prove_commutes(QueryContext& ctx, const Block& first,
                             const Block& second) {
   const std::vector<Access> e1 = effects_of(first, ctx.windows());
   const std::vector<Access> e2 = effects_of(second, ctx.windows());
-  // An allocation cannot move past a use of its buffer.
+  // A declaration (allocation or window statement) cannot move past a use
+  // of what it declares.
   for (const auto& [block, effects] :
        {std::make_pair(&first, &e2), std::make_pair(&second, &e1)}) {
     for (const Stmt& s : *block) {
-      if (s->kind != StmtKind::Alloc) continue;
+      const Sym* declared = declared_name(s);
+      if (!declared) continue;
       for (const Access& a : *effects) {
-        if (a.location.is_config() || a.location.buffer != s->as<Alloc>().name)
-          continue;
+        if (a.location.is_config() || a.location.buffer != *declared) continue;
         SafetyResult r = refuted(fmt::format("{} is allocated at {} and {}",
                                              a.location.str(), s->srcinfo.str(),
                                              report(a).str()));

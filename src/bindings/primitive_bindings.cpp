@@ -10,10 +10,13 @@
 #include "exo2/primitives/add_loop.hpp"
 #include "exo2/primitives/cut_loop.hpp"
 #include "exo2/primitives/divide_loop.hpp"
+#include "exo2/primitives/divide_with_recompute.hpp"
 #include "exo2/primitives/eliminate_dead_code.hpp"
 #include "exo2/primitives/fission.hpp"
 #include "exo2/primitives/fuse.hpp"
+#include "exo2/primitives/join_loops.hpp"
 #include "exo2/primitives/lift_scope.hpp"
+#include "exo2/primitives/mult_loops.hpp"
 #include "exo2/primitives/new_expressions.hpp"
 #include "exo2/primitives/remove_loop.hpp"
 #include "exo2/primitives/reorder_loops.hpp"
@@ -75,6 +78,25 @@ void bind_primitives(py::module_& m) {
   m.def("unroll_loop", [](const ProvenanceHandle& p, const CursorHandle& loop) {
     return derive(p, unroll_loop(proc_of(p), loop.loc));
   });
+  m.def("mult_loops", [](const ProvenanceHandle& p, const CursorHandle& outer,
+                         const std::string& new_iter) {
+    return derive(p, mult_loops(proc_of(p), outer.loc, new_iter));
+  });
+  m.def("join_loops", [](const ProvenanceHandle& p, const CursorHandle& loop1,
+                         const CursorHandle& loop2) {
+    return derive(p, join_loops(proc_of(p), loop1.loc, loop2.loc));
+  });
+  m.def(
+      "divide_with_recompute",
+      [](const ProvenanceHandle& p, const CursorHandle& loop,
+         const ExprHandle& outer_hi, int64_t outer_stride,
+         const std::string& outer, const std::string& inner) {
+        return derive(p,
+                      divide_with_recompute(proc_of(p), loop.loc, outer_hi.node,
+                                            outer_stride, outer, inner));
+      },
+      py::arg("proc"), py::arg("loop"), py::arg("outer_hi"),
+      py::arg("outer_stride"), py::arg("outer"), py::arg("inner"));
   m.def("cut_loop", [](const ProvenanceHandle& p, const CursorHandle& loop,
                        const ExprHandle& cut) {
     return derive(p, cut_loop(proc_of(p), loop.loc, cut.node));

@@ -8,14 +8,14 @@ void collect(const Block& block, std::vector<SymbolInfo>& out) {
     switch (s->kind) {
       case StmtKind::Alloc: {
         const auto& a = s->as<Alloc>();
-        out.push_back({SymbolInfo::Kind::Allocation, a.name, a.type, a.mem,
-                       a.srcinfo});
+        out.push_back(
+            {SymbolInfo::Kind::Allocation, a.name, a.type, a.mem, a.srcinfo});
         break;
       }
       case StmtKind::WindowStmt: {
         const auto& w = s->as<WindowStmt>();
-        out.push_back({SymbolInfo::Kind::Window, w.name, w.rhs->type, w.mem,
-                       w.srcinfo});
+        out.push_back(
+            {SymbolInfo::Kind::Window, w.name, w.rhs->type, w.mem, w.srcinfo});
         break;
       }
       case StmtKind::For: {
@@ -42,10 +42,16 @@ void collect(const Block& block, std::vector<SymbolInfo>& out) {
 std::vector<SymbolInfo> symbol_table(const Proc& p) {
   std::vector<SymbolInfo> out;
   for (const auto& a : p->args)
-    out.push_back({SymbolInfo::Kind::Argument, a.name, a.type, a.mem,
-                   a.srcinfo});
+    out.push_back(
+        {SymbolInfo::Kind::Argument, a.name, a.type, a.mem, a.srcinfo});
   collect(p->body, out);
   return out;
+}
+
+const Sym* declared_name(const Stmt& s) {
+  if (s->kind == StmtKind::Alloc) return &s->as<Alloc>().name;
+  if (s->kind == StmtKind::WindowStmt) return &s->as<WindowStmt>().name;
+  return nullptr;
 }
 
 const char* symbol_kind_name(SymbolInfo::Kind kind) {

@@ -1,5 +1,6 @@
 #include "exo2/primitives/commute_expr.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -38,10 +39,16 @@ cursors::EditResult commute_expr(const Proc& proc,
           "commute_expr()");
   }
 
+  // Innermost expressions first: swapping an expression only replaces
+  // nodes below it, so the locations of enclosing expressions stay valid.
+  std::vector<Location> innermost_first = exprs;
+  std::stable_sort(innermost_first.begin(), innermost_first.end(),
+                   [](const Location& a, const Location& b) {
+                     return a.path.size() > b.path.size();
+                   });
   EditSequence edits(proc);
-  for (const Location& original : exprs) {
-    // Earlier swaps may have removed this expression (it was inside one).
-    Location loc = edits.forward(original);
+  for (const Location& original : innermost_first) {
+    const Location loc = edits.forward(original);
     const BinOp& b = cursors::resolve_expr(edits.proc(), loc.path)->as<BinOp>();
     Expr lhs = b.lhs, rhs = b.rhs;
     edits.apply(cursors::replace_expr(

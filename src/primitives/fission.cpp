@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "exo2/core_ir/symbol_table.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
 #include "exo2/primitives/location_paths.hpp"
@@ -26,13 +27,14 @@ struct Split {
   int at;
 };
 
-// Refuses when the first part allocates a buffer the second part uses.
+// Refuses when the first part declares a buffer or window the second part
+// uses.
 void check_allocations(const Block& first, const Block& second) {
   for (const Stmt& s : first)
-    if (s->kind == StmtKind::Alloc && mentions(second, s->as<Alloc>().name))
+    if (const Sym* name = declared_name(s); name && mentions(second, *name))
       refuse(fmt::format("Will not fission here, because doing so will hide "
                          "the allocation of {} from a later use site.",
-                         s->as<Alloc>().name.name()),
+                         name->name()),
              {.srcinfo = s->srcinfo});
 }
 

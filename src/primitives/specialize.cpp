@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "exo2/core_ir/symbol_table.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/new_expressions.hpp"
 #include "exo2/primitives/refusal.hpp"
@@ -39,8 +40,8 @@ cursors::EditResult specialize(const Proc& proc,
 
   std::vector<std::string> used;
   for (const Stmt& s : block)
-    if (s->kind == StmtKind::Alloc && mentions(rest, s->as<Alloc>().name))
-      used.push_back("'" + s->as<Alloc>().name.name() + "'");
+    if (const Sym* name = declared_name(s); name && mentions(rest, *name))
+      used.push_back("'" + name->name() + "'");
   if (!used.empty())
     refuse(fmt::format("Block contains allocations ({}{}) which are used "
                        "outside the block.",

@@ -6,8 +6,11 @@
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/divide_loop.hpp"
+#include "exo2/primitives/divide_with_recompute.hpp"
 #include "exo2/primitives/fission.hpp"
+#include "exo2/primitives/join_loops.hpp"
 #include "exo2/primitives/lift_scope.hpp"
+#include "exo2/primitives/mult_loops.hpp"
 #include "exo2/primitives/reorder_loops.hpp"
 #include "exo2/primitives/specialize.hpp"
 #include "exo2/primitives/unroll_loop.hpp"
@@ -183,6 +186,66 @@ TEST(PrimitiveLoops, SpecializeCopiesTheBlockAndRefusesNonComparisons) {
   } catch (const SchedulingError& e) {
     EXPECT_STREQ(e.what(), "Invalid specialization condition.");
   }
+}
+
+TEST(PrimitiveLoops, MultLoopsFusesAndForwardsTheOuterLoop) {
+  Sym n("n"), x("x"), i("i"), j("j");
+  Proc p = proc("tile", {arg(n, kSize), arg(x, tensor({sz(n), lit(4)}))},
+                {loop(i, lit(0), sz(n),
+                      {loop(j, lit(0), lit(4),
+                            {assign(x, {v(i), v(j)}, real(0.0), 4)}, 3)})});
+  auto r = primitives::mult_loops(p, Location::node(body(0)), "k");
+  EXPECT_EQ(print_proc(r.proc),
+            "def tile(n: size, x: f32[n, 4] @ DRAM):\n"
+            "    for k in seq(0, n * 4):\n"
+            "        x[k / 4, k % 4] = 0.0");
+  EXPECT_EQ(r.forwarding(Location::node(body(0))).path, body(0));
+  Path stmt = body(0, 0);
+  stmt.push_back({Slot::Body, 0});
+  EXPECT_EQ(r.forwarding(Location::node(stmt)).path, body(0, 0));
+  EXPECT_THROW(r.forwarding(Location::node(body(0, 0))),
+               cursors::InvalidCursorError);
+}
+
+TEST(PrimitiveLoops, JoinLoopsRefusesDifferentBodies) {
+  Sym n("n"), x("x"), i("i"), j("j");
+  Proc p = proc("two", {arg(n, kSize), arg(x, tensor({sz(n)}))},
+                {loop(i, lit(0), lit(0), {assign(x, {v(i)}, real(0.0), 3)}, 2),
+                 loop(j, lit(0), sz(n), {assign(x, {v(j)}, real(1.0), 5)}, 4)});
+  try {
+    primitives::join_loops(p, Location::node(body(0)), Location::node(body(1)));
+    FAIL() << "expected a SchedulingError";
+  } catch (const SchedulingError& e) {
+    EXPECT_STREQ(e.what(), "expected the two loops to have identical bodies");
+  }
+}
+
+TEST(PrimitiveLoops, DivideWithRecomputeOverlapsAndRefusesUnsafeUses) {
+  Sym n("n"), x("x"), y("y"), i("i");
+  Proc p = proc(
+      "copy", {arg(n, kSize), arg(x, tensor({sz(n)})), arg(y, tensor({sz(n)}))},
+      {loop(i, lit(0), sz(n), {assign(y, {v(i)}, data(x, {v(i)}), 3)})});
+  auto r = primitives::divide_with_recompute(p, Location::node(body(0)), sz(n),
+                                             1, "io", "ii");
+  EXPECT_EQ(print_proc(r.proc),
+            "def copy(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):\n"
+            "    for io in seq(0, n):\n"
+            "        for ii in seq(0, 1 + (n - n * 1)):\n"
+            "            y[io * 1 + ii] = x[io * 1 + ii]");
+  EXPECT_EQ(r.forwarding(Location::node(body(0))).path, body(0));
+  try {
+    primitives::divide_with_recompute(p, Location::node(body(0)), sz(n), 2,
+                                      "io", "ii");
+    FAIL() << "expected a SchedulingError";
+  } catch (const SchedulingError& e) {
+    EXPECT_STREQ(e.what(), "outer_hi * outer_stride exceeds loop's hi n");
+    EXPECT_EQ(e.report().condition, "Bound");
+  }
+  // Recomputing `x[i] = 2.0 * x[i]` would double some elements twice.
+  Scale k;
+  EXPECT_THROW(primitives::divide_with_recompute(
+                   k.proc(), Location::node(body(0)), sz(k.n), 1, "io", "ii"),
+               SchedulingError);
 }
 
 }  // namespace

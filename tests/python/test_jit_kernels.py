@@ -411,3 +411,13 @@ def test_user_memory_text_reaches_the_c_code():
 
 def test_par_loops_compile_with_openmp():
     assert "#pragma omp parallel for" in kernel(K.par_scale).c_code
+
+
+def test_index_operands_of_equal_precedence_keep_their_parentheses():
+    """Found by a random schedule (mult_loops): `4 * (k % 2)` was emitted as
+    `4 * k % 2`, which C reads as `(4 * k) % 2`."""
+    A = np.arange(8, dtype=np.float32) + 1
+    C = np.zeros(1, np.float32)
+    K.interleaved_sum.jit()(A, C)
+    expected = sum(A[k // 2 + 4 * (k % 2)] * A[7 - (k - k % 4)] for k in range(8))
+    assert C[0] == expected

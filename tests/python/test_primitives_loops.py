@@ -16,11 +16,14 @@ from exo2.API_scheduling import (
     add_loop,
     cut_loop,
     divide_loop,
+    divide_with_recompute,
     eliminate_dead_code,
     fission,
     fuse,
     is_atomic_scheduling_op,
+    join_loops,
     lift_scope,
+    mult_loops,
     remove_loop,
     reorder_loops,
     repeat,
@@ -801,3 +804,182 @@ def test_add_loop_refuses_to_wrap_a_declaration():
         SchedulingError, match="cannot add a loop around the declaration of acc"
     ):
         add_loop(uses_temp, uses_temp.find("acc: _"), "k", "2")
+
+
+# ---------------------------------------------------------------- mult_loops
+
+
+@proc
+def tile(n: size, x: f32[n, 4]):
+    for i in seq(0, n):
+        for j in seq(0, 4):
+            x[i, j] = 2.0 * x[i, j]
+
+
+def test_mult_loops_fuses_the_iteration_spaces():
+    p = mult_loops(tile, "i j", "k")
+    assert str(p) == text("""
+        def tile(n: size, x: f32[n, 4] @ DRAM):
+            for k in seq(0, n * 4):
+                x[k / 4, k % 4] = 2.0 * x[k / 4, k % 4]
+        """)
+    assert_same_results(tile, p, {"n": 5})
+
+
+def test_mult_loops_refusals():
+    @proc
+    def rows(n: size, m: size, x: f32[n, m]):
+        for i in seq(0, n):
+            for j in seq(0, m):
+                x[i, j] = 0.0
+
+    with pytest.raises(
+        SchedulingError,
+        match="expected the inner loop to have a constant bound, got m.",
+    ):
+        mult_loops(rows, "i j", "k")
+
+    @proc
+    def offset(n: size, x: f32[n, 4]):
+        for i in seq(1, n):
+            for j in seq(0, 4):
+                x[i, j] = 0.0
+
+    with pytest.raises(
+        SchedulingError,
+        match="expected the inner and outer loops to have a constant lower "
+        "bound of 0, got 0 and 1.",
+    ):
+        mult_loops(offset, "i j", "k")
+
+
+def test_mult_loops_forwards_the_outer_loop_and_the_body():
+    outer = tile.find_loop("i")
+    inner = tile.find_loop("j")
+    stmt = tile.find("x[_] = _")
+    p = mult_loops(tile, outer, "k")
+    assert p.forward(outer) == p.find_loop("k")
+    assert p.forward(stmt) == p.find("x[_] = _")
+    with pytest.raises(InvalidCursorError):
+        p.forward(inner)
+
+
+# ---------------------------------------------------------------- join_loops
+
+
+def test_join_loops_undoes_cut_loop():
+    cut = cut_loop(scale, "i", "n / 2")
+    p = join_loops(cut, "i", "i #1")
+    assert str(p) == text("""
+        def scale(n: size, x: f32[n] @ DRAM):
+            for i in seq(0, n):
+                x[i] = 2.0 * x[i]
+        """)
+    assert_same_results(cut, p, {"n": 7})
+
+
+def test_join_loops_refusals():
+    @proc
+    def two(n: size, x: f32[n + 3], y: f32[n + 3]):
+        for i in seq(0, 2):
+            x[i] = 0.0
+        for i in seq(3, n + 3):
+            x[i] = 0.0
+        for i in seq(2, 3):
+            y[i] = 0.0
+
+    with pytest.raises(
+        SchedulingError,
+        match="expected the second loop to be directly after the first",
+    ):
+        join_loops(two, "i", "i #2")
+    with pytest.raises(
+        SchedulingError,
+        match="expected the first loop upper bound 2 to be the same as the "
+        "second loop lower bound 3",
+    ):
+        join_loops(two, "i", "i #1")
+
+    @proc
+    def different(n: size, x: f32[n], y: f32[n]):
+        for i in seq(0, n / 2):
+            x[i] = 0.0
+        for i in seq(n / 2, n):
+            y[i] = 0.0
+
+    with pytest.raises(
+        SchedulingError, match="expected the two loops to have identical bodies"
+    ):
+        join_loops(different, "i", "i #1")
+
+
+def test_join_loops_forwards_the_first_loop():
+    cut = cut_loop(scale, "i", "n / 2")
+    first = cut.find_loop("i")
+    second = cut.find_loop("i #1")
+    stmt = cut.find("x[_] = _")
+    p = join_loops(cut, first, second)
+    assert p.forward(first) == p.find_loop("i")
+    assert p.forward(stmt) == p.find("x[_] = _")
+    with pytest.raises(InvalidCursorError):
+        p.forward(second)
+
+
+# ----------------------------------------------------- divide_with_recompute
+
+
+@proc
+def blur(n: size, x: f32[n + 2], y: f32[n]):
+    assert n >= 4
+    for i in seq(0, n):
+        y[i] = x[i] + x[i + 2]
+
+
+def test_divide_with_recompute_overlaps_the_inner_loops():
+    p = divide_with_recompute(blur, "i", "n / 4", 4, ["io", "ii"])
+    assert str(p) == text("""
+        def blur(n: size, x: f32[n + 2] @ DRAM, y: f32[n] @ DRAM):
+            assert n >= 4
+            for io in seq(0, n / 4):
+                for ii in seq(0, 4 + (n - (n - n % 4))):
+                    y[io * 4 + ii] = x[io * 4 + ii] + x[io * 4 + ii + 2]
+        """)
+    assert_same_results(blur, p, {"n": 11})
+    q = divide_with_recompute(blur, "i", 2, 2, ["io", "ii"])
+    assert "for ii in seq(0, 2 + (n - 2 * 2)):" in str(q)
+    assert_same_results(blur, q, {"n": 9})
+
+
+def test_divide_with_recompute_refusals():
+    with pytest.raises(
+        SchedulingError, match="outer_hi \\* outer_stride exceeds loop's hi n"
+    ):
+        divide_with_recompute(blur, "i", "n / 2", 4, ["io", "ii"])
+
+    @proc
+    def shift(n: size, x: f32[n + 1], y: f32[n]):
+        for i in seq(0, n):
+            y[i] = x[i + 1]
+            x[i] = 0.0
+
+    # A recomputed iteration would read the zero another iteration wrote.
+    with pytest.raises(SchedulingError, match="is not idempotent."):
+        divide_with_recompute(shift, "i", "n / 4", 4, ["io", "ii"])
+
+    @proc
+    def small(n: size, y: f32[n]):
+        for i in seq(0, n):
+            y[i] = 1.0
+
+    # For 0 < n < 4 there is no outer iteration and nothing would run.
+    with pytest.raises(SchedulingError, match="expected outer_hi n / 4"):
+        divide_with_recompute(small, "i", "n / 4", 4, ["io", "ii"])
+
+
+def test_divide_with_recompute_forwards_the_loop_and_the_body():
+    loop = blur.find_loop("i")
+    stmt = blur.find("y[_] = _")
+    p = divide_with_recompute(blur, loop, "n / 4", 4, ["io", "ii"])
+    assert p.forward(loop) == p.find_loop("io")
+    assert p.forward(stmt) == p.find("y[_] = _")
+    assert p.forward(stmt).parent() == p.find_loop("ii")

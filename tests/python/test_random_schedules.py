@@ -26,8 +26,6 @@ from __future__ import annotations
 import math
 import os
 import random
-import subprocess
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -513,34 +511,11 @@ def gen_remove_loop(view, seq):
     return None if loop is None else Step("remove_loop", (loop,))
 
 
-def after_window_stmt(stmt):
-    """Whether `stmt` or an earlier statement of its block is a window
-    statement."""
-    while stmt:
-        if isinstance(stmt, WindowStmtCursor):
-            return True
-        stmt = stmt.prev()
-    return False
-
-
-def hides_window_stmt(stmt, n_lifts):
-    """Whether fission after `stmt` would split a window statement from
-    later statements at one of the `n_lifts` levels."""
-    for _ in range(n_lifts):
-        if after_window_stmt(stmt):
-            return True
-        stmt = stmt.parent()
-    return False
-
-
 def gen_fission(view, seq):
-    """Not after window statements: test_fission_after_a_window_statement."""
     stmt = seq.choice([s for s in view.statements() if s.next() and view.depth(s)])
     if stmt is None:
         return None
     n_lifts = seq.small_int(1, view.depth(stmt))
-    if hides_window_stmt(stmt, n_lifts):
-        return None
     return Step("fission", (stmt.after(),), {"n_lifts": n_lifts})
 
 
@@ -580,9 +555,7 @@ def gen_eliminate_dead_code(view, seq):
 
 
 def gen_specialize(view, seq):
-    """Not of window statements: test_specialize_of_a_window_statement."""
-    stmts = [s for s in view.statements() if not isinstance(s, WindowStmtCursor)]
-    stmt = seq.choice(stmts)
+    stmt = seq.choice(view.statements())
     if stmt is None:
         return None
     conds = [
@@ -614,13 +587,7 @@ def gen_insert_pass(view, seq):
 
 
 def gen_reorder_stmts(view, seq):
-    """Not of window statements: test_reorder_stmts_of_a_window_statement."""
-    pairs = [
-        (s1, s2)
-        for s1, s2 in view.pairs()
-        if not isinstance(s1, WindowStmtCursor) and not isinstance(s2, WindowStmtCursor)
-    ]
-    pair = seq.choice(pairs)
+    pair = seq.choice(view.pairs())
     return None if pair is None else Step("reorder_stmts", (pair[0].expand(0, 1),))
 
 
@@ -638,8 +605,7 @@ def gen_lift_reduce_constant(view, seq):
 
 
 def gen_commute_expr(view, seq):
-    """One expression, or two of different statements (two nested ones
-    crash: test_commute_expr_of_nested_expressions)."""
+    """One expression, or two (possibly one inside the other)."""
     exprs = view.expressions(
         lambda e: (
             isinstance(e, BinaryOpCursor) and e.op() in ("+", "*") and not is_control(e)
@@ -648,7 +614,7 @@ def gen_commute_expr(view, seq):
     if not exprs:
         return None
     first, stmt = seq.choice(exprs)
-    others = [e for e, s in exprs if s != stmt]
+    others = [e for e, _ in exprs if e != first]
     if others and seq.rng.random() < 0.3:
         return Step("commute_expr", ([first, seq.choice(others)],))
     return Step("commute_expr", ([first],))
@@ -1088,46 +1054,25 @@ def test_random_schedules_keep_results(kernel, statistics):
 # Bugs found by random schedules
 
 
-NESTED_COMMUTE = """
-from __future__ import annotations
-from exo2 import proc
-from exo2.API_scheduling import commute_expr
+def test_commute_expr_of_nested_expressions():
+    """Found by a random schedule: commuting an expression and one inside it
+    crashed. Both swap, innermost first."""
 
-@proc
-def blur(n: size, x: f32[n + 2], y: f32[n]):
-    for i in seq(0, n):
-        y[i] = x[i] + x[i + 1] + x[i + 2]
+    @proc
+    def blur(n: size, x: f32[n + 2], y: f32[n]):
+        for i in seq(0, n):
+            y[i] = x[i] + x[i + 1] + x[i + 2]
 
-outer = blur.find("y[_] = _").rhs()
-try:
-    commute_expr(blur, [outer, outer.lhs()])
-except Exception as e:
-    print(type(e).__name__, e)
-"""
+    outer = blur.find("y[_] = _").rhs()
+    swapped = S.commute_expr(blur, [outer, outer.lhs()])
+    assert "y[i] = x[i + 2] + (x[i + 1] + x[i])" in str(swapped)
+    assert_same_results(blur, swapped, {"n": 7})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="commute_expr crashes when one expression lies inside another: "
-    "swapping the outer one removes the inner node, and the forwarded "
-    "location is resolved without a check (src/primitives/commute_expr.cpp)",
-)
-def test_commute_expr_of_nested_expressions(tmp_path):
-    script = tmp_path / "nested_commute.py"
-    script.write_text(NESTED_COMMUTE)
-    result = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
-    )
-    assert result.returncode == 0, f"exit status {result.returncode}\n{result.stderr}"
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="specialize refuses blocks whose allocations are used after them, "
-    "but not window statements: the copies of `row` end inside the if and "
-    "the later read of `row` is left unbound (codegen: unordered_map::at)",
-)
 def test_specialize_of_a_window_statement():
+    """Found by a random schedule: specialize copied a window statement into
+    the branches, out of reach of its later uses."""
+
     @proc
     def windowed(n: size, m: size, a: f32[n, m + 2], y: f32[n, m]):
         for i in seq(0, n):
@@ -1139,13 +1084,9 @@ def test_specialize_of_a_window_statement():
         S.specialize(windowed, windowed.find("row = _"), "m < 4")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="reorder_stmts moves a window statement after a read of the "
-    "window: Commute sees no conflict between them (codegen: "
-    "unordered_map::at)",
-)
 def test_reorder_stmts_of_a_window_statement():
+    """Found by a random schedule: a use of a window moved before it."""
+
     @proc
     def windowed(n: size, a: f32[n, 4], y: f32[n, 4]):
         for i in seq(0, n):
@@ -1156,13 +1097,10 @@ def test_reorder_stmts_of_a_window_statement():
         S.reorder_stmts(windowed, windowed.find("row = _").expand(0, 1))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fission refuses to hide an allocation from a later use, but "
-    "not a window statement: the second loop reads `row` out of its scope "
-    "(the generated C does not compile)",
-)
 def test_fission_after_a_window_statement():
+    """Found by a random schedule: fission split a window statement from a
+    later use."""
+
     @proc
     def windowed(n: size, a: f32[n, 4], y: f32[n, 4]):
         for i in seq(0, n):

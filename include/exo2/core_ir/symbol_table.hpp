@@ -22,4 +22,8 @@ struct SymbolInfo {
 std::vector<SymbolInfo> symbol_table(const Proc& p);
 const char* symbol_kind_name(SymbolInfo::Kind kind);
 
+// The variable a statement declares for the statements after it (an
+// allocation's buffer, a window statement's window), or null.
+const Sym* declared_name(const Stmt& s);
+
 }  // namespace exo2

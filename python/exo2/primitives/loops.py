@@ -55,6 +55,38 @@ def reorder_loops(proc, nested_loops):
     return derived_procedure(_core.reorder_loops(proc._provenance, nested_loops._impl))
 
 
+@sched_op([NestedForLoopCursorA, NameA])
+def mult_loops(proc, nested_loops, new_iter_name):
+    """Fuses `for i in seq(0, e): for j in seq(0, c)` (`c` a literal) into
+    `for k in seq(0, e * c)` with `i = k / c`, `j = k % c`."""
+    return derived_procedure(
+        _core.mult_loops(proc._provenance, nested_loops._impl, new_iter_name)
+    )
+
+
+@sched_op([ForCursorA, ForCursorA])
+def join_loops(proc, loop1_cursor, loop2_cursor):
+    """Joins `seq(lo, mid)` and a following `seq(mid, hi)` loop with the
+    same body into one `seq(lo, hi)` loop."""
+    return derived_procedure(
+        _core.join_loops(proc._provenance, loop1_cursor._impl, loop2_cursor._impl)
+    )
+
+
+@sched_op([ForCursorA, NewExprA("loop_cursor"), PosIntA, ListA(NameA, length=2)])
+def divide_with_recompute(proc, loop_cursor, outer_hi, outer_stride, new_iters):
+    """Splits `for i in seq(0, hi)` into `outer_hi` overlapping inner loops of
+    `outer_stride + (hi - outer_hi * outer_stride)` iterations each, with
+    `i = io * outer_stride + ii`; the idempotent body recomputes the
+    overlap."""
+    outer, inner = new_iters
+    return derived_procedure(
+        _core.divide_with_recompute(
+            proc._provenance, loop_cursor._impl, outer_hi, outer_stride, outer, inner
+        )
+    )
+
+
 @sched_op([ForCursorA])
 def unroll_loop(proc, loop_cursor):
     """Replaces a loop with literal bounds by copies of its body."""

@@ -424,8 +424,13 @@ class CFunctionEmitter {
         const int local = precedence(e->op);
         const std::string lhs = cindex(e->lhs, local);
         std::string rhs = cindex(e->rhs, local);
-        if (e->rhs->kind == K::BinOp &&
-            (e->op == BinOpKind::Sub || e->op == BinOpKind::Div))
+        // A right operand of equal precedence needs parentheses (`4 * (k %
+        // 2)`, `a - (b + c)`), except for `+` in `+` and `*` in `*`.
+        const bool associative =
+            e->rhs->op == e->op &&
+            (e->op == BinOpKind::Add || e->op == BinOpKind::Mul);
+        if (e->rhs->kind == K::BinOp && precedence(e->rhs->op) == local &&
+            !associative)
           rhs = "(" + rhs + ")";
         if (e->op == BinOpKind::Div) {
           const bool non_neg =

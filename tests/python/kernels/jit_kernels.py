@@ -411,3 +411,9 @@ def par_blur_rows(n: size, m: size, inp: f32[n, m + 2], out: f32[n, m]):
     for i in par(0, n):
         for j in seq(0, m):
             out[i, j] = (inp[i, j] + inp[i, j + 1] + inp[i, j + 2]) / 3.0
+
+
+@proc
+def interleaved_sum(A: f32[8], C: f32[1]):
+    for k in seq(0, 8):
+        C[0] += A[k / 2 + 4 * (k % 2)] * A[7 - (k - k % 4)]
