@@ -208,8 +208,8 @@ class ArgListCursor(ListCursorPrototype):
     """The parameters of a procedure."""
 
 
-class ArgCursor(Cursor):
-    """A parameter: `name : type @ mem`."""
+class _DeclarationInspection:
+    """What parameters and allocations both answer (cursors.md §5)."""
 
     def name(self):
         return self._impl.name()
@@ -227,6 +227,10 @@ class ArgCursor(Cursor):
 
     def type(self):
         return _exo_type(self._impl)
+
+
+class ArgCursor(_DeclarationInspection, Cursor):
+    """A parameter: `name : type @ mem`."""
 
     def __str__(self):
         raise NotImplementedError(
@@ -411,25 +415,8 @@ class ForCursor(StmtCursor):
         return BlockCursor(self._impl.child_block("body"), self._proc)
 
 
-class AllocCursor(StmtCursor):
+class AllocCursor(_DeclarationInspection, StmtCursor):
     """`name : type @ mem`"""
-
-    def name(self):
-        return self._impl.name()
-
-    def mem(self):
-        _require(not self._impl.is_indexable())
-        return self._impl.mem()
-
-    def is_tensor(self):
-        return self._impl.is_tensor()
-
-    def shape(self):
-        _require(self.is_tensor())
-        return ExprListCursor(self._impl, self._proc, self._impl.children("shape"))
-
-    def type(self):
-        return _exo_type(self._impl)
 
 
 class CallCursor(StmtCursor):
