@@ -568,6 +568,12 @@ def test_simplify_forwards_unchanged_statements():
     assert simplify(p).forward(stmt) == simplify(p).find("x[_] = _")
 
 
+def test_simplify_keeps_results():
+    for tail in ("cut", "guard", "cut_and_guard"):
+        p = divide_loop(scale, "i", 4, ["io", "ii"], tail=tail)
+        assert_same_results(p, simplify(p), {"n": 11})
+
+
 # ---------------------------------------------------------------- lift_scope
 
 

@@ -366,3 +366,18 @@ def test_parallelize_loop_sets_par():
     assert body_text(p) == "    for i in par(0, n):\n        y[i] = y[i] + a * x[i]"
     assert p.forward(body) == p.find_loop("i").body()
     assert_same_results(axpy, p, {"n": 6})
+
+
+def test_left_reassociate_expr_and_split_write_forward_cursors():
+    @proc
+    def sum3(n: size, x: f32[n + 3]):
+        for i in seq(0, n):
+            x[i] = x[i + 1] + (x[i + 2] + x[i + 3])
+
+    loop, stmt = sum3.find_loop("i"), sum3.find("x[_] = _")
+    p = left_reassociate_expr(sum3, stmt.rhs())
+    assert p.forward(loop) == p.find_loop("i")
+    assert p.forward(stmt) == p.find("x[_] = _")
+
+    q = split_write(axpy, axpy.find("y[_] = _"))
+    assert q.forward(axpy.find_loop("i")) == q.find_loop("i")
