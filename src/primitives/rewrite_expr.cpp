@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/core_ir/typecheck.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/new_expressions.hpp"
@@ -37,7 +38,18 @@ cursors::EditResult rewrite_expr(const Proc& proc,
                   .condition = "ExprEqv(e1, e2)",
                   .formula = fmt::format("{} == {}", print_expr(old_expr),
                                          print_expr(new_expr))});
-  return cursors::replace_expr(proc, expr, new_expr);
+  cursors::EditResult result = cursors::replace_expr(proc, expr, new_expr);
+  // Equal values are not enough: the new expression must also fit where it
+  // goes (a divisor stays a literal, a product stays affine), as the
+  // typechecker requires of every kernel.
+  try {
+    typecheck(result.proc);
+  } catch (const CheckError& e) {
+    refuse(fmt::format("cannot rewrite {} as {} here: {}", print_expr(old_expr),
+                       print_expr(new_expr), e.diagnostics().front().message),
+           {.srcinfo = old_expr->srcinfo});
+  }
+  return result;
 }
 
 }  // namespace exo2::primitives

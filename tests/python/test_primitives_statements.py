@@ -381,3 +381,21 @@ def test_left_reassociate_expr_and_split_write_forward_cursors():
 
     q = split_write(axpy, axpy.find("y[_] = _"))
     assert q.forward(axpy.find_loop("i")) == q.find_loop("i")
+
+
+def test_rewrite_expr_keeps_divisors_literal():
+    """Found by a random schedule: an equal but non-literal divisor made a
+    kernel that no longer typechecks (or compiles)."""
+
+    @proc
+    def halves(n: size, x: f32[n]):
+        for i in seq(0, n):
+            x[i / 2] = 1.0
+
+    divisor = halves.find("x[_] = _").idx()[0].rhs()
+    with pytest.raises(SchedulingError) as e:
+        rewrite_expr(halves, divisor, "2 + 1 - 1")
+    assert str(e.value) == (
+        PREFIX + "cannot rewrite 2 as 2 + 1 - 1 here: "
+        "cannot divide or modulo by a non-constant value"
+    )
