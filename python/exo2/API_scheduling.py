@@ -12,6 +12,7 @@ from .primitives.arguments import (
     sched_op,
 )
 from .primitives.composition import repeat, sched_seq
+from .primitives.new_expressions import FormattedExprStr
 from .primitives.loops import (
     add_loop,
     cut_loop,
@@ -35,6 +36,7 @@ from .primitives.statements import *  # noqa: F403
 from .primitives.statements import __all__ as _statement_ops
 
 __all__ = [
+    "FormattedExprStr",
     "SchedulingError",
     "ArgOrAllocCursorA",
     "BlockCursorA",

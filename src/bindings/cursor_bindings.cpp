@@ -530,6 +530,10 @@ void bind_cursors(py::module_& m) {
       .def("config", &config_of)
       .def("field", &field_of)
       .def("value", &literal_value)
+      .def(
+          "expr", [](const CursorHandle& c) { return ExprHandle{c.expr()}; },
+          "The expression at an expression location (for new expressions "
+          "built from cursors).")
       .def("op",
            [](const CursorHandle& c) {
              return std::string(binop_text(c.expr()->as<BinOp>().op));

@@ -14,7 +14,7 @@ import os
 
 from .. import API_cursors as PC
 from .. import _core
-from ..frontend.metaprogramming import ExoSymbol
+from ..frontend.metaprogramming import ExoExpression, ExoSymbol
 from ..frontend.parse_fragment import ParseFragmentError
 from ..frontend.pyparser import Parser
 from ..frontend.source import ParseError, PythonScope, SourceContext
@@ -33,6 +33,81 @@ def context_statement(cursor):
     return cursor
 
 
+class FormattedExprStr:
+    """A new expression whose `_` holes are filled, in order, by copies of the
+    expressions under `expr_holes` (primitives.md §3):
+    `FormattedExprStr("_ + 1", c)`."""
+
+    def __init__(self, expr_str, *expr_holes):
+        if not isinstance(expr_str, str):
+            raise TypeError("expr_str must be a string")
+        for hole in expr_holes:
+            if not isinstance(hole, PC.ExprCursor):
+                raise TypeError("Cursor provided to fill a hole must be a ExprCursor")
+        self.expr_str = expr_str
+        self.expr_holes = expr_holes
+
+
+def _hole_name(k):
+    return f"__exo2_hole_{k}"
+
+
+class _FillHoles(ast.NodeTransformer):
+    """Replaces the `_` holes, in source order, by unquotes of the hole
+    expressions (bound in the parse scope under `_hole_name(k)`)."""
+
+    def __init__(self):
+        self.count = 0
+
+    def visit_Name(self, node):
+        if node.id != "_":
+            return node
+        name = ast.Name(id=_hole_name(self.count), ctx=ast.Load())
+        self.count += 1
+        return ast.copy_location(ast.Set(elts=[ast.copy_location(name, node)]), node)
+
+
+def _names_read(expr_cursor):
+    """Names of the variables an expression cursor reads."""
+    todo, names = [expr_cursor], []
+    while todo:
+        c = todo.pop()
+        if isinstance(c, (PC.ReadCursor, PC.StrideExprCursor)):
+            names.append(c.name())
+        if isinstance(c, PC.ReadCursor):
+            todo.extend(c.idx())
+        elif isinstance(c, PC.BinaryOpCursor):
+            todo.extend([c.lhs(), c.rhs()])
+        elif isinstance(c, PC.UnaryMinusCursor):
+            todo.append(c.arg())
+        elif isinstance(c, PC.ExternFunctionCursor):
+            todo.extend(c.args())
+    return names
+
+
+def _fill_holes(formatted, tree, variables):
+    """`tree` with its holes filled, and the hole expressions by name."""
+    filler = _FillHoles()
+    tree = filler.visit(tree)
+    holes = formatted.expr_holes
+    if filler.count > len(holes):
+        raise ParseFragmentError("String contains more holes than expressions provided")
+    bound = {}
+    for k, hole in enumerate(holes[: filler.count]):
+        if isinstance(hole, PC.WindowExprCursor):
+            raise ParseFragmentError(
+                "Using a window expression is not allowed to fill a hole in an expression"
+            )
+        for name in _names_read(hole):
+            if name not in variables:
+                raise ParseFragmentError(
+                    f"{name} used in an expression to fill a string hole, but not "
+                    "found in current environment"
+                )
+        bound[_hole_name(k)] = ExoExpression(hole._impl.expr())
+    return tree, bound
+
+
 def parse_new_expr(value, cursor):
     """The untyped core expression for `value` in the scope of `cursor`."""
     frame, source = _caller()
@@ -40,21 +115,26 @@ def parse_new_expr(value, cursor):
         return _core.const(value, source.srcinfo(_at_line_start()))
     if isinstance(value, (int, float)):
         return _core.const(value, source.srcinfo(_at_line_start()))
-    if not isinstance(value, str):
+    formatted = value if isinstance(value, FormattedExprStr) else None
+    text = formatted.expr_str if formatted else value
+    if not isinstance(text, str):
         raise TypeError(f"expected an expression string, not {type(value)}")
     try:
-        tree = ast.parse(value.strip(), mode="eval").body
+        tree = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as e:
-        raise ParseFragmentError(f"cannot parse '{value}': {e.msg}") from e
+        raise ParseFragmentError(f"cannot parse '{text}': {e.msg}") from e
     statement = context_statement(cursor)
     variables = {
         name: ExoSymbol(sym, is_size)
         for name, sym, is_size in _core.variables_in_scope(statement._impl)
     }
+    holes = {}
+    if formatted:
+        tree, holes = _fill_holes(formatted, tree, variables)
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id == "_":
             raise ParseFragmentError("String cannot contain holes")
-    scope = PythonScope(frame.f_globals, frame.f_locals)
+    scope = PythonScope(frame.f_globals, {**frame.f_locals, **holes})
     for node in _names_outside_unquotes(tree):
         found, _ = scope.lookup(node.id)
         if node.id not in variables and not found:
