@@ -12,7 +12,6 @@ from .primitives.arguments import (
     sched_op,
 )
 from .primitives.composition import repeat, sched_seq
-from .primitives.new_expressions import FormattedExprStr
 from .primitives.loops import (
     add_loop,
     cut_loop,
@@ -31,6 +30,7 @@ from .primitives.loops import (
     specialize,
     unroll_loop,
 )
+from .primitives.new_expressions import FormattedExprStr
 from .primitives.operation_stack import user_op
 from .primitives.statements import *  # noqa: F403
 from .primitives.statements import __all__ as _statement_ops
