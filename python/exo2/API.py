@@ -14,6 +14,7 @@ from . import API_cursors, _core
 from .API_types import ExoType, ProcedureBase
 from .backend import c_compiler
 from .backend.c_compiler import compile_procs, compile_procs_to_strings
+from .core import equivalence
 from .core.configs import Config
 from .core.extern import Extern, extern
 from .core.memory import DRAM, Memory
@@ -22,6 +23,7 @@ from .errors import SchedulingError
 from .frontend import pyparser
 from .frontend.parse_fragment import ParseFragmentError
 from .frontend.source import PythonScope, parse_definition
+from .primitives import procedure_methods
 
 __all__ = [
     "Procedure",
@@ -185,6 +187,40 @@ class Procedure(ProcedureBase):
         """The cursor of this procedure that corresponds to `cur`, a cursor
         of this procedure or of an ancestor."""
         return API_cursors.forward(self, cur)
+
+    # ---------------------------------------------- #
+    #     equivalence and new procedures (§1)
+    # ---------------------------------------------- #
+
+    def is_eq(self, other):
+        """Whether `self` and `other` are recorded as strictly equivalent
+        (derived from one another by primitives that change no config
+        field's final value, or asserted with `unsafe_assert_eq`)."""
+        return equivalence.is_eq(self, other)
+
+    def unsafe_assert_eq(self, other):
+        """Records `self` and `other` as strictly equivalent, unchecked;
+        returns `self`."""
+        if not isinstance(other, Procedure):
+            raise TypeError("expected a procedure as argument")
+        equivalence.assert_eq(self, other)
+        return self
+
+    def partial_eval(self, *args, **kwargs):
+        """A new procedure with leading (positional) or named `size` /
+        `index` / `bool` parameters fixed to the given values."""
+        return procedure_methods.partial_eval(self, args, kwargs)
+
+    def transpose(self, arg_cursor):
+        """A new procedure in which the 2-D parameter at `arg_cursor` has
+        its two dimensions swapped, in the signature and every use."""
+        return procedure_methods.transpose(self, arg_cursor)
+
+    def add_assertion(self, assertion, configs=None):
+        """A new procedure with `assertion` (Exo text, config reads
+        resolved through `configs`) appended to the preconditions,
+        unchecked."""
+        return procedure_methods.add_assertion(self, assertion, configs)
 
     def INTERNAL_proc(self):
         """The core procedure (internal)."""

@@ -33,6 +33,18 @@ from .primitives.loops import (
 from .primitives.new_expressions import FormattedExprStr
 from .primitives.operation_stack import user_op
 from .primitives.statements import *  # noqa: F403
+from .primitives.buffers import *  # noqa: F403
+from .primitives.buffers import __all__ as _buffers_ops
+from .primitives.buffer_dims import *  # noqa: F403
+from .primitives.buffer_dims import __all__ as _buffer_dims_ops
+from .primitives.unification import *  # noqa: F403
+from .primitives.unification import __all__ as _unification_ops
+from .primitives.subprocs import *  # noqa: F403
+from .primitives.subprocs import __all__ as _subprocs_ops
+from .primitives.configs import *  # noqa: F403
+from .primitives.configs import __all__ as _configs_ops
+from .primitives.backend import *  # noqa: F403
+from .primitives.backend import __all__ as _backend_ops
 from .primitives.statements import __all__ as _statement_ops
 
 __all__ = [
@@ -65,3 +77,9 @@ __all__ = [
     "unroll_loop",
 ]
 __all__ += _statement_ops
+__all__ += _buffers_ops
+__all__ += _buffer_dims_ops
+__all__ += _unification_ops
+__all__ += _subprocs_ops
+__all__ += _configs_ops
+__all__ += _backend_ops

@@ -15,6 +15,11 @@ void bind_cursors(py::module_& m);
 void bind_codegen(py::module_& m);
 void bind_primitives(py::module_& m);
 void bind_statement_primitives(py::module_& m);
+void bind_buffer_primitives(py::module_& m);
+void bind_buffer_dim_primitives(py::module_& m);
+void bind_replace_primitives(py::module_& m);
+void bind_subproc_config_primitives(py::module_& m);
+void bind_backend_primitives(py::module_& m);
 
 namespace {
 // Python classes and factories registered at import time by exo2/errors.py.
@@ -106,4 +111,9 @@ PYBIND11_MODULE(_core, m) {
   exo2::bindings::bind_codegen(m);
   exo2::bindings::bind_primitives(m);
   exo2::bindings::bind_statement_primitives(m);
+  exo2::bindings::bind_buffer_primitives(m);
+  exo2::bindings::bind_buffer_dim_primitives(m);
+  exo2::bindings::bind_replace_primitives(m);
+  exo2::bindings::bind_subproc_config_primitives(m);
+  exo2::bindings::bind_backend_primitives(m);
 }

@@ -1,0 +1,3 @@
+"""Backend annotations (primitives.md §9): set_precision, set_window, set_memory."""
+
+__all__ = []

@@ -1,0 +1,12 @@
+// The buffer primitives (exo2.primitives.buffers).
+#include <pybind11/pybind11.h>
+
+#include "handles.hpp"
+
+namespace exo2::bindings {
+
+namespace py = pybind11;
+
+void bind_buffer_primitives(py::module_& m) { (void)m; }
+
+}  // namespace exo2::bindings

@@ -1,0 +1,1 @@
+#include "exo2/primitives/insert_noop_call.hpp"

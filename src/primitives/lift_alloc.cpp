@@ -1,0 +1,1 @@
+#include "exo2/primitives/lift_alloc.hpp"

@@ -1,0 +1,1 @@
+#include "exo2/primitives/partial_eval.hpp"

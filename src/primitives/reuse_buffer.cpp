@@ -1,0 +1,1 @@
+#include "exo2/primitives/reuse_buffer.hpp"

@@ -1,0 +1,1 @@
+#include "exo2/primitives/set_memory.hpp"

@@ -1,0 +1,1 @@
+#include "exo2/primitives/write_config.hpp"
