@@ -1,23 +1,46 @@
-"""`str(proc)`: the core's text, reformatted by yapf when a line is too long.
+"""`str(proc)`: the core's text, with lines that are too long reformatted
+by yapf.
 
-The core prints lines that fit exactly as yapf's pep8 style would; only
-when some line exceeds 79 columns does yapf decide where to break
-(spec/printing.md).
+The core prints lines that fit exactly as yapf's pep8 style would; only a
+line longer than 79 columns needs yapf to decide where to break it
+(spec/printing.md). yapf formats each logical line on its own, given its
+indentation, so only the long lines are handed to it, each wrapped in
+`if 1:` blocks that give it its indentation (and a `pass` body when it
+opens a block): formatting a whole procedure costs ~0.1 s per call.
 """
 
 from .. import _core
 
 _COLUMN_LIMIT = 79
+_INDENT = "    "
+
+
+def _format_line(line):
+    """`line` (one statement, with its indentation) as yapf's pep8 style
+    breaks it."""
+    from yapf.yapflib.yapf_api import FormatCode
+
+    stripped = line.lstrip(" ")
+    depth = (len(line) - len(stripped)) // len(_INDENT)
+    wrapper = [_INDENT * level + "if 1:" for level in range(depth)]
+    snippet = [*wrapper, line]
+    if stripped.endswith(":"):
+        snippet.append(_INDENT * (depth + 1) + "pass")
+    formatted, _ = FormatCode("\n".join(snippet) + "\n", style_config="pep8")
+    lines = formatted.rstrip("\n").split("\n")[depth:]
+    return lines[:-1] if stripped.endswith(":") else lines
 
 
 def format_proc_text(text):
-    """Apply yapf's pep8 style when a line is longer than 79 columns."""
-    if all(len(line) <= _COLUMN_LIMIT for line in text.splitlines()):
+    """`text` with every line longer than 79 columns broken as yapf's pep8
+    style does."""
+    lines = text.split("\n")
+    if all(len(line) <= _COLUMN_LIMIT for line in lines):
         return text
-    from yapf.yapflib.yapf_api import FormatCode
-
-    formatted, _ = FormatCode(text, style_config="pep8")
-    return formatted.rstrip("\n")
+    out = []
+    for line in lines:
+        out.extend(_format_line(line) if len(line) > _COLUMN_LIMIT else [line])
+    return "\n".join(out)
 
 
 def proc_to_str(core_proc):
