@@ -39,7 +39,9 @@ def format_proc_text(text):
         return text
     out = []
     for line in lines:
-        out.extend(_format_line(line) if len(line) > _COLUMN_LIMIT else [line])
+        # yapf never breaks a comment (such as an instruction's template).
+        too_long = len(line) > _COLUMN_LIMIT and not line.lstrip().startswith("#")
+        out.extend(_format_line(line) if too_long else [line])
     return "\n".join(out)
 
 
