@@ -2,16 +2,21 @@
 (stdlib.md §2). An *op* is any `f(proc, *args, **kwargs) -> proc`.
 
 Written against the public API only, like all of exo2.stdlib. `make_pass`
-and `lift_rc` join this module with the traversals of
-`exo2.stdlib.inspection` and the cursor records of `exo2.stdlib.rc_wrappers`.
+uses the traversals of `exo2.stdlib.inspection`; `lift_rc` picks one cursor
+of the records `exo2.stdlib.rc_wrappers` returns.
 """
 
 import functools
 
 from exo2 import SchedulingError
-from exo2.API_cursors import InvalidCursorError
+from exo2.API_cursors import InvalidCursor, InvalidCursorError
+from exo2.stdlib.inspection import nlr_stmts
 
-__all__ = ["attempt", "apply", "predicate", "repeate"]
+__all__ = ["attempt", "apply", "predicate", "make_pass", "lift_rc", "repeate"]
+
+# The default scope: "the whole procedure".
+_WHOLE_PROC = InvalidCursor()
+
 
 _DEFAULT_ERRORS = frozenset(
     {ValueError, TypeError, SchedulingError, InvalidCursorError}
@@ -37,12 +42,20 @@ def attempt(op, errs=_DEFAULT_ERRORS):
 
 def apply(op):
     """`f(proc, cursors, *args, **kwargs)`: `op` applied to each cursor in
-    turn, each forwarded to the procedure the previous step produced."""
+    turn, each forwarded to the procedure the previous step produced.
+
+    A cursor whose code an earlier step removed is handed to `op` as it
+    was, so that `op`'s own forwarding raises the `InvalidCursorError`
+    there (as in Exo): `apply(attempt(op))` skips such cursors."""
 
     @functools.wraps(op)
     def applied(proc, cursors, *args, **kwargs):
         for cursor in cursors:
-            proc = op(proc, proc.forward(cursor), *args, **kwargs)
+            try:
+                cursor = proc.forward(cursor)
+            except InvalidCursorError:
+                pass
+            proc = op(proc, cursor, *args, **kwargs)
         return proc
 
     return applied
@@ -59,6 +72,30 @@ def predicate(op, pred):
         return proc
 
     return guarded
+
+
+def make_pass(op, trav_start=nlr_stmts):
+    """`f(proc, block=InvalidCursor(), *args, **kwargs)`: `apply(op)` over
+    the cursors `trav_start(proc, block)` yields (by default every
+    statement of `block`, or of the whole procedure, in pre-order)."""
+
+    @functools.wraps(op)
+    def applied_everywhere(proc, block=_WHOLE_PROC, *args, **kwargs):
+        return apply(op)(proc, trav_start(proc, block), *args, **kwargs)
+
+    return applied_everywhere
+
+
+def lift_rc(op, attr):
+    """`f(*args, **kwargs)`: `op(*args, **kwargs, rc=True)`, returning the
+    procedure and the cursor `attr` of the record `op` returns."""
+
+    @functools.wraps(op)
+    def lifted(*args, **kwargs):
+        proc, cursors = op(*args, **kwargs, rc=True)
+        return proc, getattr(cursors, attr)
+
+    return lifted
 
 
 def repeate(op):

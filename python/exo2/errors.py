@@ -124,6 +124,24 @@ class KernelCheckError(TypeError):
             _add_report_note(self, _location_note(*diagnostic[:3]))
 
 
+class UnificationError(Exception):
+    """`replace` cannot match a block against a sub-procedure's body.
+
+    Raised by the core; re-exported by `exo2.rewrite.LoopIR_unification`.
+    The report attributes of spec/errors.md §4 are present and empty: the
+    message itself names the mismatching pair.
+    """
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.op = None
+        self.op_stack = []
+        self.location = None
+        self.condition = None
+        self.counterexample = None
+        self.hint = None
+
+
 def _parse_counterexample(text):
     """`{name: value}` from a message ending in `when:\n   n = 4, i = 4.`"""
     head, sep, values = text.partition(" when:\n")

@@ -1,1 +1,242 @@
 #include "exo2/primitives/autolift_alloc.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <unordered_set>
+#include <vector>
+
+#include "exo2/core_ir/printer.hpp"
+#include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/control_exprs.hpp"
+#include "exo2/primitives/lift_alloc.hpp"
+#include "exo2/primitives/location_paths.hpp"
+#include "exo2/primitives/refusal.hpp"
+#include "exo2/primitives/substitute.hpp"
+
+namespace exo2::primitives {
+namespace {
+
+using cursors::Path;
+
+// Whether a statement of `block` that accesses `x` mentions `iter`.
+bool accesses_depend_on(const Block& block, const Sym& x, const Sym& iter) {
+  for (const Stmt& s : block) {
+    switch (s->kind) {
+      case StmtKind::For:
+        if (accesses_depend_on(s->as<For>().body, x, iter)) return true;
+        break;
+      case StmtKind::If:
+        if (accesses_depend_on(s->as<If>().body, x, iter) ||
+            accesses_depend_on(s->as<If>().orelse, x, iter))
+          return true;
+        break;
+      case StmtKind::With:
+        if (accesses_depend_on(s->as<With>().body, x, iter)) return true;
+        break;
+      case StmtKind::Alloc:
+      case StmtKind::Free:
+        break;
+      default:
+        if (mentions(Block{s}, x) && mentions(Block{s}, iter)) return true;
+    }
+  }
+  return false;
+}
+
+// Rebuilds code with every access of `x` given the extra indices.
+class AddIndices {
+ public:
+  AddIndices(Sym x, std::vector<Expr> extra, bool row, const Stmt& alloc)
+      : x_(std::move(x)), extra_(std::move(extra)), row_(row), alloc_(alloc) {}
+
+  Block block(const Block& b) {
+    Block out;
+    for (const Stmt& s : b)
+      if (s != alloc_) out.push_back(stmt(s));
+    return out;
+  }
+
+  Stmt stmt(const Stmt& s) {
+    switch (s->kind) {
+      case StmtKind::Assign:
+      case StmtKind::Reduce: {
+        const Assign& a = s->as<Assign>();
+        std::vector<Expr> idx = a.name == x_ ? indices(a.idx) : a.idx;
+        Expr rhs = expr(a.rhs);
+        return s->kind == StmtKind::Assign
+                   ? make_assign(a.name, a.type, idx, rhs, s->srcinfo)
+                   : make_reduce(a.name, a.type, idx, rhs, s->srcinfo);
+      }
+      case StmtKind::For: {
+        const For& f = s->as<For>();
+        return make_for(f.iter, f.lo, f.hi, block(f.body), f.mode, s->srcinfo);
+      }
+      case StmtKind::If: {
+        const If& f = s->as<If>();
+        return make_if(f.cond, block(f.body), block(f.orelse), s->srcinfo);
+      }
+      case StmtKind::With:
+        return make_with(s->as<With>().ctx, block(s->as<With>().body),
+                         s->srcinfo);
+      case StmtKind::Call: {
+        const Call& c = s->as<Call>();
+        std::vector<Expr> args;
+        for (const Expr& a : c.args) args.push_back(call_arg(a));
+        return make_call(c.f, args, s->srcinfo);
+      }
+      case StmtKind::WindowStmt: {
+        const WindowStmt& w = s->as<WindowStmt>();
+        return make_window_stmt(w.name, expr(w.rhs), s->srcinfo, w.mem);
+      }
+      case StmtKind::WriteConfig: {
+        const WriteConfig& w = s->as<WriteConfig>();
+        return make_write_config(w.config, w.field, expr(w.rhs), s->srcinfo);
+      }
+      default:
+        return s;
+    }
+  }
+
+ private:
+  Sym x_;
+  std::vector<Expr> extra_;
+  bool row_;
+  Stmt alloc_;
+
+  template <class T>
+  std::vector<T> combine(const std::vector<T>& added,
+                         const std::vector<T>& orig) {
+    std::vector<T> out = row_ ? added : orig;
+    const std::vector<T>& tail = row_ ? orig : added;
+    out.insert(out.end(), tail.begin(), tail.end());
+    return out;
+  }
+  std::vector<Expr> indices(const std::vector<Expr>& idx) {
+    return combine(extra_, idx);
+  }
+  std::vector<WindowAccess> points() {
+    std::vector<WindowAccess> out;
+    for (const Expr& e : extra_) out.push_back(WindowAccess::point(e));
+    return out;
+  }
+
+  Expr call_arg(const Expr& a) {
+    const bool whole = a->kind == ExprKind::Read && a->as<Read>().name == x_ &&
+                       a->as<Read>().idx.empty();
+    if (whole && !extra_.empty() && !a->type.is_tensor())
+      refuse(
+          "TODO: Please Contact the developers to fix (i.e. add) support for "
+          "passing windows to scalar arguments",
+          {.srcinfo = a->srcinfo});
+    if (whole && a->type.is_tensor() && !extra_.empty()) {
+      std::vector<WindowAccess> whole;
+      for (const Expr& n : a->type.shape())
+        whole.push_back(WindowAccess::interval(control_int(0, a->srcinfo), n));
+      Type t = Type::tensor(a->type.basetype(), a->type.shape(), true);
+      return make_window_expr(x_, combine(points(), whole), a->srcinfo, t);
+    }
+    return whole ? a : expr(a);
+  }
+
+  Expr expr(const Expr& e) {
+    switch (e->kind) {
+      case ExprKind::Read: {
+        const Read& r = e->as<Read>();
+        if (r.name != x_) return e;
+        return make_read(x_, indices(r.idx), e->srcinfo, e->type);
+      }
+      case ExprKind::WindowExpr: {
+        const WindowExpr& w = e->as<WindowExpr>();
+        if (w.name != x_) return e;
+        return make_window_expr(x_, combine(points(), w.idx), e->srcinfo,
+                                e->type);
+      }
+      case ExprKind::USub:
+        return make_usub(expr(e->as<USub>().arg), e->srcinfo, e->type);
+      case ExprKind::BinOp: {
+        const BinOp& b = e->as<BinOp>();
+        return make_binop(b.op, expr(b.lhs), expr(b.rhs), e->srcinfo, e->type);
+      }
+      case ExprKind::ExternCall: {
+        const ExternCall& c = e->as<ExternCall>();
+        std::vector<Expr> args;
+        for (const Expr& a : c.args) args.push_back(expr(a));
+        return make_extern_call(c.f, args, e->srcinfo, e->type);
+      }
+      default:
+        return e;
+    }
+  }
+};
+
+}  // namespace
+
+Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
+                    int n_lifts, const std::string& mode,
+                    std::optional<int64_t> size, bool keep_dims) {
+  if (mode != "row" && mode != "col")
+    throw std::invalid_argument("autolift_alloc: mode must be row or col");
+  const Stmt s = stmt_of_kind(proc, alloc, StmtKind::Alloc);
+  const Alloc& a = s->as<Alloc>();
+  // The enclosing loops and ifs, innermost first.
+  std::vector<Path> scopes;
+  for (Path p = alloc.path; p.size() > 1;) {
+    p.pop_back();
+    const StmtKind k = cursors::resolve_stmt(proc, p)->kind;
+    if (k != StmtKind::For && k != StmtKind::If) break;
+    scopes.push_back(p);
+  }
+  if (n_lifts > static_cast<int>(scopes.size()))
+    refuse(fmt::format("specified lift level {} is higher than the number of "
+                       "loop {}",
+                       n_lifts, scopes.size()),
+           {.srcinfo = s->srcinfo});
+  const Path site = lift_alloc_target(proc, alloc, n_lifts);
+  const Stmt site_stmt = cursors::resolve_stmt(proc, site);
+
+  // The kept dimensions, outermost loop first.
+  std::vector<Expr> extents, indices;
+  for (int k = n_lifts; k-- > 0;) {
+    const Stmt loop = cursors::resolve_stmt(proc, scopes[k]);
+    if (!keep_dims || loop->kind != StmtKind::For) continue;
+    const For& f = loop->as<For>();
+    if (!accesses_depend_on(f.body, a.name, f.iter)) continue;
+    const bool from_zero = int_literal(f.lo) == std::optional<int64_t>(0);
+    Expr iter = iterator_read(f.iter, s->srcinfo);
+    Expr extent = from_zero
+                      ? f.hi
+                      : control_binop(BinOpKind::Sub, f.hi, f.lo, s->srcinfo);
+    if (size) {
+      QueryContext ctx(proc, to_stmt_path(scopes[k]));
+      Expr slack = control_binop(BinOpKind::Sub, control_int(*size, s->srcinfo),
+                                 extent, s->srcinfo);
+      require_proven(prove_compare(ctx, slack, BinOpKind::Ge, 0),
+                     fmt::format("Lift size cannot be less than for-loop "
+                                 "bound {}",
+                                 print_expr(f.hi)),
+                     {.srcinfo = f.hi->srcinfo});
+      extent = control_int(*size, s->srcinfo);
+    }
+    extents.push_back(extent);
+    indices.push_back(
+        from_zero ? iter
+                  : control_binop(BinOpKind::Sub, iter, f.lo, s->srcinfo));
+  }
+
+  const bool row = mode == "row";
+  Type type = a.type;
+  if (!extents.empty()) {
+    std::vector<Expr> shape = row ? extents : a.type.shape();
+    const std::vector<Expr>& tail = row ? a.type.shape() : extents;
+    shape.insert(shape.end(), tail.begin(), tail.end());
+    type = Type::tensor(a.type.basetype(), shape, false);
+  }
+  AddIndices rewrite(a.name, indices, row, s);
+  const Stmt lifted = make_alloc(a.name, type, a.mem, s->srcinfo);
+  return cursors::replace(proc, cursors::Location::node(site),
+                          {lifted, rewrite.stmt(site_stmt)})
+      .proc;
+}
+
+}  // namespace exo2::primitives

@@ -9,8 +9,9 @@ namespace {
 // gets a fresh copy, recorded in `renames` before the code that uses it.
 class Rewriter {
  public:
-  Rewriter(Substitution subst, bool fresh)
-      : subst_(std::move(subst)), fresh_(fresh) {}
+  Rewriter(Substitution subst, bool fresh,
+           std::unordered_map<Sym, Sym> renames = {})
+      : subst_(std::move(subst)), renames_(std::move(renames)), fresh_(fresh) {}
 
   Expr expr(const Expr& e) {
     if (!e) return e;
@@ -236,8 +237,9 @@ Stmt substitute(const Stmt& s, const Substitution& subst) {
 Block substitute(const Block& block, const Substitution& subst) {
   return Rewriter(subst, false).block(block);
 }
-Block fresh_copy(const Block& block, const Substitution& subst) {
-  return Rewriter(subst, true).block(block);
+Block fresh_copy(const Block& block, const Substitution& subst,
+                 const std::unordered_map<Sym, Sym>& renames) {
+  return Rewriter(subst, true, renames).block(block);
 }
 
 bool mentions(const Expr& e, const Sym& sym) { return mentions_in(e, sym); }

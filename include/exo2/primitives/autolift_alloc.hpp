@@ -1,6 +1,32 @@
-// autolift_alloc (primitives.md): TO BE WRITTEN.
+// autolift_alloc (primitives.md §11, legacy): lift_alloc that can keep one
+// buffer per iteration of the lifted loops.
+//
+// Rewrite: the allocation moves before its `n_lifts`-th enclosing loop or
+// if. With `keep_dims`, each lifted loop `for i in seq(lo, hi)` whose
+// iterator occurs in a statement accessing the buffer (an index, or the
+// value written) adds a dimension of extent `hi` (`hi - lo` when `lo` is not
+// 0; `size` if given), before the existing ones (`row`) or after them
+// (`col`), indexed by `i` (`i - lo`); a buffer passed whole to a call
+// becomes a window with those points.
+// Safety: none needed: the buffer was fresh in every iteration, so no value
+// flows between iterations through it, and separate copies per iteration
+// mean the same. Refused: `specified lift level 3 is higher than the number
+// of loop 2`; a lifted-past loop iterator in the shape (as lift_alloc);
+// `Lift size cannot be less than for-loop bound <hi>` when `size < hi` is
+// possible.
+// Forwarding: none (legacy).
 #pragma once
+
+#include <optional>
+#include <string>
 
 #include "exo2/cursors/edits.hpp"
 
-namespace exo2::primitives {}  // namespace exo2::primitives
+namespace exo2::primitives {
+
+// `mode` is "row" or "col".
+Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
+                    int n_lifts, const std::string& mode,
+                    std::optional<int64_t> size, bool keep_dims);
+
+}  // namespace exo2::primitives

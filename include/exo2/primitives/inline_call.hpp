@@ -1,6 +1,23 @@
-// inline_call (primitives.md): TO BE WRITTEN.
+// inline (primitives.md §8; `inline` is a C++ keyword): replaces a call by
+// the callee's body.
+//
+// Rewrite: `f(a1, ..., an)` becomes a copy of `f`'s body with every bound
+// variable renamed apart, control parameters replaced by their argument
+// expressions, buffer parameters renamed to the buffer passed, and each
+// window argument bound first by a window statement `param = <window>`
+// (in parameter order), whose name the body then uses.
+// Safety: none needed. The callee's preconditions held at the call (they
+// are proven when the call is made), so dropping them changes nothing.
+// Forwarding: the call and everything in it die (`node no longer exists`);
+// other cursors survive.
 #pragma once
 
 #include "exo2/cursors/edits.hpp"
 
-namespace exo2::primitives {}  // namespace exo2::primitives
+namespace exo2::primitives {
+
+// `call` is a call statement.
+cursors::EditResult inline_call(const Proc& proc,
+                                const cursors::Location& call);
+
+}  // namespace exo2::primitives

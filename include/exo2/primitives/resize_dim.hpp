@@ -1,6 +1,38 @@
-// resize_dim (primitives.md): TO BE WRITTEN.
+// resize_dim (primitives.md §5): changes the extent of one dimension of an
+// allocated buffer.
+//
+// Rewrite: `x : T[..., n, ...]` becomes `x : T[..., size, ...]` and every
+// index `e` of that dimension in the rest of the block (reads, writes,
+// points and both ends of window intervals) becomes `e - offset`.
+// With `fold`, `size` is a positive literal, `offset` is ignored and every
+// index becomes `e % size` (a circular buffer); a window interval `lo:hi`
+// becomes `lo % size : lo % size + (hi - lo)`, so InBounds refuses an
+// interval that would wrap around.
+// Safety: Bound(size > 0) before the allocation (`The expression <e> is not
+// guaranteed to be greater than 0.`) and InBounds(x) of the rewritten rest
+// of the block (`The buffer x is accessed out-of-bounds`). Folding also
+// needs that no element is overwritten while its old value may still be
+// read: for any two accesses of `x` of which one writes (or reduces), that
+// agree on the other dimensions, the earlier one's index is less than
+// `size` above the later one's (`Buffer folding failed because ...`); a
+// folded buffer may not be passed to a call. `x` passed whole to a call
+// (`Cannot resize x because buffer is passed as an argument`) and
+// `stride(x, d)` of a dimension before the resized one (its value would
+// change) are refused.
+// Forwarding: everything stays; cursors to rewritten reads name the new
+// reads.
 #pragma once
 
 #include "exo2/cursors/edits.hpp"
 
-namespace exo2::primitives {}  // namespace exo2::primitives
+namespace exo2::primitives {
+
+// `alloc` is an allocation of a tensor with more than `dim` dimensions
+// (std::invalid_argument otherwise); `size` and `offset` are untyped new
+// expressions, typed before the allocation. With `fold`, `size` must be a
+// positive integer literal.
+cursors::EditResult resize_dim(const Proc& proc, const cursors::Location& alloc,
+                               int dim, const Expr& size, const Expr& offset,
+                               bool fold);
+
+}  // namespace exo2::primitives

@@ -1,6 +1,31 @@
-// sink_alloc (primitives.md): TO BE WRITTEN.
+// sink_alloc (primitives.md §5): moves an allocation into the loop or if
+// that follows it.
+//
+// Rewrite: `x : T; S` with S a loop or if → the allocation starts S's body;
+// an if's else branch gets its own copy (a fresh symbol of the same name).
+// Safety: nothing after S uses `x` (`Cannot sink allocation <alloc> because
+// the buffer is accessed outside of the scope provided.`). The next
+// statement must be a loop or if (ValueError `Cannot sink alloc because the
+// statement after the allocation is not a loop or if statement, it is
+// <stmt>`; [fix] also when there is none: `it is None`).
+// As in Exo, no check that iterations of a loop do not pass values to each
+// other through `x` (each iteration now gets a fresh buffer).
+// Forwarding: the allocation follows into the body; the else copy is new.
 #pragma once
+
+#include <stdexcept>
 
 #include "exo2/cursors/edits.hpp"
 
-namespace exo2::primitives {}  // namespace exo2::primitives
+namespace exo2::primitives {
+
+// The next statement is not a loop or if (Python: ValueError).
+class SinkAllocTargetError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+cursors::EditResult sink_alloc(const Proc& proc,
+                               const cursors::Location& alloc);
+
+}  // namespace exo2::primitives

@@ -21,8 +21,10 @@ Block substitute(const Block& block, const Substitution& subst);
 // A copy of `block` in which every variable it binds (loop iterators,
 // allocations, window statements) is a fresh symbol of the same name, with
 // `subst` applied: what a primitive inserts when it duplicates code (the
-// tail loop of divide_loop, the copies of unroll_loop).
-Block fresh_copy(const Block& block, const Substitution& subst = {});
+// tail loop of divide_loop, the copies of unroll_loop). `renames` renames
+// free symbols everywhere (buffers included: inline's parameters).
+Block fresh_copy(const Block& block, const Substitution& subst = {},
+                 const std::unordered_map<Sym, Sym>& renames = {});
 
 // Whether `sym` occurs in `e` or `block` (read, written, windowed, or in a
 // type's shape).

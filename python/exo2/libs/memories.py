@@ -206,7 +206,13 @@ class AVX2(Memory):
 
 
 class AVX512(Memory):
-    """512-bit vector registers of 16 floats."""
+    """512-bit vector registers: 16 floats (`__m512`) or, **[exo2]**, 8
+    doubles (`__m512d`); the last extent is the lane count."""
+
+    _VECTOR_TYPES = {
+        "float": (16, "__m512"),
+        "double": (8, "__m512d"),
+    }
 
     @classmethod
     def global_(cls):
@@ -220,11 +226,20 @@ class AVX512(Memory):
     def alloc(cls, new_name, prim_type, shape, srcinfo):
         if not shape:
             raise MemGenError(f"{srcinfo}: AVX512 vectors are not scalar values")
-        if prim_type != "float":
-            raise MemGenError(f"{srcinfo}: AVX512 vectors must be f32 (for now)")
-        if not _is_const_size(shape[-1], 16):
-            raise MemGenError(f"{srcinfo}: AVX512 vectors must be 16-wide")
-        return _register_array("__m512", new_name, shape[:-1])
+        if prim_type not in cls._VECTOR_TYPES:
+            raise MemGenError(
+                f"{srcinfo}: AVX512 vectors must be f32/f64 (for now), got {prim_type}"
+            )
+        width, c_type = cls._VECTOR_TYPES[prim_type]
+        if not _is_const_size(shape[-1], width):
+            # Exo's f32 message, kept word for word; f64 names its width.
+            if prim_type == "float":
+                raise MemGenError(f"{srcinfo}: AVX512 vectors must be 16-wide")
+            raise MemGenError(
+                f"{srcinfo}: AVX512 vectors of type {prim_type} must be "
+                f"{width}-wide, got {shape}"
+            )
+        return _register_array(c_type, new_name, shape[:-1])
 
     @classmethod
     def free(cls, new_name, prim_type, shape, srcinfo):

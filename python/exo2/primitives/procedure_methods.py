@@ -1,14 +1,117 @@
 """The Procedure methods that start a new procedure rather than derive one
-(procedure-and-codegen.md §1): partial_eval, transpose, add_assertion."""
+(procedure-and-codegen.md §1): partial_eval, transpose, add_assertion.
+
+They change the signature or the meaning, so their results have no parent:
+cursors cannot be forwarded into them and they start a new equivalence
+class.
+"""
+
+import ast
+import collections
+
+from .. import API_cursors as PC
+from .. import _core
+from ..frontend.metaprogramming import ExoSymbol
+from ..frontend.parse_fragment import ParseFragmentError
+from ..frontend.pyparser import Parser
+from ..frontend.source import ParseError, PythonScope
+from .new_expressions import _caller
 
 
 def partial_eval(proc, args, kwargs):
-    raise NotImplementedError("partial_eval")
+    """`proc` with leading (positional) or named control parameters fixed."""
+    if args and kwargs:
+        raise ValueError("Must provide EITHER ordered OR named arguments")
+    if not args and not kwargs:
+        return proc
+    names = [a.name() for a in proc.args()]
+    if args:
+        if len(args) > len(names):
+            raise TypeError(
+                f"expected no more than {len(names)} arguments, but got {len(args)}"
+            )
+        values = list(enumerate(args))
+    else:
+        values = []
+        for name, value in kwargs.items():
+            if name not in names:
+                raise TypeError(f"no argument {name} found")
+            values.append((names.index(name), value))
+    return type(proc)(_core.partial_eval(proc._proc, values))
 
 
 def transpose(proc, arg_cursor):
-    raise NotImplementedError("transpose")
+    """`proc` with the two dimensions of a 2-D parameter swapped."""
+    if not (
+        isinstance(arg_cursor, PC.ArgCursor)
+        and arg_cursor.is_tensor()
+        and len(arg_cursor.shape()) == 2
+    ):
+        raise TypeError("expected a 2D argument cursor")
+    arg_cursor = proc.forward(arg_cursor)
+    return type(proc)(_core.transpose(proc._proc, arg_cursor._impl))
 
 
 def add_assertion(proc, assertion, configs):
-    raise NotImplementedError("add_assertion")
+    """`proc` with `assertion` appended to its preconditions, unchecked."""
+    if not isinstance(assertion, str):
+        raise TypeError("assertion must be an Exo string")
+    expr = _parse_assertion(proc, assertion, configs or [])
+    return type(proc)(_core.add_assertion(proc._proc, expr))
+
+
+def _parse_assertion(proc, text, configs):
+    """The untyped core expression of `text` in the scope of the first
+    statement (the parameters); `C.f` reads a config of `configs` named C."""
+    frame, source = _caller()
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError as e:
+        raise ParseFragmentError(f"cannot parse '{text}': {e.msg}") from e
+    by_name = {c.name(): c for c in configs}
+    variables = {
+        name: ExoSymbol(sym, is_size)
+        for name, sym, is_size in _core.variables_in_scope(proc.body()[0]._impl)
+    }
+    scope = PythonScope(frame.f_globals, {**frame.f_locals, **by_name})
+    for node in _nodes_outside_unquotes(tree):
+        if isinstance(node, ast.Name):
+            if node.id == "_":
+                raise ParseFragmentError("String cannot contain holes")
+            if node.id not in variables and not scope.lookup(node.id)[0]:
+                raise ParseFragmentError(
+                    f"{node.id} not found in the current environment"
+                )
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            config = by_name.get(node.value.id)
+            if config is None:
+                raise ParseFragmentError(
+                    f"Could not find Config named '{node.value.id}'. Try supplying "
+                    "a list of Config objects via an optional 'configs' argument"
+                )
+            if not config.has_field(node.attr):
+                raise ParseFragmentError(
+                    f"Config named '{node.value.id}' does not have a field "
+                    f"named '{node.attr}'"
+                )
+    parser = Parser(source, scope)
+    parser.exo_locals = collections.ChainMap(variables)
+    try:
+        return parser.parse_expr(tree)
+    except ParseError as e:
+        raise ParseFragmentError(str(e)) from e
+
+
+def _nodes_outside_unquotes(tree):
+    """The nodes of `tree` except inside `{...}` unquotes, call targets and
+    config reads' operands."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Set):
+            continue
+        yield node
+        if isinstance(node, ast.Call):
+            todo.extend(node.args)
+        elif not isinstance(node, ast.Attribute):
+            todo.extend(ast.iter_child_nodes(node))

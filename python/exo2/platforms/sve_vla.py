@@ -1,0 +1,6 @@
+"""Exo's `sve_vla` platform, which exo2 1.0 does not ship."""
+
+raise ImportError(
+    "exo2 does not ship Exo's 'sve_vla' platform (exo.platforms.sve_vla); "
+    "exo2 1.0 provides exo2.platforms.x86 and exo2.platforms.cuda"
+)

@@ -1,0 +1,3 @@
+"""Compatibility path of Exo's unification module: exports `UnificationError`."""
+
+from ..errors import UnificationError as UnificationError

@@ -1,0 +1,248 @@
+#include "exo2/analysis/config_liveness.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+namespace exo2 {
+namespace {
+
+// The first read of `field` in `e`, if any.
+const ExprNode* find_read(const Expr& e, const Location& field) {
+  if (!e) return nullptr;
+  switch (e->kind) {
+    case ExprKind::ReadConfig: {
+      const auto& r = e->as<ReadConfig>();
+      return r.config->same_as(*field.config) && r.field == field.field
+                 ? e.get()
+                 : nullptr;
+    }
+    case ExprKind::Read:
+      for (const Expr& i : e->as<Read>().idx)
+        if (const ExprNode* r = find_read(i, field)) return r;
+      return nullptr;
+    case ExprKind::USub:
+      return find_read(e->as<USub>().arg, field);
+    case ExprKind::BinOp: {
+      const auto& b = e->as<BinOp>();
+      const ExprNode* r = find_read(b.lhs, field);
+      return r ? r : find_read(b.rhs, field);
+    }
+    case ExprKind::ExternCall:
+      for (const Expr& a : e->as<ExternCall>().args)
+        if (const ExprNode* r = find_read(a, field)) return r;
+      return nullptr;
+    case ExprKind::WindowExpr:
+      for (const WindowAccess& a : e->as<WindowExpr>().idx) {
+        if (const ExprNode* r = find_read(a.lo, field)) return r;
+        if (const ExprNode* r = find_read(a.hi, field)) return r;
+      }
+      return nullptr;
+    case ExprKind::Const:
+    case ExprKind::StrideExpr:
+      return nullptr;
+  }
+  return nullptr;
+}
+
+// What running some code does to the value a field holds before it.
+struct Outcome {
+  bool read = false;  // the value may be read
+  SrcInfo read_at;
+  bool overwrites = false;  // the value is certainly replaced
+};
+
+class FieldScanner {
+ public:
+  FieldScanner(const Proc& p, const Location& field,
+               std::vector<const StmtNode*> skipped)
+      : proc_(p), field_(field), skipped_(std::move(skipped)) {}
+
+  // Statements [lo, hi) of `b`; `in_proc` is false inside callees.
+  Outcome range(const Block& b, size_t lo, size_t hi, bool in_proc) {
+    for (size_t k = lo; k < hi; ++k) {
+      Outcome o = stmt(b[k], in_proc);
+      if (o.read || o.overwrites) return o;
+    }
+    return {};
+  }
+  Outcome block(const Block& b, bool in_proc) {
+    return range(b, 0, b.size(), in_proc);
+  }
+
+ private:
+  Outcome stmt(const Stmt& s, bool in_proc) {
+    Outcome out;
+    auto read = [&](const Expr& e) {
+      if (out.read) return;
+      if (const ExprNode* r = find_read(e, field_)) {
+        out.read = true;
+        out.read_at = r->srcinfo;
+      }
+    };
+    switch (s->kind) {
+      case StmtKind::Assign:
+      case StmtKind::Reduce:
+        for (const Expr& i : s->as<Assign>().idx) read(i);
+        read(s->as<Assign>().rhs);
+        return out;
+      case StmtKind::WriteConfig: {
+        const auto& w = s->as<WriteConfig>();
+        read(w.rhs);
+        out.overwrites = !out.read && w.config->same_as(*field_.config) &&
+                         w.field == field_.field && !is_skipped(s);
+        return out;
+      }
+      case StmtKind::WindowStmt:
+        read(s->as<WindowStmt>().rhs);
+        return out;
+      case StmtKind::Alloc:
+      case StmtKind::Free:
+        for (const Expr& d : s->as<Alloc>().type.shape()) read(d);
+        return out;
+      case StmtKind::Pass:
+      case StmtKind::Sync:
+        return out;
+      case StmtKind::If: {
+        const auto& i = s->as<If>();
+        read(i.cond);
+        if (out.read) return out;
+        Outcome body = block(i.body, in_proc);
+        if (body.read) return body;
+        Outcome orelse = block(i.orelse, in_proc);
+        if (orelse.read) return orelse;
+        out.overwrites = body.overwrites && orelse.overwrites;
+        return out;
+      }
+      case StmtKind::For: {
+        const auto& f = s->as<For>();
+        read(f.lo);
+        read(f.hi);
+        if (out.read) return out;
+        Outcome body = block(f.body, in_proc);
+        if (body.read) return body;
+        out.overwrites = body.overwrites && runs_at_least_once(f, in_proc);
+        return out;
+      }
+      case StmtKind::With:
+        return block(s->as<With>().body, in_proc);
+      case StmtKind::Call:
+        for (const Expr& a : s->as<Call>().args) read(a);
+        if (out.read) return out;
+        return block(s->as<Call>().f->body, false);
+    }
+    return out;
+  }
+
+  bool is_skipped(const Stmt& s) const {
+    return std::find(skipped_.begin(), skipped_.end(), s.get()) !=
+           skipped_.end();
+  }
+
+  // Literal bounds, or (for loops of the procedure itself) a proof from its
+  // preconditions; enclosing loop ranges are not assumed, which only makes
+  // the answer more cautious.
+  bool runs_at_least_once(const For& f, bool in_proc) {
+    if (f.lo->kind == ExprKind::Const && f.hi->kind == ExprKind::Const) {
+      const auto& lo = f.lo->as<Const>();
+      const auto& hi = f.hi->as<Const>();
+      if (lo.is_int() && hi.is_int()) return hi.int_value() > lo.int_value();
+    }
+    if (!in_proc) return false;
+    if (!ctx_) ctx_ = std::make_unique<QueryContext>(proc_);
+    Expr extent = make_binop(BinOpKind::Sub, f.hi, f.lo, f.srcinfo,
+                             Type(TypeKind::Index));
+    return prove_compare(*ctx_, extent, BinOpKind::Gt, 0).proven();
+  }
+
+  const Proc& proc_;
+  const Location& field_;
+  std::vector<const StmtNode*> skipped_;
+  std::unique_ptr<QueryContext> ctx_;
+};
+
+const Block& list_of(const Stmt& owner, int child) {
+  if (owner->kind == StmtKind::If)
+    return child == 0 ? owner->as<If>().body : owner->as<If>().orelse;
+  if (owner->kind == StmtKind::For) return owner->as<For>().body;
+  return owner->as<With>().body;
+}
+
+// The blocks from the procedure body down to the one holding `at`, with the
+// position taken in each.
+std::vector<std::pair<const Block*, size_t>> levels_of(const Proc& p,
+                                                       const StmtPath& at) {
+  std::vector<std::pair<const Block*, size_t>> levels;
+  const Block* block = &p->body;
+  for (const auto& [index, child] : at.block_path) {
+    levels.emplace_back(block, static_cast<size_t>(index));
+    block = &list_of(block->at(static_cast<size_t>(index)), child);
+  }
+  levels.emplace_back(block, static_cast<size_t>(at.index));
+  return levels;
+}
+
+}  // namespace
+
+FieldAfter config_field_after(const Proc& p, const StmtPath& first,
+                              size_t count, const Location& field) {
+  auto levels = levels_of(p, first);
+  const Block& own = *levels.back().first;
+  std::vector<const StmtNode*> skipped;
+  for (size_t k = 0; k < count; ++k)
+    skipped.push_back(own.at(first.index + k).get());
+  FieldScanner scan(p, field, std::move(skipped));
+
+  for (size_t level = levels.size(); level-- > 0;) {
+    const auto& [b, index] = levels[level];
+    const size_t start = level + 1 == levels.size() ? index + count : index + 1;
+    Outcome o = scan.range(*b, start, b->size(), true);
+    if (o.read) return {FieldAfter::Fate::Read, o.read_at};
+    if (o.overwrites) return {FieldAfter::Fate::Overwritten, {}};
+    if (level == 0) break;
+    // Later iterations run the whole body again (perhaps none do, so an
+    // overwrite there does not end the search).
+    const auto& [parent_block, parent_index] = levels[level - 1];
+    if ((*parent_block)[parent_index]->kind == StmtKind::For) {
+      Outcome again = scan.block(*b, true);
+      if (again.read) return {FieldAfter::Fate::Read, again.read_at};
+    }
+  }
+  return {};
+}
+
+ConfigInvisibility check_config_invisible(const Proc& p, const StmtPath& first,
+                                          size_t count) {
+  ConfigInvisibility result;
+  const Block& own = *levels_of(p, first).back().first;
+  const Block stmts(own.begin() + first.index,
+                    own.begin() + first.index + static_cast<long>(count));
+  std::vector<Location> written;
+  for (const Access& a : effects_of(stmts)) {
+    if (!a.modifies()) continue;
+    if (!a.location.is_config()) {
+      result.data_write = a;
+      return result;
+    }
+    bool known = false;
+    for (const Location& w : written) known = known || w.same_as(a.location);
+    if (!known) written.push_back(a.location);
+  }
+  for (const Location& field : written) {
+    FieldAfter after = config_field_after(p, first, count, field);
+    if (after.fate == FieldAfter::Fate::Read) {
+      result.read_field = field;
+      result.read_at = after.read_at;
+      return result;
+    }
+    if (after.fate == FieldAfter::Fate::VisibleAtEnd)
+      result.visible_fields.push_back(field);
+  }
+  return result;
+}
+
+std::string config_field_name(const Location& field) {
+  return field.config->name() + "_" + field.field;
+}
+
+}  // namespace exo2

@@ -1,0 +1,462 @@
+"""The buffer primitives (primitives.md §5, §10 inline_window, §11
+autolift_alloc / autofission): printed results, results of JIT runs before
+and after, refusals with the spec's texts, and forwarding of cursors taken
+before each primitive."""
+
+# ruff: noqa: F821, E501
+
+from __future__ import annotations
+
+import pytest
+from exo2 import SchedulingError, proc
+from exo2.API_cursors import InvalidCursorError
+from exo2.stdlib.scheduling import (
+    autolift_alloc,
+    bind_expr,
+    delete_buffer,
+    divide_loop,
+    lift_alloc,
+    reorder_loops,
+    simplify,
+    sink_alloc,
+    stage_mem,
+)
+from schedule_check import assert_same_results
+
+PREFIX = "<<<unknown directive>>>: "
+
+
+def body_text(p):
+    """The printed procedure without its `def` line and assertions."""
+    lines = str(p).split("):\n", 1)[1].split("\n")
+    return "\n".join(line for line in lines if not line.startswith("    assert"))
+
+
+@proc
+def matmul(M: size, N: size, K: size, A: f32[M, K], B: f32[K, N], C: f32[M, N]):
+    assert M % 4 == 0
+    assert N % 4 == 0
+    for i in seq(0, M):
+        for j in seq(0, N):
+            for k in seq(0, K):
+                C[i, j] += A[i, k] * B[k, j]
+
+
+def tiled_matmul():
+    p = divide_loop(matmul, "i", 4, ["io", "ii"], perfect=True)
+    p = divide_loop(p, "j", 4, ["jo", "ji"], perfect=True)
+    return reorder_loops(p, "ii jo")
+
+
+MATMUL_SIZES = {"M": 8, "N": 12, "K": 5}
+TILE = "C[4 * io:4 * io + 4, 4 * jo:4 * jo + 4]"
+
+
+# ---- stage_mem ----------------------------------------------------------------
+
+
+def test_stage_mem_accumulates_a_matmul_tile():
+    p = tiled_matmul()
+    tile = p.find_loop("ii")
+    update = p.find("C[_] += _")
+    q = stage_mem(p, tile, TILE, "Ctile", accum=True)
+    assert body_text(simplify(q)) == (
+        "    for io in seq(0, M / 4):\n"
+        "        for jo in seq(0, N / 4):\n"
+        "            Ctile: f32[4, 4] @ DRAM\n"
+        "            for i0 in seq(0, 4):\n"
+        "                for i1 in seq(0, 4):\n"
+        "                    Ctile[i0, i1] = 0.0\n"
+        "            for ii in seq(0, 4):\n"
+        "                for ji in seq(0, 4):\n"
+        "                    for k in seq(0, K):\n"
+        "                        Ctile[ii, ji] += A[ii + 4 * io, k] * B[k, ji + 4 * jo]\n"
+        "            for i0 in seq(0, 4):\n"
+        "                for i1 in seq(0, 4):\n"
+        "                    C[i0 + 4 * io, i1 + 4 * jo] += Ctile[i0, i1]"
+    )
+    # Block statements keep their identity; the nests are next to them.
+    assert q.forward(tile) == q.find_loop("ii")
+    assert q.forward(update) == q.find("Ctile[_] += _")
+    assert q.forward(tile).prev() == q.find_loop("i0")
+    assert q.forward(tile).prev().prev() == q.find("Ctile : _")
+    assert q.forward(tile).next() == q.find_loop("i0 #1")
+    assert_same_results(matmul, q, MATMUL_SIZES)
+
+
+def test_stage_mem_loads_and_stores_a_matmul_tile():
+    p = tiled_matmul()
+    q = stage_mem(p, p.find_loop("ii"), TILE, "Ctile")
+    text = body_text(q)
+    assert (
+        "            Ctile: f32[4 * io + 4 - 4 * io, 4 * jo + 4 - 4 * jo] @ DRAM\n"
+        "            for i0 in seq(0, 4 * io + 4 - 4 * io):\n"
+        "                for i1 in seq(0, 4 * jo + 4 - 4 * jo):\n"
+        "                    Ctile[i0, i1] = C[i0 + 4 * io, i1 + 4 * jo]\n"
+    ) in text
+    assert ("                    C[i0 + 4 * io, i1 + 4 * jo] = Ctile[i0, i1]") in text
+    assert "if " not in text  # every access provably in bounds: no guards
+    assert_same_results(matmul, q, MATMUL_SIZES)
+
+
+def test_stage_mem_drops_point_dimensions():
+    p = tiled_matmul()
+    loop = p.find_loop("ji")
+    q = stage_mem(p, loop, "C[4 * io + ii, 4 * jo:4 * jo + 4]", "Crow")
+    assert body_text(simplify(q)) == (
+        "    for io in seq(0, M / 4):\n"
+        "        for jo in seq(0, N / 4):\n"
+        "            for ii in seq(0, 4):\n"
+        "                Crow: f32[4] @ DRAM\n"
+        "                for i0 in seq(0, 4):\n"
+        "                    Crow[i0] = C[ii + 4 * io, i0 + 4 * jo]\n"
+        "                for ji in seq(0, 4):\n"
+        "                    for k in seq(0, K):\n"
+        "                        Crow[ji] += A[ii + 4 * io, k] * B[k, ji + 4 * jo]\n"
+        "                for i0 in seq(0, 4):\n"
+        "                    C[ii + 4 * io, i0 + 4 * jo] = Crow[i0]"
+    )
+    assert_same_results(matmul, q, MATMUL_SIZES)
+
+
+def test_stage_mem_stages_a_scalar_and_reads_panels():
+    q = stage_mem(matmul, matmul.find_loop("k"), "C[i, j]", "acc")
+    q = stage_mem(q, q.find_loop("k"), "A[i, 0:K]", "Arow")
+    assert body_text(q) == (
+        "    for i in seq(0, M):\n"
+        "        for j in seq(0, N):\n"
+        "            acc: f32 @ DRAM\n"
+        "            acc = C[i, j]\n"
+        "            Arow: f32[K - 0] @ DRAM\n"
+        "            for i0 in seq(0, K - 0):\n"
+        "                Arow[i0] = A[i, i0 + 0]\n"
+        "            for k in seq(0, K):\n"
+        "                acc += Arow[k - 0] * B[k, j]\n"
+        "            C[i, j] = acc"
+    )
+    assert_same_results(matmul, q, MATMUL_SIZES)
+
+
+@proc
+def scale_tail(n: size, x: f32[n], y: f32[n]):
+    for io in seq(0, (n + 3) / 4):
+        for ii in seq(0, 4):
+            if 4 * io + ii < n:
+                y[4 * io + ii] = x[4 * io + ii] * 2.0
+
+
+def test_stage_mem_guards_loads_and_stores_out_of_bounds():
+    loop = scale_tail.find_loop("ii")
+    p = stage_mem(scale_tail, loop, "x[4 * io:4 * io + 4]", "xs")
+    p = stage_mem(p, p.forward(loop), "y[4 * io:4 * io + 4]", "ys")
+    assert body_text(simplify(p)) == (
+        "    for io in seq(0, (3 + n) / 4):\n"
+        "        xs: f32[4] @ DRAM\n"
+        "        for i0 in seq(0, 4):\n"
+        "            if i0 + 4 * io < n:\n"
+        "                xs[i0] = x[i0 + 4 * io]\n"
+        "        ys: f32[4] @ DRAM\n"
+        "        for i0 in seq(0, 4):\n"
+        "            if i0 + 4 * io < n:\n"
+        "                ys[i0] = y[i0 + 4 * io]\n"
+        "        for ii in seq(0, 4):\n"
+        "            if ii + 4 * io < n:\n"
+        "                ys[ii] = xs[ii] * 2.0\n"
+        "        for i0 in seq(0, 4):\n"
+        "            if i0 + 4 * io < n:\n"
+        "                y[i0 + 4 * io] = ys[i0]"
+    )
+    # The read-only stage has no store nest; the conditional write keeps
+    # the load of y (the block does not overwrite the whole window).
+    assert_same_results(scale_tail, p, {"n": 10})
+
+
+@proc
+def fill(n: size, y: f32[n, 4]):
+    for i in seq(0, n):
+        for j in seq(0, 4):
+            y[i, j] = 2.0
+
+
+def test_stage_mem_write_only_block_has_no_load():
+    loop = fill.find_loop("j")
+    p = stage_mem(fill, loop, "y[i, 0:4]", "row")
+    assert body_text(p) == (
+        "    for i in seq(0, n):\n"
+        "        row: f32[4 - 0] @ DRAM\n"
+        "        for j in seq(0, 4):\n"
+        "            row[j - 0] = 2.0\n"
+        "        for i0 in seq(0, 4 - 0):\n"
+        "            y[i, i0 + 0] = row[i0]"
+    )
+    assert p.forward(loop).next() == p.find_loop("i0")
+    assert_same_results(fill, p, {"n": 3})
+
+
+def test_stage_mem_point_window_written_first_has_no_load():
+    @proc
+    def twice(x: f32[4]):
+        x[1] = 3.0
+        x[1] += x[1]
+
+    p = stage_mem(twice, twice.body(), "x[1]", "t")
+    assert body_text(p) == ("    t: f32 @ DRAM\n    t = 3.0\n    t += t\n    x[1] = t")
+    assert_same_results(twice, p, {})
+
+
+def test_stage_mem_refuses_accum_with_a_read():
+    @proc
+    def copy_add(n: size, x: f32[n], y: f32[n]):
+        for i in seq(0, n):
+            y[i] = y[i] + x[i]
+
+    with pytest.raises(SchedulingError) as e:
+        stage_mem(copy_add, copy_add.find_loop("i"), "y[0:n]", "ys", accum=True)
+    assert str(e.value) == (
+        PREFIX + "The buffer y is accessed in a way other than simply reducing into it"
+    )
+
+
+def test_stage_mem_refuses_accesses_partly_in_the_window():
+    with pytest.raises(SchedulingError) as e:
+        stage_mem(fill, fill.find_loop("j"), "y[i, 0:2]", "half")
+    assert str(e.value) == PREFIX + (
+        "Buffer has accesses which are neither fully within nor disjoint "
+        "from the window"
+    )
+
+
+def test_stage_mem_refuses_wrong_index_count_and_unaccessed_buffer():
+    with pytest.raises(SchedulingError) as e:
+        stage_mem(fill, fill.find_loop("j"), "y[i]", "row")
+    assert str(e.value) == (
+        PREFIX + "expected windowing of 'y' to have 2 indices, but only got 1"
+    )
+    with pytest.raises(SchedulingError) as e:
+        stage_mem(fill, fill.find_loop("j"), "y[i + 1, 0:4]", "row")
+    assert str(e.value) == PREFIX + (
+        "Cannot stage 'y' with the given window shape. Wrong window shape, "
+        "or 'y' not accessed in the given scope?"
+    )
+
+
+def test_stage_mem_refuses_bad_window_strings():
+    with pytest.raises(ValueError, match="expected windowing string of the form"):
+        stage_mem(fill, fill.find_loop("j"), "y[i, :4]", "row")
+    with pytest.raises(ValueError, match="expected windowing string of the form"):
+        stage_mem(fill, fill.find_loop("j"), "y + 1", "row")
+    with pytest.raises(TypeError, match="argument 3, 'new_buf_name' to stage_mem"):
+        stage_mem(fill, fill.find_loop("j"), "y[i, 0:4]", "not a name")
+
+
+def test_stage_mem_refuses_an_access_through_another_window():
+    @proc
+    def through_window(x: f32[8]):
+        w = x[0:4]
+        for i in seq(0, 4):
+            x[i] = w[i] + 1.0
+
+    with pytest.raises(SchedulingError, match="through 'w'"):
+        stage_mem(through_window, through_window.find_loop("i"), "x[0:4]", "xs")
+
+
+# ---- bind_expr ----------------------------------------------------------------
+
+
+@proc
+def doubled(n: size, x: f32[n], y: f32[n], z: f32[n]):
+    for i in seq(0, n):
+        y[i] = x[i] * 2.0 + 1.0
+        z[i] = x[i] * 2.0
+        x[i] = 0.0
+        y[i] += x[i] * 2.0
+
+
+def test_bind_expr_replaces_copies_up_to_a_write():
+    exprs = doubled.find("x[_] * 2.0", many=True)
+    p = bind_expr(doubled, exprs[:2], "b")
+    assert body_text(p) == (
+        "    for i in seq(0, n):\n"
+        "        b: f32 @ DRAM\n"
+        "        b = x[i] * 2.0\n"
+        "        y[i] = b + 1.0\n"
+        "        z[i] = b\n"
+        "        x[i] = 0.0\n"
+        "        y[i] += x[i] * 2.0"
+    )
+    assert p.forward(exprs[1]).parent() == p.find("z[_] = _")
+    assert p.forward(doubled.find("x[_] = 0.0")) == p.find("x[_] = 0.0")
+    assert_same_results(doubled, p, {"n": 6})
+
+
+def test_bind_expr_refuses_a_copy_after_a_write_and_control_exprs():
+    with pytest.raises(SchedulingError) as e:
+        bind_expr(doubled, doubled.find("x[_] * 2.0", many=True), "b")
+    assert str(e.value) == PREFIX + "Unsafe to bind all of the provided exprs."
+    with pytest.raises(TypeError, match="only numeric \\(not index or size\\)"):
+        bind_expr(doubled, doubled.find("x[_]").idx()[0], "b")
+
+
+def test_bind_expr_refuses_lifting_past_the_iterator_it_reads():
+    @proc
+    def two_loops(n: size, x: f32[n], y: f32[n]):
+        for i in seq(0, n):
+            y[i] = x[i] * 3.0
+        for i in seq(0, n):
+            x[i] = x[i] * 3.0
+
+    with pytest.raises(SchedulingError, match="Unsafe to bind"):
+        bind_expr(two_loops, two_loops.find("x[_] * 3.0", many=True), "b")
+
+
+# ---- lift_alloc / autolift_alloc / sink_alloc / delete_buffer -----------------
+
+
+@proc
+def temp(n: size, x: f32[n, 4], y: f32[n, 4]):
+    for i in seq(0, n):
+        for j in seq(0, 4):
+            t: f32
+            t = x[i, j] * 2.0
+            y[i, j] = t + 1.0
+
+
+def test_lift_alloc_moves_the_allocation_out_of_loops():
+    alloc = temp.find("t : _")
+    p = lift_alloc(temp, alloc, n_lifts=2)
+    assert body_text(p) == (
+        "    t: f32 @ DRAM\n"
+        "    for i in seq(0, n):\n"
+        "        for j in seq(0, 4):\n"
+        "            t = x[i, j] * 2.0\n"
+        "            y[i, j] = t + 1.0"
+    )
+    assert p.forward(alloc) == p.find("t : _")
+    assert p.forward(temp.find("y[_] = _")) == p.find("y[_] = _")
+    assert_same_results(temp, p, {"n": 3})
+    with pytest.raises(SchedulingError) as e:
+        lift_alloc(temp, alloc, n_lifts=3)
+    assert str(e.value) == PREFIX + (
+        "specified lift level 3 is more than 2, the number of loops and ifs "
+        "above the allocation"
+    )
+
+
+def test_lift_alloc_refuses_a_shape_depending_on_the_loop():
+    @proc
+    def ragged(n: size, x: f32[n]):
+        for i in seq(0, n):
+            t: f32[i + 1]
+            t[0] = x[i]
+            x[i] = t[0]
+
+    with pytest.raises(SchedulingError, match="past loop with iteration variable i"):
+        lift_alloc(ragged, ragged.find("t : _"))
+
+
+def test_autolift_alloc_keeps_dimensions_without_forwarding():
+    alloc = temp.find("t : _")
+    p = autolift_alloc(temp, alloc, n_lifts=2, keep_dims=True)
+    assert body_text(p) == (
+        "    t: f32[n, 4] @ DRAM\n"
+        "    for i in seq(0, n):\n"
+        "        for j in seq(0, 4):\n"
+        "            t[i, j] = x[i, j] * 2.0\n"
+        "            y[i, j] = t[i, j] + 1.0"
+    )
+    assert_same_results(temp, p, {"n": 3})
+    q = autolift_alloc(temp, alloc, keep_dims=True, mode="col", size=8)
+    assert "        t: f32[8] @ DRAM\n" in body_text(q)
+    assert "            t[j] = x[i, j] * 2.0\n" in body_text(q)
+    assert_same_results(temp, q, {"n": 3})
+    with pytest.raises(NotImplementedError, match="This forwarding function"):
+        p.forward(alloc)
+    with pytest.raises(SchedulingError) as e:
+        autolift_alloc(temp, alloc, n_lifts=3)
+    assert str(e.value) == (
+        PREFIX + "specified lift level 3 is higher than the number of loop 2"
+    )
+    with pytest.raises(SchedulingError, match="Lift size cannot be less than"):
+        autolift_alloc(temp, alloc, n_lifts=2, keep_dims=True, size=8)
+    with pytest.raises(ValueError, match="expected one of the following values"):
+        autolift_alloc(temp, alloc, mode="diagonal")
+
+
+def test_sink_alloc_moves_into_the_next_loop():
+    alloc = temp.find("t : _")
+    p = lift_alloc(temp, alloc, n_lifts=2)
+    q = sink_alloc(p, p.forward(alloc))
+    assert body_text(q) == (
+        "    for i in seq(0, n):\n"
+        "        t: f32 @ DRAM\n"
+        "        for j in seq(0, 4):\n"
+        "            t = x[i, j] * 2.0\n"
+        "            y[i, j] = t + 1.0"
+    )
+    assert q.forward(alloc) == q.find("t : _")
+    assert_same_results(temp, q, {"n": 3})
+    with pytest.raises(ValueError) as e:
+        sink_alloc(temp, alloc)
+    assert str(e.value) == (
+        "Cannot sink alloc because the statement after the allocation is not "
+        "a loop or if statement, it is t = x[i, j] * 2.0"
+    )
+
+
+def test_sink_alloc_copies_into_else_and_refuses_later_uses():
+    @proc
+    def branches(c: size, x: f32[2]):
+        t: f32
+        if c > 2:
+            t = 1.0
+            x[0] = t
+        else:
+            t = 2.0
+            x[1] = t
+
+    p = sink_alloc(branches, branches.find("t : _"))
+    assert body_text(p) == (
+        "    if c > 2:\n"
+        "        t: f32 @ DRAM\n"
+        "        t = 1.0\n"
+        "        x[0] = t\n"
+        "    else:\n"
+        "        t: f32 @ DRAM\n"
+        "        t = 2.0\n"
+        "        x[1] = t"
+    )
+    assert_same_results(branches, p, {"c": 3})
+
+    @proc
+    def used_after(x: f32[2]):
+        t: f32
+        for i in seq(0, 2):
+            t = x[i]
+        x[0] = t
+
+    with pytest.raises(SchedulingError) as e:
+        sink_alloc(used_after, used_after.find("t : _"))
+    assert str(e.value).startswith(PREFIX + "Cannot sink allocation t: f32")
+    assert str(e.value).endswith(
+        "because the buffer is accessed outside of the scope provided."
+    )
+
+
+def test_delete_buffer_deletes_unused_and_refuses_used():
+    @proc
+    def unused(x: f32[2]):
+        t: f32
+        u: f32
+        u = 1.0
+        x[0] = u
+
+    alloc = unused.find("t : _")
+    p = delete_buffer(unused, alloc)
+    assert body_text(p) == "    u: f32 @ DRAM\n    u = 1.0\n    x[0] = u"
+    with pytest.raises(InvalidCursorError, match="node no longer exists"):
+        p.forward(alloc)
+    assert p.forward(unused.find("u = _")) == p.find("u = _")
+    assert_same_results(unused, p, {})
+    with pytest.raises(SchedulingError) as e:
+        delete_buffer(unused, unused.find("u : _"))
+    assert str(e.value).startswith(PREFIX + "The variable u can potentially be used")
