@@ -79,24 +79,44 @@ void split_loop(EditSequence& edits, const Path& owner, int at,
   edits.apply(cursors::remove(edits.proc(), Location::node(pass)));
 }
 
-// Splits the if at `owner` in the branch `slot` (rebuilt: cursors inside
-// die).
+// Splits the if at `owner` in the branch `slot`; the split statements move,
+// so their cursors follow. Split in the then-branch, the statements before
+// the split move into a new `if c:` inserted before, and the original if
+// (keeping its else branch) is the second one; split in the else-branch,
+// the statements after the split move into a new `if c: pass else: ...`
+// inserted after.
 void split_if(EditSequence& edits, const Path& owner, Slot slot, int at) {
   const Stmt if_stmt = cursors::resolve_stmt(edits.proc(), owner);
   const If& s = if_stmt->as<If>();
   const Block& branch = slot == Slot::Body ? s.body : s.orelse;
-  const Block first(branch.begin(), branch.begin() + at);
-  const Block second(branch.begin() + at, branch.end());
-  check_allocations(first, second);
-  Stmt a, b;
+  check_allocations(Block(branch.begin(), branch.begin() + at),
+                    Block(branch.begin() + at, branch.end()));
+  const Stmt pass = make_pass(s.srcinfo);
+  Path new_if = owner;
+  Path moved = owner;
+  int moved_end = at;
   if (slot == Slot::Body) {
-    a = make_if(s.cond, first, {}, s.srcinfo);
-    b = make_if(s.cond, second, s.orelse, s.srcinfo);
+    edits.apply(cursors::insert(edits.proc(),
+                                Location::gap(owner, cursors::GapSide::Before),
+                                {make_if(s.cond, {pass}, {}, s.srcinfo)}));
+    moved.back().index += 1;
+    moved.push_back({Slot::Body, 0});
   } else {
-    a = make_if(s.cond, s.body, first, s.srcinfo);
-    b = make_if(s.cond, {make_pass(s.srcinfo)}, second, s.srcinfo);
+    edits.apply(cursors::insert(edits.proc(),
+                                Location::gap(owner, cursors::GapSide::After),
+                                {make_if(s.cond, {pass}, {pass}, s.srcinfo)}));
+    new_if.back().index += 1;
+    moved.push_back({Slot::Orelse, at});
+    moved_end = static_cast<int>(branch.size());
   }
-  edits.apply(cursors::replace(edits.proc(), Location::node(owner), {a, b}));
+  // The placeholder `pass` of the branch receiving the statements.
+  Path placeholder = new_if;
+  placeholder.push_back({slot, 0});
+  edits.apply(
+      cursors::move(edits.proc(), Location::block(moved, moved_end),
+                    Location::gap(placeholder, cursors::GapSide::Before)));
+  placeholder.back().index = moved_end - moved.back().index;
+  edits.apply(cursors::remove(edits.proc(), Location::node(placeholder)));
 }
 
 }  // namespace

@@ -425,6 +425,56 @@ def test_fission_lifts_through_two_loops():
     assert_same_results(nest, p, {"n": 4})
 
 
+
+def test_fission_of_an_if_moves_statements_with_their_side():
+    @proc
+    def branches(n: size, x: f32[n], y: f32[n]):
+        for i in seq(0, n):
+            if i < 3:
+                x[i] = 1.0
+                y[i] = 2.0
+            else:
+                x[i] = 3.0
+                y[i] = 4.0
+
+    then_if = branches.find("if _: _")
+    first, second = branches.find("x[_] = 1.0"), branches.find("y[_] = 2.0")
+    p = fission(branches, first.after())
+    assert str(p) == text("""
+        def branches(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+            for i in seq(0, n):
+                if i < 3:
+                    x[i] = 1.0
+                if i < 3:
+                    y[i] = 2.0
+                else:
+                    x[i] = 3.0
+                    y[i] = 4.0
+        """)
+    assert p.forward(first) == p.find("x[_] = 1.0")
+    assert p.forward(second) == p.find("y[_] = 2.0")
+    assert p.forward(then_if) == p.find("if _: _ #1")
+    assert p.forward(branches.find("x[_] = 3.0")) == p.find("x[_] = 3.0")
+    assert_same_results(branches, p, {"n": 6})
+
+    q = fission(branches, branches.find("x[_] = 3.0").after())
+    assert str(q) == text("""
+        def branches(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+            for i in seq(0, n):
+                if i < 3:
+                    x[i] = 1.0
+                    y[i] = 2.0
+                else:
+                    x[i] = 3.0
+                if i < 3:
+                    pass
+                else:
+                    y[i] = 4.0
+        """)
+    assert q.forward(branches.find("y[_] = 4.0")) == q.find("y[_] = 4.0")
+    assert_same_results(branches, q, {"n": 6})
+
+
 # ---------------------------------------------------------------------- fuse
 
 

@@ -79,10 +79,6 @@ def test_fission_at_a_gap_before_a_statement():
     assert_same_results(two, p, {"n": 5})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fission of an if does not forward the statements to their side yet",
-)
 def test_fission_inside_an_if():
     p, (scope1, scope2) = fission_(two, two.find("x[i] = 3.0").after(), rc=True)
     assert isinstance(scope1, IfCursor) and isinstance(scope2, IfCursor)

@@ -13,9 +13,10 @@ namespace exo2::primitives {
 // else-branch `if c: <body> else: A` then `if c: pass else: B`.
 // Checks: the gap is between statements (std::invalid_argument otherwise);
 // the first part allocates nothing the second uses. Safety (loops, unless
-// `unsafe_disable_checks`): FissionSafe. Forwarding: loop levels keep
-// statement cursors on their side, the loop cursor naming the first loop;
-// at if levels cursors inside the if die.
+// `unsafe_disable_checks`): FissionSafe. Forwarding: statements follow
+// their side; a loop cursor names the first loop, an if split in its
+// then-branch the second if (which keeps the else branch), an if split in
+// its else-branch the first one.
 cursors::EditResult fission(const Proc& proc, const cursors::Location& gap,
                             int n_lifts, bool unsafe_disable_checks);
 
