@@ -612,21 +612,36 @@ class CFunctionEmitter {
   }
 
   // A call argument: buffers and scalar parameters pass through, local
-  // scalars by address, windows as compound literals.
+  // scalars by address, windows as compound literals. A window variable
+  // whose struct is writable, passed to a parameter the callee only reads,
+  // is copied into the read-only struct (C does not convert structs).
   std::string call_arg(const Expr& e, const Proc& callee, size_t k) {
+    const auto callee_reads_only = [&] {
+      const std::vector<Sym> written = written_buffers(callee->body);
+      return std::find(written.begin(), written.end(), callee->args[k].name) ==
+             written.end();
+    };
     if (e->kind == ExprKind::Read && e->as<Read>().idx.empty()) {
       const Sym& name = e->as<Read>().name;
       const Type& t = types_.at(name);
+      if (t.is_window() && non_const_.count(root(name)) && callee_reads_only())
+        return read_only_window(name, t);
       if (!t.is_real_scalar() || scalar_refs_.count(name)) return c_name(name);
       return "&" + c_name(name);
     }
-    if (e->kind == ExprKind::WindowExpr) {
-      const std::vector<Sym> written = written_buffers(callee->body);
-      const bool is_const = std::find(written.begin(), written.end(),
-                                      callee->args[k].name) == written.end();
-      return window_literal(e->as<WindowExpr>(), e->type, is_const);
-    }
+    if (e->kind == ExprKind::WindowExpr)
+      return window_literal(e->as<WindowExpr>(), e->type, callee_reads_only());
     return expr(e);
+  }
+
+  // `(struct exo_win_2f32c){ w.data, { w.strides[0], w.strides[1] } }`.
+  std::string read_only_window(const Sym& name, const Type& t) {
+    const std::string& var = c_name(name);
+    std::string st;
+    for (size_t d = 0; d < t.shape().size(); ++d)
+      st += (d ? ", " : "") + var + ".strides[" + std::to_string(d) + "]";
+    return "(struct " + window_type(t, true) + "){ " + var + ".data, { " + st +
+           " } }";
   }
 
   // ---- statements --------------------------------------------------------
