@@ -421,4 +421,3 @@ def test_index_operands_of_equal_precedence_keep_their_parentheses():
     K.interleaved_sum.jit()(A, C)
     expected = sum(A[k // 2 + 4 * (k % 2)] * A[7 - (k - k % 4)] for k in range(8))
     assert C[0] == expected
-
