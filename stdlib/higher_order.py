@@ -10,9 +10,12 @@ import functools
 
 from exo2 import SchedulingError
 from exo2.API_cursors import InvalidCursor, InvalidCursorError
-from exo2.stdlib.inspection import nlr_stmts
 
-__all__ = ["attempt", "apply", "predicate", "make_pass", "lift_rc", "repeate"]
+# Exo's exo.stdlib.higher_order has no __all__: `import *` of it also gives
+# what it imports (everything of exo.stdlib.inspection), which Exo programs
+# rely on; so does this module (spec README, "Star imports").
+from exo2.stdlib.inspection import *  # noqa: E402, F401, F403
+from exo2.stdlib.inspection import nlr_stmts
 
 # The default scope: "the whole procedure".
 _WHOLE_PROC = InvalidCursor()

@@ -8,7 +8,12 @@ procedure may be passed. `InvalidCursor()` as a scope means "the whole
 procedure".
 """
 
+# Exo's exo.stdlib.inspection has no __all__: `import *` of it also gives what it
+# imports (DRAM, AVX2, cursor classes, ...), which Exo programs rely on;
+# so does this module (spec README, "Star imports").
+from exo2 import *  # noqa: E402, F401, F403
 from exo2 import Procedure, SchedulingError
+from exo2.API_cursors import *  # noqa: E402, F401, F403
 from exo2.API_cursors import (
     AllocCursor,
     ArgCursor,
@@ -34,76 +39,12 @@ from exo2.API_cursors import (
     WindowExprCursor,
     WindowStmtCursor,
 )
+from exo2.frontend.syntax import *  # noqa: E402, F401, F403
+from exo2.libs.memories import *  # noqa: E402, F401, F403
+from exo2.platforms.x86 import *  # noqa: E402, F401, F403
+from exo2.stdlib.analysis import *  # noqa: E402, F401, F403
 from exo2.stdlib.analysis import get_observed_stmts
 from exo2.stdlib.scheduling import user_op
-
-__all__ = [
-    "CursorNavigationError",
-    # traversal
-    "get_children",
-    "lrn",
-    "nlr",
-    "rln",
-    "nrl",
-    "lrn_stmts",
-    "nlr_stmts",
-    # names
-    "get_symbols",
-    "get_declaration",
-    "get_unique_names",
-    # predicates
-    "is_stmt",
-    "is_if",
-    "is_loop",
-    "check_is_loop",
-    "is_loop_bounds_const",
-    "loop_body_len",
-    "is_single_stmt_loop",
-    # enclosing scopes
-    "match_parent",
-    "get_top_level_stmt",
-    "get_enclosing_scope",
-    "get_enclosing_loop",
-    "get_enclosing_loop_by_name",
-    "get_enclosing_if",
-    "get_enclosing_stmt",
-    "get_my_stmt",
-    # positions
-    "get_index_in_body",
-    "get_parent",
-    "get_parents",
-    "get_nth_inner_loop",
-    "get_inner_loop",
-    # expression tests
-    "is_binop",
-    "is_add",
-    "is_sub",
-    "is_mul",
-    "is_div",
-    "is_mod",
-    "is_builtin",
-    "is_select",
-    "is_relu",
-    "is_sin",
-    "is_literal",
-    "is_reduce",
-    "is_assign",
-    "is_read",
-    "is_write",
-    "is_access",
-    "is_unary_minus",
-    # structure
-    "is_start_of_body",
-    "is_end_of_body",
-    "get_depth",
-    "get_lca",
-    "get_distance",
-    "are_exprs_equal",
-    "is_copy",
-    "get_bounding_block",
-    "expr_to_string",
-]
-
 
 # The default scope: "the whole procedure".
 _WHOLE_PROC = InvalidCursor()

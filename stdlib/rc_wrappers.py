@@ -9,6 +9,11 @@ API only, like all of exo2.stdlib.
 
 from dataclasses import dataclass
 
+# Exo's exo.stdlib.rc_wrappers has no __all__: `import *` of it also gives what it
+# imports (DRAM, AVX2, cursor classes, ...), which Exo programs rely on;
+# so does this module (spec README, "Star imports").
+from exo2 import *  # noqa: E402, F401, F403
+from exo2.API_cursors import *  # noqa: E402, F401, F403
 from exo2.API_cursors import (
     AllocCursor,
     BlockCursor,
@@ -18,8 +23,11 @@ from exo2.API_cursors import (
     InvalidCursor,
 )
 from exo2.core.internal_cursors import GapType
+from exo2.frontend.syntax import *  # noqa: E402, F401, F403
 from exo2.stdlib import scheduling
+from exo2.stdlib.inspection import *  # noqa: E402, F401, F403
 from exo2.stdlib.inspection import get_index_in_body
+from exo2.stdlib.scheduling import *  # noqa: E402, F401, F403
 from exo2.stdlib.scheduling import (
     cut_loop,
     divide_loop,
@@ -27,19 +35,6 @@ from exo2.stdlib.scheduling import (
     specialize,
     user_op,
 )
-
-__all__ = [
-    "fission_cursors",
-    "fission_",
-    "divide_loop_cursors",
-    "divide_loop_",
-    "stage_mem_cursors",
-    "stage_mem_",
-    "cut_loop_cursors",
-    "cut_loop_",
-    "specialize_cursors",
-    "specialize_",
-]
 
 
 def _loop(proc, loop):
