@@ -5,6 +5,7 @@
 
 #include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/core_ir/extension.hpp"
+#include "python_objects.hpp"
 
 namespace py = pybind11;
 
@@ -105,6 +106,14 @@ PYBIND11_MODULE(_core, m) {
         "Tells the core what to raise for SchedulingError, and which "
         "factory(message, heading, [(file, line, col, message)]) builds the "
         "exception of a failed typecheck or bounds check.");
+  m.def(
+      "set_default_memory",
+      [](const py::object& mem) {
+        exo2::set_default_memory(exo2::bindings::wrap_memory(mem));
+      },
+      py::arg("memory"),
+      "Sets the memory of buffers declared without `@ mem` and of buffers "
+      "that primitives create (exo2 sets it to DRAM at import).");
   exo2::bindings::bind_ir(m);
   exo2::bindings::bind_analysis(m);
   exo2::bindings::bind_cursors(m);

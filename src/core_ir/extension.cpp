@@ -122,4 +122,17 @@ MemoryPtr NamedMemory::dram() {
   return mem;
 }
 
+namespace {
+MemoryPtr& default_memory_slot() {
+  static MemoryPtr mem = NamedMemory::dram();
+  return mem;
+}
+}  // namespace
+
+MemoryPtr default_memory() { return default_memory_slot(); }
+
+void set_default_memory(MemoryPtr mem) {
+  default_memory_slot() = std::move(mem);
+}
+
 }  // namespace exo2

@@ -55,7 +55,7 @@ class TypeChecker {
       env_[a.name] = t;
       MemoryPtr mem = a.mem;
       if (!mem && t.kind() != TypeKind::Size && t.kind() != TypeKind::Index)
-        mem = NamedMemory::dram();
+        mem = default_memory();
       args.push_back({a.name, t, mem, a.srcinfo});
     }
 
@@ -192,7 +192,7 @@ class TypeChecker {
         const auto& st = s->as<Alloc>();
         Type t = check_type(st.type, st.srcinfo, /*is_alloc=*/true);
         env_[st.name] = t;
-        MemoryPtr mem = st.mem ? st.mem : NamedMemory::dram();
+        MemoryPtr mem = st.mem ? st.mem : default_memory();
         return s->kind == StmtKind::Alloc
                    ? make_alloc(st.name, t, mem, st.srcinfo)
                    : make_free(st.name, t, mem, st.srcinfo);

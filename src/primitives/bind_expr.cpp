@@ -109,7 +109,7 @@ cursors::EditResult bind_expr(const Proc& proc,
 
   edits.apply(cursors::insert(
       edits.proc(), cursors::Location::gap(init, cursors::GapSide::Before),
-      {make_alloc(bound, type, NamedMemory::dram(), e->srcinfo),
+      {make_alloc(bound, type, default_memory(), e->srcinfo),
        make_assign(bound, type, {}, e, e->srcinfo)}));
   return edits.result();
 }

@@ -3,12 +3,15 @@
 `assert_same_results(p_before, p_after, sizes)` JIT-compiles both
 procedures, runs them on the same random NumPy arguments generated from the
 signature (`sizes` gives every size / index / int parameter a value) and
-compares every argument afterwards, outputs included.
+compares every argument afterwards, outputs included. Either procedure may
+be given as an already compiled `JitKernel`, to run it on several sizes
+with a single compilation.
 """
 
 import numpy as np
 from exo2.API_cursors import BinaryOpCursor, LiteralCursor, ReadCursor
 from exo2.API_types import ExoType
+from exo2.jit import JitKernel
 
 _DTYPES = {
     ExoType.F16: np.float16,
@@ -69,11 +72,14 @@ def random_arguments(proc, sizes, seed=0):
 def assert_same_results(p_before, p_after, sizes, seed=0, rtol=1e-5, atol=1e-6):
     """Runs both procedures on the same random arguments and asserts that
     every argument ends up equal (within `rtol`/`atol` for floats)."""
-    before = random_arguments(p_before, sizes, seed)
+    k_before, k_after = (
+        p if isinstance(p, JitKernel) else p.jit() for p in (p_before, p_after)
+    )
+    before = random_arguments(k_before.proc, sizes, seed)
     after = [a.copy() if isinstance(a, np.ndarray) else a for a in before]
-    p_before.jit()(*before)
-    p_after.jit()(*after)
-    for arg, x, y in zip(p_before.args(), before, after, strict=True):
+    k_before(*before)
+    k_after(*after)
+    for arg, x, y in zip(k_before.proc.args(), before, after, strict=True):
         if isinstance(x, np.ndarray):
             np.testing.assert_allclose(
                 y, x, rtol=rtol, atol=atol, err_msg=f"argument {arg.name()}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from exo2 import compile_procs_to_strings, config, proc
 from exo2.core.configs import ConfigError
@@ -169,3 +170,21 @@ def test_proc_list_must_be_a_list():
 
     with pytest.raises(TypeError, match="expected a list of procedures"):
         compile_procs_to_strings((f,), "test.h")
+
+
+def test_static_and_stack_scalars_are_declared_as_scalars():
+    from exo2.libs.memories import DRAM_STACK
+
+    @proc
+    def scalars(x: f32[1]):
+        a: f32 @ DRAM_STATIC
+        b: f32 @ DRAM_STACK
+        a = x[0]
+        b = a * 2.0
+        x[0] = b
+
+    c_text = compile_one(scalars)[0]
+    assert "static float a;" in c_text and "float b;" in c_text
+    x = np.array([3.0], dtype=np.float32)
+    scalars.jit()(x)
+    assert x[0] == 6.0

@@ -161,4 +161,11 @@ class NamedMemory : public Memory {
   std::string name_;
 };
 
+// The memory of a buffer declared without `@ mem` and of the buffers that
+// primitives create: the Python layer sets it to its `DRAM` class at import
+// (so that every DRAM buffer has the same memory object), C++ alone uses
+// NamedMemory::dram().
+MemoryPtr default_memory();
+void set_default_memory(MemoryPtr mem);
+
 }  // namespace exo2

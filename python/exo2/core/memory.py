@@ -7,6 +7,8 @@ C text (spec/memories-and-instructions.md §1).
 
 from abc import ABC, abstractmethod
 
+from .. import _core
+
 
 class MemGenError(Exception):
     """A memory refuses an allocation, read, write, reduction or window."""
@@ -123,6 +125,10 @@ class DRAM(Memory):
     @classmethod
     def reduce(cls, s, lhs, rhs):
         return f"{lhs} += {rhs};"
+
+
+# Buffers declared without `@ mem`, and those primitives create, live in DRAM.
+_core.set_default_memory(DRAM)
 
 
 class StaticMemory(Memory):

@@ -56,6 +56,8 @@ class DRAM_STATIC(DRAM):
     @classmethod
     def alloc(cls, new_name, prim_type, shape, srcinfo):
         _require_constant_shape(shape)
+        if not shape:  # [fix] Exo declares a scalar as `float x[];`
+            return f"static {prim_type} {new_name};"
         return f"static {prim_type} {new_name}[{' * '.join(shape)}];"
 
     @classmethod
@@ -69,6 +71,8 @@ class DRAM_STACK(DRAM):
     @classmethod
     def alloc(cls, new_name, prim_type, shape, srcinfo):
         _require_constant_shape(shape)
+        if not shape:  # [fix] Exo declares a scalar as `float x[];`
+            return f"{prim_type} {new_name};"
         return f"{prim_type} {new_name}[{' * '.join(shape)}];"
 
     @classmethod
