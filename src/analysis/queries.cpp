@@ -212,6 +212,7 @@ enum class ConflictRule {
   Commute,   // writes with anything; reductions with reads
   Disjoint,  // a write or reduction with anything
   Shadow,    // writes with reads (idempotence)
+  Flow,      // a write or reduction with a later read or reduction
 };
 
 bool kinds_conflict(ConflictRule rule, AccessKind a, AccessKind b) {
@@ -225,6 +226,8 @@ bool kinds_conflict(ConflictRule rule, AccessKind a, AccessKind b) {
       return a != K::Read || b != K::Read;
     case ConflictRule::Shadow:
       return a == K::Write && b == K::Read;
+    case ConflictRule::Flow:
+      return a != K::Read && b != K::Write;
   }
   return true;
 }
@@ -463,6 +466,63 @@ SafetyResult prove_parallel_safe(QueryContext& ctx, const Stmt& loop) {
                        Side{body, {{f.iter, it.second}}, "'"},
                        it.in_range && it.first != it.second, it.shown,
                        ConflictRule::Disjoint);
+}
+
+SafetyResult prove_no_carried_flow(QueryContext& ctx, const Stmt& loop,
+                                   const Sym& buffer) {
+  const For& f = as_loop(loop, "prove_no_carried_flow");
+  std::vector<Access> accesses;
+  for (Access& a : effects_of(f.body, ctx.windows()))
+    if (!a.location.is_config() && a.location.buffer == buffer)
+      accesses.push_back(std::move(a));
+  IteratorPair it = iterator_pair(ctx, f.iter, f.lo, f.hi);
+  // A read is covered when a write earlier in program order, in no if and in
+  // no loop that does not also hold the read, always writes the element the
+  // read reads first: in the same iteration of the loop and of the inner
+  // loops they share.
+  SmtEncoder& enc = ctx.encoder();
+  auto covers = [&](const Access& write, const Access& read) {
+    if (write.kind != AccessKind::Write || !write.guards.empty() ||
+        write.idx.size() != read.idx.size() ||
+        write.loops.size() > read.loops.size())
+      return false;
+    for (size_t k = 0; k < write.loops.size(); k++)
+      if (write.loops[k].iter != read.loops[k].iter) return false;
+    Bindings shared{{f.iter, it.second}};
+    z3::expr in_range = it.in_range;
+    for (const LoopRange& l : write.loops) {
+      enc.push();
+      for (const auto& [sym, term] : shared) enc.bind(sym, term);
+      z3::expr lo = encode_or_fresh(enc, l.lo);
+      z3::expr hi = encode_or_fresh(enc, l.hi);
+      enc.pop();
+      z3::expr k = enc.fresh_int(l.iter.name());
+      in_range = in_range && lo <= k && k < hi;
+      shared.emplace_back(l.iter, k);
+    }
+    Access r = read, w = write;
+    r.loops.erase(
+        r.loops.begin(),
+        r.loops.begin() + static_cast<std::ptrdiff_t>(w.loops.size()));
+    w.loops.clear();
+    std::vector<NamedTerm> shown;
+    Instance ir = instantiate(ctx, r, shared, "'", shown);
+    Instance iw = instantiate(ctx, w, shared, "'", shown);
+    return enc.satisfiable(in_range && ir.when && !same_element(enc, ir, iw))
+        .no();
+  };
+  std::vector<Access> uncovered;
+  for (size_t r = 0; r < accesses.size(); r++) {
+    bool covered = accesses[r].kind == AccessKind::Write;
+    for (size_t w = 0; w < r && !covered; w++)
+      covered = covers(accesses[w], accesses[r]);
+    if (!covered) uncovered.push_back(accesses[r]);
+  }
+  // The earlier iteration i writes, the later iteration i' reads.
+  return find_conflict(ctx, Side{accesses, {{f.iter, it.first}}, ""},
+                       Side{uncovered, {{f.iter, it.second}}, "'"},
+                       it.in_range && it.first < it.second, it.shown,
+                       ConflictRule::Flow);
 }
 
 SafetyResult prove_idempotent(QueryContext& ctx, const Block& block) {

@@ -10,10 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "exo2/primitives/autofission.hpp"
 #include "exo2/primitives/autolift_alloc.hpp"
 #include "exo2/primitives/bind_expr.hpp"
 #include "exo2/primitives/delete_buffer.hpp"
+#include "exo2/primitives/inline_window.hpp"
 #include "exo2/primitives/lift_alloc.hpp"
+#include "exo2/primitives/reuse_buffer.hpp"
 #include "exo2/primitives/sink_alloc.hpp"
 #include "exo2/primitives/stage_mem.hpp"
 #include "handles.hpp"
@@ -92,6 +95,25 @@ void bind_buffer_primitives(py::module_& m) {
         return derive(p, delete_buffer(proc_of(p), alloc.loc));
       },
       py::arg("proc"), py::arg("alloc"));
+  m.def(
+      "reuse_buffer",
+      [](const ProvenanceHandle& p, const CursorHandle& buffer,
+         const CursorHandle& replaced) {
+        return derive(p, reuse_buffer(proc_of(p), buffer.loc, replaced.loc));
+      },
+      py::arg("proc"), py::arg("buffer"), py::arg("replaced"));
+  m.def(
+      "inline_window",
+      [](const ProvenanceHandle& p, const CursorHandle& window) {
+        return derive(p, inline_window(proc_of(p), window.loc));
+      },
+      py::arg("proc"), py::arg("window"));
+  m.def(
+      "autofission",
+      [](const ProvenanceHandle& p, const CursorHandle& gap, int n_lifts) {
+        return derive_unforwarded(p, autofission(proc_of(p), gap.loc, n_lifts));
+      },
+      py::arg("proc"), py::arg("gap"), py::arg("n_lifts"));
 }
 
 }  // namespace exo2::bindings

@@ -50,10 +50,12 @@ class AddIndices {
   AddIndices(Sym x, std::vector<Expr> extra, bool row, const Stmt& alloc)
       : x_(std::move(x)), extra_(std::move(extra)), row_(row), alloc_(alloc) {}
 
+  // A block that held only the allocation keeps a `pass`, as lift_alloc.
   Block block(const Block& b) {
     Block out;
     for (const Stmt& s : b)
       if (s != alloc_) out.push_back(stmt(s));
+    if (out.empty() && !b.empty()) out.push_back(make_pass(b.front()->srcinfo));
     return out;
   }
 
@@ -82,7 +84,8 @@ class AddIndices {
       case StmtKind::Call: {
         const Call& c = s->as<Call>();
         std::vector<Expr> args;
-        for (const Expr& a : c.args) args.push_back(call_arg(a));
+        for (size_t k = 0; k < c.args.size(); ++k)
+          args.push_back(call_arg(c.args[k], c.f->args[k].type));
         return make_call(c.f, args, s->srcinfo);
       }
       case StmtKind::WindowStmt: {
@@ -121,7 +124,9 @@ class AddIndices {
     return out;
   }
 
-  Expr call_arg(const Expr& a) {
+  // `x` passed whole becomes a window of the lifted buffer, which only a
+  // window parameter accepts (as expand_dim).
+  Expr call_arg(const Expr& a, const Type& param) {
     const bool whole = a->kind == ExprKind::Read && a->as<Read>().name == x_ &&
                        a->as<Read>().idx.empty();
     if (whole && !extra_.empty() && !a->type.is_tensor())
@@ -129,6 +134,11 @@ class AddIndices {
           "TODO: Please Contact the developers to fix (i.e. add) support for "
           "passing windows to scalar arguments",
           {.srcinfo = a->srcinfo});
+    if (whole && !extra_.empty() && !param.is_window())
+      refuse(fmt::format("Cannot expand {} because buffer is passed as an "
+                         "argument",
+                         x_.name()),
+             {.srcinfo = a->srcinfo});
     if (whole && a->type.is_tensor() && !extra_.empty()) {
       std::vector<WindowAccess> whole;
       for (const Expr& n : a->type.shape())

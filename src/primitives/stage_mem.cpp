@@ -433,7 +433,7 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
     for (const SymbolInfo& v : scope)
       if (v.sym == root) mem = v.mem;
   }
-  if (!mem) mem = NamedMemory::dram();
+  if (!mem) mem = default_memory();
   std::unordered_set<Sym> aliases;
   if (root != x) aliases.insert(root);
   for (const auto& [name, view] : ctx.windows())

@@ -6,10 +6,13 @@
 
 #include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/primitives/autofission.hpp"
 #include "exo2/primitives/autolift_alloc.hpp"
 #include "exo2/primitives/bind_expr.hpp"
 #include "exo2/primitives/delete_buffer.hpp"
+#include "exo2/primitives/inline_window.hpp"
 #include "exo2/primitives/lift_alloc.hpp"
+#include "exo2/primitives/reuse_buffer.hpp"
 #include "exo2/primitives/sink_alloc.hpp"
 #include "exo2/primitives/stage_mem.hpp"
 #include "typed_ir_builders.hpp"
@@ -151,6 +154,93 @@ TEST(BindExpr, BindsTheFirstExpression) {
             "        y[i] = b\n");
   EXPECT_EQ(r.forwarding(e), Location::node(with(with(top(0), {Slot::Body, 2}),
                                                  {Slot::Rhs, 0})));
+}
+
+TEST(SinkAlloc, RefusesAValueCarriedToTheNextIteration) {
+  Kernel k;
+  // t written at iteration i, read at i + 1.
+  Proc p = k.make({assign(k.y, {v(k.i)}, data(k.t, {}), 4),
+                   assign(k.t, {}, data(k.x, {v(k.i)}), 5)});
+  const Location a = Location::node(top(0));
+  Block body = p->body;
+  body.insert(body.begin(), alloc(k.t, kF32, 3));
+  Proc q = make_proc(p->name, p->args, p->preds, body, p->instr, p->srcinfo);
+  EXPECT_EQ(refusal([&] { sink_alloc(q, a); }),
+            "Cannot sink allocation t: f32 @ DRAM because values of t may "
+            "flow from one iteration of the loop to the next.");
+}
+
+TEST(ReuseBuffer, RenamesTheLaterBuffer) {
+  Kernel k;
+  Sym u("u");
+  Proc p = k.make({alloc(k.t, kF32, 3), assign(k.t, {}, real(1.0), 4),
+                   assign(k.y, {v(k.i)}, data(k.t, {}), 5), alloc(u, kF32, 6),
+                   assign(u, {}, real(2.0), 7),
+                   reduce(k.y, {v(k.i)}, data(u, {}), 8)});
+  const Location t_alloc = Location::node(with(top(0), {Slot::Body, 0}));
+  const Location u_alloc = Location::node(with(top(0), {Slot::Body, 3}));
+  cursors::EditResult r = reuse_buffer(p, t_alloc, u_alloc);
+  EXPECT_EQ(body_of(r.proc),
+            "    for i in seq(0, 4):\n"
+            "        t: f32 @ DRAM\n"
+            "        t = 1.0\n"
+            "        y[i] = t\n"
+            "        t = 2.0\n"
+            "        y[i] += t\n");
+  EXPECT_EQ(r.forwarding(Location::node(with(top(0), {Slot::Body, 5}))),
+            Location::node(with(top(0), {Slot::Body, 4})));
+  // t is read after the first write to u.
+  Proc late = k.make({alloc(k.t, kF32, 3), assign(k.t, {}, real(1.0), 4),
+                      alloc(u, kF32, 6), assign(u, {}, real(2.0), 7),
+                      assign(k.y, {v(k.i)}, data(k.t, {}), 5)});
+  EXPECT_EQ(refusal([&] {
+              reuse_buffer(late, t_alloc,
+                           Location::node(with(top(0), {Slot::Body, 2})));
+            }),
+            "The variable t can potentially be used after the statement at "
+            "k.py:7:4 executes.");
+}
+
+TEST(InlineWindow, ShiftsIndicesAndReinsertsPoints) {
+  Kernel k;
+  Sym w("w");
+  // w = x[i, 2:6] over a 2-d x is not available in Kernel: use x[2:6].
+  Proc p = k.make({make_window_stmt(w, win(k.x, {iv(lit(2), lit(6))}), at(3)),
+                   assign(w, {lit(1)}, data(k.y, {v(k.i)}), 4)});
+  cursors::EditResult r =
+      inline_window(p, Location::node(with(top(0), {Slot::Body, 0})));
+  EXPECT_EQ(body_of(r.proc),
+            "    for i in seq(0, 4):\n"
+            "        x[1 + 2] = y[i]\n");
+}
+
+TEST(Autofission, SplitsAndDropsALoopThatRunsOnce) {
+  Kernel k;
+  // y[i] = x[i]; t-free, idempotent `x[0] = 1.0` loses its loop.
+  Proc p = k.make({assign(k.y, {v(k.i)}, data(k.x, {v(k.i)}), 3),
+                   assign(k.x, {lit(7)}, real(1.0), 4)});
+  Proc q = autofission(
+      p, Location::gap(with(top(0), {Slot::Body, 0}), cursors::GapSide::After),
+      1);
+  EXPECT_EQ(body_of(q),
+            "    for i in seq(0, 4):\n"
+            "        y[i] = x[i]\n"
+            "    x[7] = 1.0\n");
+  // x[i + 1] written at i is read at i + 1: the split would read it first.
+  Proc bad = k.make({assign(k.y, {v(k.i)}, data(k.x, {v(k.i)}), 3),
+                     assign(k.x, {add(v(k.i), lit(1))}, real(1.0), 4)});
+  EXPECT_EQ(refusal([&] {
+              autofission(bad,
+                          Location::gap(with(top(0), {Slot::Body, 0}),
+                                        cursors::GapSide::After),
+                          1);
+            }),
+            "Cannot fission loop over i at k.py:2:4.");
+  EXPECT_THROW(autofission(p,
+                           Location::gap(with(top(0), {Slot::Body, 0}),
+                                         cursors::GapSide::Before),
+                           1),
+               std::invalid_argument);
 }
 
 }  // namespace

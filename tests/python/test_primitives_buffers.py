@@ -11,12 +11,16 @@ import pytest
 from exo2 import SchedulingError, proc
 from exo2.API_cursors import InvalidCursorError
 from exo2.stdlib.scheduling import (
+    autofission,
     autolift_alloc,
     bind_expr,
     delete_buffer,
     divide_loop,
+    inline_window,
+    insert_pass,
     lift_alloc,
     reorder_loops,
+    reuse_buffer,
     simplify,
     sink_alloc,
     stage_mem,
@@ -460,3 +464,178 @@ def test_delete_buffer_deletes_unused_and_refuses_used():
     with pytest.raises(SchedulingError) as e:
         delete_buffer(unused, unused.find("u : _"))
     assert str(e.value).startswith(PREFIX + "The variable u can potentially be used")
+
+
+def test_stage_mem_after_an_earlier_statement_in_the_same_body():
+    @proc
+    def scaled(n: size, x: f32[n], y: f32[n]):
+        for i in seq(0, n):
+            y[i] = 2.0 * x[i]
+
+    p = insert_pass(scaled, scaled.find("y[_] = _").before())
+    read = scaled.find("2.0 * x[_]").rhs()
+    q = stage_mem(p, scaled.find("y[_] = _"), "x[i]", "xs")
+    assert body_text(q) == (
+        "    for i in seq(0, n):\n"
+        "        pass\n"
+        "        xs: f32 @ DRAM\n"
+        "        xs = x[i]\n"
+        "        y[i] = 2.0 * xs"
+    )
+    assert q.forward(read) == q.find("2.0 * xs").rhs()
+    assert_same_results(scaled, q, {"n": 5})
+
+
+def test_sink_alloc_refuses_a_value_carried_to_the_next_iteration():
+    @proc
+    def carried(n: size, x: f32[n], y: f32[n]):
+        t: f32
+        for i in seq(0, n):
+            y[i] = t
+            t = x[i]
+
+    with pytest.raises(SchedulingError) as e:
+        sink_alloc(carried, "t")
+    assert str(e.value).split("\n")[0] == (
+        PREFIX + "Cannot sink allocation t: f32 @ DRAM because values of t "
+        "may flow from one iteration of the loop to the next."
+    )
+
+
+# ---- reuse_buffer / inline_window / autofission -------------------------------
+
+
+@proc
+def two_temps(n: size, x: f32[n], y: f32[n]):
+    for i in seq(0, n):
+        a: f32
+        a = x[i] * 2.0
+        y[i] = a
+        b: f32
+        b = x[i] + 1.0
+        y[i] += b
+
+
+def test_reuse_buffer_renames_the_later_buffer():
+    add = two_temps.find("y[_] += _")
+    read = two_temps.find("y[_] += _").rhs()
+    p = reuse_buffer(two_temps, "a", "b")
+    assert body_text(p) == (
+        "    for i in seq(0, n):\n"
+        "        a: f32 @ DRAM\n"
+        "        a = x[i] * 2.0\n"
+        "        y[i] = a\n"
+        "        a = x[i] + 1.0\n"
+        "        y[i] += a"
+    )
+    assert p.forward(add) == p.find("y[_] += _")
+    assert p.forward(read) == p.find("y[_] += _").rhs()
+    with pytest.raises(InvalidCursorError, match="node no longer exists"):
+        p.forward(two_temps.find("b : _"))
+    assert_same_results(two_temps, p, {"n": 5})
+
+
+def test_reuse_buffer_refuses_a_live_buffer_and_a_wrong_order():
+    @proc
+    def both_live(n: size, x: f32[n], y: f32[n]):
+        for i in seq(0, n):
+            a: f32
+            a = x[i] * 2.0
+            b: f32
+            b = x[i] + 1.0
+            y[i] = a + b
+
+    with pytest.raises(SchedulingError) as e:
+        reuse_buffer(both_live, "a", "b")
+    assert str(e.value).startswith(
+        PREFIX + "The variable a can potentially be used after the statement at "
+    )
+    with pytest.raises(SchedulingError) as e:
+        reuse_buffer(two_temps, "b", "a")
+    assert str(e.value).split("\n")[0] == (
+        PREFIX + "Cannot reuse buffer b for a because a is not allocated after "
+        "b in the scope of b"
+    )
+
+
+@proc
+def windowed(n: size, m: size, x: f32[n, m], z: f32[m]):
+    assert m >= 5
+    for i in seq(0, n):
+        w = x[i, 2:m]
+        for j in seq(0, m - 2):
+            w[j] = 1.0
+            if stride(w, 0) == 1:
+                z[j] = w[j]
+        v = w[1:3]
+        v[0] = 2.0
+
+
+def test_inline_window_rewrites_accesses_windows_and_strides():
+    write = windowed.find("w[_] = _")
+    p = inline_window(windowed, "w = _")
+    assert body_text(p) == (
+        "    for i in seq(0, n):\n"
+        "        for j in seq(0, m - 2):\n"
+        "            x[i, j + 2] = 1.0\n"
+        "            if stride(x, 1) == 1:\n"
+        "                z[j] = x[i, j + 2]\n"
+        "        v = x[i, 1 + 2:3 + 2]\n"
+        "        v[0] = 2.0"
+    )
+    assert p.forward(write) == p.find("x[_] = _")
+    with pytest.raises(InvalidCursorError, match="node no longer exists"):
+        p.forward(windowed.find("w = _"))
+    assert_same_results(windowed, p, {"n": 3, "m": 6})
+    q = inline_window(windowed, "v = _")
+    assert body_text(q).endswith("        w[0 + 1] = 2.0")
+    assert_same_results(windowed, q, {"n": 3, "m": 6})
+    with pytest.raises(TypeError, match="expected a WindowStmtCursor"):
+        inline_window(windowed, windowed.find("v[_] = _"))
+
+
+def test_autofission_splits_and_drops_a_loop_that_runs_once():
+    @proc
+    def split(n: size, x: f32[n], y: f32[n], s: f32):
+        for i in seq(0, n):
+            y[i] = x[i]
+            s = 3.0
+
+    gap = split.find("y[_] = _").after()
+    p = autofission(split, gap)
+    assert body_text(p) == ("    for i in seq(0, n):\n        y[i] = x[i]\n    s = 3.0")
+    assert_same_results(split, p, {"n": 4})
+    with pytest.raises(NotImplementedError) as e:
+        p.forward(gap)
+    assert str(e.value) == "This forwarding function has not been implemented"
+    with pytest.raises(ValueError) as e:
+        autofission(split, split.find("y[_] = _").before())
+    assert str(e.value) == (
+        "expected cursor to point to a gap between statements, not at an edge"
+    )
+
+
+def test_autofission_refuses_unsafe_splits_and_buried_allocations():
+    @proc
+    def shifted(n: size, x: f32[n + 1], y: f32[n]):
+        for i in seq(0, n):
+            y[i] = x[i]
+            x[i + 1] = 1.0
+
+    with pytest.raises(SchedulingError) as e:
+        autofission(shifted, shifted.find("y[_] = _").after())
+    assert str(e.value).startswith(PREFIX + "Cannot fission loop over i at ")
+
+    @proc
+    def buried(n: size, y: f32[n]):
+        for i in seq(0, n):
+            t: f32
+            t = 1.0
+            y[i] = t
+
+    with pytest.raises(SchedulingError) as e:
+        autofission(buried, buried.find("t = _").before())
+    assert str(e.value).split("\n")[0] == (
+        PREFIX + "Will not fission here, because an allocation might be "
+        "buried in a different scope than some use-site"
+    )

@@ -131,6 +131,15 @@ SafetyResult prove_fusion_safe(QueryContext& ctx, const Stmt& first,
 // write or reduction of one overlaps no access of another, reductions
 // included); the bounds read no config field the body writes.
 SafetyResult prove_parallel_safe(QueryContext& ctx, const Stmt& loop);
+// No value flows through `buffer` between iterations of `loop` (a For):
+// for iterations i < j, no element written or reduced at i is read or
+// reduced at j, unless a write earlier in iteration j (in no if, and in
+// inner loops only when they also hold the read, same iteration) always
+// writes that element first (otherwise conservative). For
+// moving an allocation into a loop (sink_alloc), where each iteration then
+// gets fresh, undefined contents.
+SafetyResult prove_no_carried_flow(QueryContext& ctx, const Stmt& loop,
+                                   const Sym& buffer);
 // Idempotent(S): no reduction, and no location both written and read.
 SafetyResult prove_idempotent(QueryContext& ctx, const Block& block);
 // DeadAfter(x, s): no statement that may run after the statement at `at`

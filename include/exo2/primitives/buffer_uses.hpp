@@ -44,6 +44,8 @@ class BufferUseRewriter {
   // The procedure with every use in the body and preconditions rewritten;
   // the parameters are left as they are.
   Proc rewrite_uses(const Proc& proc);
+  // `block` with every use rewritten.
+  Block rewrite_uses(const Block& b) { return block(b); }
 
  protected:
   // Hooks, called on each use with its sub-expressions already rewritten;
@@ -62,6 +64,34 @@ class BufferUseRewriter {
   std::vector<Expr> exprs(const std::vector<Expr>& es);
   Stmt stmt(const Stmt& s);
   Block block(const Block& b);
+};
+
+// Every use of `from` renamed to `to` (same type, so nothing else changes).
+class BufferRename : public BufferUseRewriter {
+ public:
+  BufferRename(const Sym& from, Sym to)
+      : BufferUseRewriter(from, /*follow_windows=*/false), to_(std::move(to)) {}
+
+ protected:
+  Expr read(const Expr& e) override {
+    const auto& r = e->as<Read>();
+    return make_read(to_, r.idx, r.srcinfo, e->type);
+  }
+  Expr window(const Expr& e) override {
+    const auto& w = e->as<WindowExpr>();
+    return make_window_expr(to_, w.idx, w.srcinfo, e->type);
+  }
+  Expr stride(const Expr& e) override {
+    return make_stride_expr(to_, e->as<StrideExpr>().dim, e->srcinfo, e->type);
+  }
+  Stmt write(const Stmt& s) override {
+    const auto& a = s->as<Assign>();
+    return std::make_shared<const Assign>(s->kind, to_, a.type, a.idx, a.rhs,
+                                          a.srcinfo);
+  }
+
+ private:
+  Sym to_;
 };
 
 }  // namespace exo2::primitives

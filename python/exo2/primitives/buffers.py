@@ -8,6 +8,7 @@ give Exo's exception classes and texts (TypeError / ValueError) first.
 import ast
 import re
 
+from .. import API_cursors as PC
 from .. import _core
 from .arguments import (
     AllocCursorA,
@@ -16,8 +17,10 @@ from .arguments import (
     BoolA,
     EnumA,
     ExprCursorA,
+    GapCursorA,
     NameA,
     PosIntA,
+    StmtCursorA,
     sched_op,
 )
 from .new_expressions import parse_new_expr
@@ -30,6 +33,9 @@ __all__ = [
     "autolift_alloc",
     "sink_alloc",
     "delete_buffer",
+    "reuse_buffer",
+    "inline_window",
+    "autofission",
 ]
 
 _WINDOW = re.compile(r"^\s*[a-zA-Z_]\w*\s*(\[.*\])?\s*$", re.DOTALL)
@@ -141,4 +147,46 @@ def bind_expr(proc, expr_cursors, new_name):
         )
     return derived_procedure(
         _core.bind_expr(proc._provenance, [e._impl for e in expr_cursors], new_name)
+    )
+
+
+@sched_op([AllocCursorA, AllocCursorA])
+def reuse_buffer(proc, buf_cursor, replace_cursor):
+    """Deletes the allocation `replace_cursor` and stores its buffer in the
+    earlier buffer `buf_cursor` (same type), which must be dead from the
+    first write to the replaced buffer on."""
+    return derived_procedure(
+        _core.reuse_buffer(proc._provenance, buf_cursor._impl, replace_cursor._impl)
+    )
+
+
+class WindowStmtCursorA(StmtCursorA):
+    """A window statement: a cursor or a pattern."""
+
+    def __call__(self, arg, all_args):
+        if isinstance(arg, PC.WindowStmtCursor):
+            return self.forward(arg, all_args)
+        if isinstance(arg, str):
+            arg = self.find(arg, all_args)
+            if isinstance(arg, PC.WindowStmtCursor):
+                return arg
+        self.err(f"expected a WindowStmtCursor, not {type(arg)}")
+
+
+@sched_op([WindowStmtCursorA])
+def inline_window(proc, winstmt_cursor):
+    """Deletes the window statement `y = x[...]` and rewrites every later use
+    of `y` as the matching access, window or stride of `x`."""
+    return derived_procedure(
+        _core.inline_window(proc._provenance, winstmt_cursor._impl)
+    )
+
+
+@sched_op([GapCursorA, PosIntA])
+def autofission(proc, gap_cursor, n_lifts=1):
+    """Legacy fission: splits the `n_lifts` loops or ifs around the gap and
+    drops a split loop around a side that does not need it. The result has
+    no forwarding."""
+    return derived_procedure(
+        _core.autofission(proc._provenance, gap_cursor._impl, n_lifts)
     )
