@@ -11,7 +11,15 @@ from .primitives.arguments import (
     is_atomic_scheduling_op,
     sched_op,
 )
+from .primitives.backend import *  # noqa: F403
+from .primitives.backend import __all__ as _backend_ops
+from .primitives.buffer_dims import *  # noqa: F403
+from .primitives.buffer_dims import __all__ as _buffer_dims_ops
+from .primitives.buffers import *  # noqa: F403
+from .primitives.buffers import __all__ as _buffers_ops
 from .primitives.composition import repeat, sched_seq
+from .primitives.configs import *  # noqa: F403
+from .primitives.configs import __all__ as _configs_ops
 from .primitives.loops import (
     add_loop,
     cut_loop,
@@ -33,19 +41,11 @@ from .primitives.loops import (
 from .primitives.new_expressions import FormattedExprStr
 from .primitives.operation_stack import user_op
 from .primitives.statements import *  # noqa: F403
-from .primitives.buffers import *  # noqa: F403
-from .primitives.buffers import __all__ as _buffers_ops
-from .primitives.buffer_dims import *  # noqa: F403
-from .primitives.buffer_dims import __all__ as _buffer_dims_ops
-from .primitives.unification import *  # noqa: F403
-from .primitives.unification import __all__ as _unification_ops
+from .primitives.statements import __all__ as _statement_ops
 from .primitives.subprocs import *  # noqa: F403
 from .primitives.subprocs import __all__ as _subprocs_ops
-from .primitives.configs import *  # noqa: F403
-from .primitives.configs import __all__ as _configs_ops
-from .primitives.backend import *  # noqa: F403
-from .primitives.backend import __all__ as _backend_ops
-from .primitives.statements import __all__ as _statement_ops
+from .primitives.unification import *  # noqa: F403
+from .primitives.unification import __all__ as _unification_ops
 
 __all__ = [
     "FormattedExprStr",

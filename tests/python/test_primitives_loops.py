@@ -425,7 +425,6 @@ def test_fission_lifts_through_two_loops():
     assert_same_results(nest, p, {"n": 4})
 
 
-
 def test_fission_of_an_if_moves_statements_with_their_side():
     @proc
     def branches(n: size, x: f32[n], y: f32[n]):

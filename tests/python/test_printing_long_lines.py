@@ -20,7 +20,9 @@ def long_template(n: size, dst: [f32][n], src: [f32][n]):
 @proc
 def long_statement(n: size, first_long_name: f32[n], second_long_name: f32[n]):
     for i in seq(0, n):
-        first_long_name[i] = second_long_name[i] * second_long_name[i] + first_long_name[i]
+        first_long_name[i] = (
+            second_long_name[i] * second_long_name[i] + first_long_name[i]
+        )
 
 
 def test_an_instruction_template_is_never_broken():

@@ -558,5 +558,12 @@ def test_star_import_gives_what_exo_programs_use():
     exec("from exo2.stdlib.inspection import *", names)
     for name in ["CursorNavigationError", "get_children", "lrn", "get_enclosing_loop"]:
         assert names[name] is getattr(I, name)
-    for name in ["DRAM", "AVX2", "ForCursor", "SchedulingError", "proc", "mm256_loadu_ps"]:
+    for name in [
+        "DRAM",
+        "AVX2",
+        "ForCursor",
+        "SchedulingError",
+        "proc",
+        "mm256_loadu_ps",
+    ]:
         assert name in names
