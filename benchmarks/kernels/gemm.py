@@ -1,0 +1,181 @@
+"""SGEMM and DGEMM: C += A B, row-major, A: M x K, B: K x N, C: M x N.
+
+Variants: `naive` (the triple loop, any size) and `primitives` (the
+schedule of examples/sgemm_primitives.py: a 6 x 16 register tile over
+32-deep K slices, built from primitives only; it asserts M % 6 == 0,
+N % 16 == 0 and K % 32 == 0, so it runs only at sizes that are multiples
+of 96 and is `n/a` elsewhere). The square sizes therefore mix powers of
+two with multiples of 96; the skinny shapes have one dimension in
+{32, 96, 192} and the two others 1536 (768 with --quick), all multiples
+the scheduled kernel accepts except M = 32.
+"""
+
+# ruff: noqa: F821  (size, f32, seq: names of the object language)
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+from exo2 import proc
+
+from . import Case, Check, Kernel, gamma
+
+_EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sgemm_primitives.py"
+
+SQUARE = (64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096)
+QUICK_MAX = 1024
+SKINNY_SMALL = (32, 96, 192)
+SKINNY_LARGE, SKINNY_LARGE_QUICK = 1536, 768
+# Above this many rows, the result is checked on a sample of rows.
+CHECKED_ROWS = 96
+
+
+@proc
+def sgemm_naive(M: size, N: size, K: size, A: f32[M, K], B: f32[K, N], C: f32[M, N]):
+    for i in seq(0, M):
+        for j in seq(0, N):
+            for k in seq(0, K):
+                C[i, j] += A[i, k] * B[k, j]
+
+
+@proc
+def dgemm_naive(M: size, N: size, K: size, A: f64[M, K], B: f64[K, N], C: f64[M, N]):
+    for i in seq(0, M):
+        for j in seq(0, N):
+            for k in seq(0, K):
+                C[i, j] += A[i, k] * B[k, j]
+
+
+@proc
+def dgemm_tiled_sizes(
+    M: size, N: size, K: size, A: f64[M, K], B: f64[K, N], C: f64[M, N]
+):
+    assert M % 6 == 0
+    assert N % 16 == 0
+    assert K % 32 == 0
+    for i in seq(0, M):
+        for j in seq(0, N):
+            for k in seq(0, K):
+                C[i, j] += A[i, k] * B[k, j]
+
+
+def _example():
+    spec = importlib.util.spec_from_file_location("sgemm_primitives", _EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def gemm_case(M, N, K, itemsize, group, x):
+    label = str(M) if group == "square" else f"{M}x{N}x{K}"
+    return Case(
+        label=label,
+        sizes={"M": M, "N": N, "K": K},
+        flops=2.0 * M * N * K,
+        bytes=float(itemsize * (M * K + K * N + 2 * M * N)),
+        x=x,
+        group=group,
+    )
+
+
+def _cases(itemsize):
+    def cases(quick, sizes=None):
+        if sizes is not None:
+            return [gemm_case(n, n, n, itemsize, "square", n) for n in sizes]
+        square = [n for n in SQUARE if not quick or n <= QUICK_MAX]
+        result = [gemm_case(n, n, n, itemsize, "square", n) for n in square]
+        large = SKINNY_LARGE_QUICK if quick else SKINNY_LARGE
+        for small in SKINNY_SMALL:
+            for M, N, K in (
+                (small, large, large),
+                (large, small, large),
+                (large, large, small),
+            ):
+                group = "skinny-" + "MNK"[(M, N, K).index(small)]
+                result.append(gemm_case(M, N, K, itemsize, group, small))
+        return result
+
+    return cases
+
+
+def _inputs(dtype):
+    def inputs(sizes, rng):
+        M, N, K = sizes["M"], sizes["N"], sizes["K"]
+        return {
+            "A": rng.uniform(-1, 1, (M, K)).astype(dtype),
+            "B": rng.uniform(-1, 1, (K, N)).astype(dtype),
+            "C": rng.uniform(-1, 1, (M, N)).astype(dtype),
+        }
+
+    return inputs
+
+
+def gemm_reference(inputs):
+    """C0 + A B in f64, bounded by gamma_{K+2} (|A| |B| + |C0|); on large
+    matrices only for a sample of rows (the rest of `expected` is NaN,
+    which the runner skips)."""
+    A, B, C = (inputs[n].astype(np.float64) for n in "ABC")
+    M, K = A.shape
+    rows = np.arange(M)
+    if M > CHECKED_ROWS:
+        rows = np.unique(np.linspace(0, M - 1, CHECKED_ROWS).astype(int))
+    expected = np.full(C.shape, np.nan)
+    bound = np.zeros(C.shape)
+    expected[rows] = C[rows] + A[rows] @ B
+    bound[rows] = gamma(K + 2, inputs["C"].dtype) * (
+        np.abs(A[rows]) @ np.abs(B) + np.abs(C[rows])
+    )
+    return {"C": Check(expected, bound)}
+
+
+def gemm_baseline(library, inputs):
+    return library.gemm(inputs["A"], inputs["B"], inputs["C"])
+
+
+SGEMM = Kernel(
+    name="sgemm",
+    suite="sgemm",
+    prec="f32",
+    cases=_cases(4),
+    inputs=_inputs(np.float32),
+    reference=gemm_reference,
+    baseline=gemm_baseline,
+    description="C += A B (f32, row-major)",
+)
+
+DGEMM = Kernel(
+    name="dgemm",
+    suite="dgemm",
+    prec="f64",
+    cases=_cases(8),
+    inputs=_inputs(np.float64),
+    reference=gemm_reference,
+    baseline=gemm_baseline,
+    description="C += A B (f64, row-major)",
+)
+
+
+@SGEMM.variant("naive")
+def _sgemm_naive():
+    return sgemm_naive
+
+
+@SGEMM.variant("primitives")
+def _sgemm_primitives():
+    example = _example()
+    return example.schedule_sgemm(example.sgemm)
+
+
+@DGEMM.variant("naive")
+def _dgemm_naive():
+    return dgemm_naive
+
+
+@DGEMM.variant("primitives")
+def _dgemm_primitives():
+    return _example().schedule_sgemm(dgemm_tiled_sizes)
+
+
+KERNELS = [SGEMM, DGEMM]
