@@ -10,12 +10,9 @@ import functools
 
 from exo2 import SchedulingError
 from exo2.API_cursors import InvalidCursor, InvalidCursorError
-
-# Exo's exo.stdlib.higher_order has no __all__: `import *` of it also gives
-# what it imports (everything of exo.stdlib.inspection), which Exo programs
-# rely on; so does this module (spec README, "Star imports").
-from exo2.stdlib.inspection import *  # noqa: E402, F401, F403
 from exo2.stdlib.inspection import nlr_stmts
+
+__all__ = ["apply", "attempt", "make_pass", "lift_rc", "repeate", "predicate"]
 
 # The default scope: "the whole procedure".
 _WHOLE_PROC = InvalidCursor()

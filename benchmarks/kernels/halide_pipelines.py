@@ -41,7 +41,6 @@ __all__ = [
     "unsharp_tiled",
     "unsharp_kernel",
     "SCHEDULES",
-    "SCHEDULES_PENDING",
 ]
 
 
@@ -208,13 +207,6 @@ SCHEDULES = {
     "blur_sliding_window": (lambda: blur, blur_sliding_window),
     "blur_tiled_recompute": (lambda: blur_kernel(8, 32), blur_tiled_recompute),
     "unsharp_rows": (lambda: unsharp, unsharp_rows),
-}
-
-# store_at after a compute_at with recompute: sink_alloc does not yet see
-# that each iteration rewrites every value of the buffer it reads (its
-# NoCarriedFlow check refuses them); tests/python/test_halide_scheduling.py
-# expects them to fail until it does
-SCHEDULES_PENDING = {
     "blur_tiled": (lambda: blur_kernel(8, 32), blur_tiled),
     "blur_tiled_sliding_window": (
         lambda: blur_kernel(8, 32),

@@ -476,40 +476,48 @@ SafetyResult prove_no_carried_flow(QueryContext& ctx, const Stmt& loop,
     if (!a.location.is_config() && a.location.buffer == buffer)
       accesses.push_back(std::move(a));
   IteratorPair it = iterator_pair(ctx, f.iter, f.lo, f.hi);
-  // A read is covered when a write earlier in program order, in no if and in
-  // no loop that does not also hold the read, always writes the element the
-  // read reads first: in the same iteration of the loop and of the inner
-  // loops they share.
+  // A read is covered when a write earlier in program order, in no if,
+  // always writes the element the read reads first, in the same iteration
+  // of the loop and of the inner loops they share: for every instance of
+  // the read, some instance of the write's own inner loops (a sibling loop
+  // nest that produces what a later nest consumes) writes that element.
   SmtEncoder& enc = ctx.encoder();
   auto covers = [&](const Access& write, const Access& read) {
     if (write.kind != AccessKind::Write || !write.guards.empty() ||
-        write.idx.size() != read.idx.size() ||
-        write.loops.size() > read.loops.size())
+        write.idx.size() != read.idx.size())
       return false;
-    for (size_t k = 0; k < write.loops.size(); k++)
-      if (write.loops[k].iter != read.loops[k].iter) return false;
+    size_t n_shared = 0;
+    while (n_shared < write.loops.size() && n_shared < read.loops.size() &&
+           write.loops[n_shared].iter == read.loops[n_shared].iter)
+      n_shared++;
     Bindings shared{{f.iter, it.second}};
     z3::expr in_range = it.in_range;
-    for (const LoopRange& l : write.loops) {
+    for (size_t k = 0; k < n_shared; k++) {
+      const LoopRange& l = write.loops[k];
       enc.push();
       for (const auto& [sym, term] : shared) enc.bind(sym, term);
       z3::expr lo = encode_or_fresh(enc, l.lo);
       z3::expr hi = encode_or_fresh(enc, l.hi);
       enc.pop();
-      z3::expr k = enc.fresh_int(l.iter.name());
-      in_range = in_range && lo <= k && k < hi;
-      shared.emplace_back(l.iter, k);
+      z3::expr i = enc.fresh_int(l.iter.name());
+      in_range = in_range && lo <= i && i < hi;
+      shared.emplace_back(l.iter, i);
     }
-    Access r = read, w = write;
-    r.loops.erase(
-        r.loops.begin(),
-        r.loops.begin() + static_cast<std::ptrdiff_t>(w.loops.size()));
-    w.loops.clear();
-    std::vector<NamedTerm> shown;
-    Instance ir = instantiate(ctx, r, shared, "'", shown);
-    Instance iw = instantiate(ctx, w, shared, "'", shown);
-    return enc.satisfiable(in_range && ir.when && !same_element(enc, ir, iw))
-        .no();
+    const auto drop_shared = [n_shared](Access a) {
+      a.loops.erase(a.loops.begin(),
+                    a.loops.begin() + static_cast<std::ptrdiff_t>(n_shared));
+      return a;
+    };
+    std::vector<NamedTerm> shown, own;
+    Instance ir = instantiate(ctx, drop_shared(read), shared, "'", shown);
+    Instance iw = instantiate(ctx, drop_shared(write), shared, "'", own);
+    z3::expr written = iw.when && same_element(enc, ir, iw);
+    if (!own.empty()) {
+      z3::expr_vector vars(enc.context());
+      for (const NamedTerm& t : own) vars.push_back(t.term);
+      written = z3::exists(vars, written);
+    }
+    return enc.satisfiable(in_range && ir.when && !written).no();
   };
   std::vector<Access> uncovered;
   for (size_t r = 0; r < accesses.size(); r++) {

@@ -639,3 +639,35 @@ def test_autofission_refuses_unsafe_splits_and_buried_allocations():
         PREFIX + "Will not fission here, because an allocation might be "
         "buried in a different scope than some use-site"
     )
+
+
+def test_sink_alloc_accepts_a_buffer_each_iteration_fills_in_a_sibling_nest():
+    @proc
+    def rows(n: size, m: size, x: f32[n, m], y: f32[n, m]):
+        t: f32[m]
+        for i in seq(0, n):
+            for j in seq(0, m):
+                t[j] = 2.0 * x[i, j]
+            for k in seq(0, m):
+                y[i, k] = t[k] + 1.0
+
+    sunk = sink_alloc(rows, rows.find("t : _"))
+    assert str(sunk).startswith(
+        "def rows(n: size, m: size, x: f32[n, m] @ DRAM, y: f32[n, m] @ DRAM):\n"
+        "    for i in seq(0, n):\n"
+        "        t: f32[m] @ DRAM\n"
+    )
+    assert_same_results(rows, sunk, {"n": 3, "m": 5})
+
+    @proc
+    def partial(n: size, m: size, x: f32[n, m], y: f32[n, m]):
+        assert m > 1
+        t: f32[m]
+        for i in seq(0, n):
+            for j in seq(1, m):
+                t[j] = 2.0 * x[i, j]
+            for k in seq(0, m):
+                y[i, k] = t[k] + 1.0
+
+    with pytest.raises(SchedulingError, match="may flow from one iteration"):
+        sink_alloc(partial, partial.find("t : _"))

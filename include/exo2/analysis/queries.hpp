@@ -133,11 +133,12 @@ SafetyResult prove_fusion_safe(QueryContext& ctx, const Stmt& first,
 SafetyResult prove_parallel_safe(QueryContext& ctx, const Stmt& loop);
 // No value flows through `buffer` between iterations of `loop` (a For):
 // for iterations i < j, no element written or reduced at i is read or
-// reduced at j, unless a write earlier in iteration j (in no if, and in
-// inner loops only when they also hold the read, same iteration) always
-// writes that element first (otherwise conservative). For
-// moving an allocation into a loop (sink_alloc), where each iteration then
-// gets fresh, undefined contents.
+// reduced at j, unless a write earlier in iteration j, in no if, always
+// writes that element first: in the same iteration of the inner loops it
+// shares with the read, and in some iteration of its own inner loops (a
+// producer nest before a consumer nest; an existential query). For moving
+// an allocation into a loop (sink_alloc), where each iteration then gets
+// fresh, undefined contents.
 SafetyResult prove_no_carried_flow(QueryContext& ctx, const Stmt& loop,
                                    const Sym& buffer);
 // Idempotent(S): no reduction, and no location both written and read.
