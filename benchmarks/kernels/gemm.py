@@ -4,8 +4,10 @@ Variants: `naive` (the triple loop, any size) and `primitives` (the
 schedule of examples/sgemm_primitives.py: a 6 x 16 register tile over
 32-deep K slices, built from primitives only; it asserts M % 6 == 0,
 N % 16 == 0 and K % 32 == 0, so it runs only at sizes that are multiples
-of 96 and is `n/a` elsewhere). The square sizes therefore mix powers of
-two with multiples of 96; the skinny shapes have one dimension in
+of 96 and is `n/a` elsewhere). SGEMM also has `stdlib_avx2` (the
+schedule of examples/sgemm_avx2.py: AVX2 + FMA, a 6 x 16 register tile
+in twelve `__m256`, 256-deep K slices; any size). The square sizes
+therefore mix powers of two with multiples of 96; the skinny shapes have one dimension in
 {32, 96, 192} and the two others 1536 (768 with --quick), all multiples
 the scheduled kernel accepts except M = 32.
 """
@@ -22,7 +24,8 @@ from exo2 import proc
 
 from . import Case, Check, Kernel, gamma
 
-_EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sgemm_primitives.py"
+_EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+_EXAMPLE = _EXAMPLES / "sgemm_primitives.py"
 
 SQUARE = (64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096)
 QUICK_MAX = 1024
@@ -61,8 +64,8 @@ def dgemm_tiled_sizes(
                 C[i, j] += A[i, k] * B[k, j]
 
 
-def _example():
-    spec = importlib.util.spec_from_file_location("sgemm_primitives", _EXAMPLE)
+def _example(path=_EXAMPLE):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -166,6 +169,11 @@ def _sgemm_naive():
 def _sgemm_primitives():
     example = _example()
     return example.schedule_sgemm(example.sgemm)
+
+
+@SGEMM.variant("stdlib_avx2")
+def _sgemm_stdlib_avx2():
+    return _example(_EXAMPLES / "sgemm_avx2.py").schedule_sgemm_avx2()
 
 
 @DGEMM.variant("naive")

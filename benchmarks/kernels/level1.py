@@ -7,9 +7,11 @@ The timed calls repeat on the same arrays, so the constants keep the data
 normal: axpy adds 2^-10 x (|y| grows by at most 2^-10 per call) and scal
 multiplies by 1 + 2^-20.
 
-The only exo2 variant today is `naive` (the plain loop; GCC vectorizes
-axpy and scal but not the f32/f64 reductions of dot and asum, which need
-reassociation).
+exo2 variants: `naive` (the plain loop; GCC vectorizes axpy and scal but
+not the f32/f64 reductions of dot and asum, which need reassociation) and
+`stdlib_avx2` (`schedule_avx2`: exo2.stdlib's `vectorize` on blocks of
+UNROLL AVX2 vectors, one vector accumulator per vector of the block for dot
+and asum, `parallelize_reduction`, then a vectorized `cut` tail for any n).
 """
 
 # ruff: noqa: F821  (size, f32, seq: names of the object language)
@@ -17,8 +19,29 @@ reassociation).
 from __future__ import annotations
 
 import numpy as np
-from exo2 import proc
+from exo2 import instr, proc
+from exo2.API_scheduling import (
+    divide_dim,
+    divide_loop,
+    set_memory,
+    simplify,
+    unroll_loop,
+)
 from exo2.libs.externs import select
+from exo2.libs.memories import AVX2, DRAM
+from exo2.platforms import x86
+from exo2.stdlib.inspection import (
+    are_exprs_equal,
+    is_literal,
+    is_select,
+    is_unary_minus,
+)
+from exo2.stdlib.stdlib import (
+    fma_rule,
+    parallelize_reduction,
+    replace_all_stmts,
+    vectorize,
+)
 
 from . import Case, Check, Kernel, gamma
 
@@ -78,6 +101,110 @@ def sscal(n: size, alpha: f32, x: f32[n]):
 def dscal(n: size, alpha: f64, x: f64[n]):
     for i in seq(0, n):
         x[i] = alpha * x[i]
+
+
+# ---- the stdlib_avx2 schedule -------------------------------------------------
+
+UNROLL = 4  # vectors per block: independent accumulators (FMA latency 4-5)
+
+
+@instr("{dst_data} = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), {src_data});")
+def avx2_abs_select_ps(dst: [f32][8] @ AVX2, src: [f32][8] @ AVX2):
+    assert stride(dst, 0) == 1
+    assert stride(src, 0) == 1
+    for i in seq(0, 8):
+        dst[i] = select(src[i], 0.0, -src[i], src[i])
+
+
+@instr("{dst_data} = _mm256_andnot_pd(_mm256_set1_pd(-0.0), {src_data});")
+def avx2_abs_select_pd(dst: [f64][4] @ AVX2, src: [f64][4] @ AVX2):
+    assert stride(dst, 0) == 1
+    assert stride(src, 0) == 1
+    for i in seq(0, 4):
+        dst[i] = select(src[i], 0.0, -src[i], src[i])
+
+
+def abs_select_rule(proc, expr):
+    """Staging rule for the abs of these kernels, `select(x, 0.0, -x, x)`
+    (stdlib's `abs_rule` matches `select(0.0, x, x, -x)`): the three `x`
+    go to one register."""
+    expr = proc.forward(expr)
+    if is_select(proc, expr):
+        a, zero, neg, b = expr.args()
+        if (
+            is_literal(proc, zero, 0.0)
+            and is_unary_minus(proc, neg)
+            and are_exprs_equal(proc, a, b)
+            and are_exprs_equal(proc, a, neg.arg())
+        ):
+            return [[a, neg.arg(), b]]
+    return None
+
+
+_AVX2_NAMES = (
+    "mm256_loadu_{s}",
+    "mm256_storeu_{s}",
+    "mm256_setzero_{s}",
+    "mm256_broadcast_{b}_scalar",
+    "mm256_fmadd_{s}",
+    "mm256_addmul_{s}",
+    "mm256_mul_{s}",
+    "mm256_add_{s}",
+    "avx2_reduce_add_wide_{s}",
+    "avx2_assoc_reduce_add_{s}",
+)
+
+
+def avx2_instructions(prec):
+    s, b = ("ps", "ss") if prec == "f32" else ("pd", "sd")
+    abs_ = avx2_abs_select_ps if prec == "f32" else avx2_abs_select_pd
+    return [getattr(x86, n.format(s=s, b=b)) for n in _AVX2_NAMES] + [abs_]
+
+
+def schedule_avx2(proc_, prec, unroll=UNROLL):
+    """AVX2 schedule of one of the kernels above (any n):
+
+    1. divide the loop by `unroll` vectors (`cut` tail);
+    2. a reduction gets `unroll` x width partial sums over the block loop
+       (`parallelize_reduction`), laid out as `unroll` AVX2 registers;
+    3. `vectorize` the block (perfect), unroll its vectors;
+    4. `vectorize` the tail loop (`cut`: up to unroll - 1 vectors, then
+       fewer than width scalar iterations).
+    """
+    width = 8 if prec == "f32" else 4
+    instructions = avx2_instructions(prec)
+    rules = [fma_rule, abs_select_rule]
+    p = divide_loop(
+        proc_, proc_.find_loop("i"), width * unroll, ["io", "ii"], tail="cut"
+    )
+    tail = p.find_loop("ii #1")
+    reduces = any(a.name() == "result" for a in proc_.args())
+    if reduces:
+        p = parallelize_reduction(p, p.find("result += _"), memory=DRAM, nth_loop=2)
+        acc = p.find("var0 : _")
+        p = divide_dim(p, acc, 0, width)
+        p = set_memory(p, acc, AVX2)
+        for loop in p.find_loop("ii", many=True)[:3]:
+            p = divide_loop(p, loop, width, ["iu", "iv"], perfect=True)
+        block = p.find_loop("iv #1")
+    else:
+        block = p.find_loop("ii")
+    p = vectorize(p, block, width, prec, AVX2, instructions, rules, tail="perfect")
+    if reduces:  # the zeroing and combining of the accumulators
+        p = replace_all_stmts(p, instructions)
+    p = vectorize(
+        p, p.forward(tail), width, prec, AVX2, instructions, rules, tail="cut"
+    )
+    # unroll the vectors of a block: for a reduction its "iu" loops, then
+    # their copies of the one-vector "ivo" loop; else the first "iio" loop
+    # (the second is the tail's)
+    if reduces:
+        for name in ("iu", "ivo"):
+            for loop in p.find_loop(name, many=True):
+                p = unroll_loop(p, loop)
+    else:
+        p = unroll_loop(p, p.find_loop("iio"))
+    return simplify(p)
 
 
 def _cases(flops_per_element, bytes_per_element):
@@ -172,6 +299,11 @@ def _level1(name, prec, proc_, operation):
         description=f"{operation} ({prec}, unit stride)",
     )
     kernel.variant("naive")(lambda: proc_)
+
+    @kernel.variant("stdlib_avx2")
+    def _():
+        return schedule_avx2(proc_, prec)
+
     return kernel
 
 

@@ -27,58 +27,6 @@ MaybeCursor wrap(const CursorHandle& c, std::optional<Location> loc) {
   return c.at(std::move(*loc));
 }
 
-const char* stmt_kind_name(StmtKind k) {
-  switch (k) {
-    case StmtKind::Assign:
-      return "Assign";
-    case StmtKind::Reduce:
-      return "Reduce";
-    case StmtKind::WriteConfig:
-      return "WriteConfig";
-    case StmtKind::Pass:
-      return "Pass";
-    case StmtKind::If:
-      return "If";
-    case StmtKind::For:
-      return "For";
-    case StmtKind::Alloc:
-      return "Alloc";
-    case StmtKind::Free:
-      return "Free";
-    case StmtKind::Call:
-      return "Call";
-    case StmtKind::WindowStmt:
-      return "WindowStmt";
-    case StmtKind::With:
-      return "With";
-    case StmtKind::Sync:
-      return "Sync";
-  }
-  return "?";
-}
-
-const char* expr_kind_name(ExprKind k) {
-  switch (k) {
-    case ExprKind::Read:
-      return "Read";
-    case ExprKind::Const:
-      return "Const";
-    case ExprKind::USub:
-      return "USub";
-    case ExprKind::BinOp:
-      return "BinOp";
-    case ExprKind::ExternCall:
-      return "ExternCall";
-    case ExprKind::WindowExpr:
-      return "WindowExpr";
-    case ExprKind::StrideExpr:
-      return "StrideExpr";
-    case ExprKind::ReadConfig:
-      return "ReadConfig";
-  }
-  return "?";
-}
-
 // "Proc", "Param", "Block", "Gap", or the statement / expression kind.
 std::string kind_of(const CursorHandle& c) {
   if (c.loc.kind == LocationKind::Block) return "Block";
@@ -90,9 +38,9 @@ std::string kind_of(const CursorHandle& c) {
     case NodeRef::Kind::Param:
       return "Param";
     case NodeRef::Kind::Stmt:
-      return stmt_kind_name(n.stmt->kind);
+      return kind_name(n.stmt->kind);
     case NodeRef::Kind::Expr:
-      return expr_kind_name(n.expr->kind);
+      return kind_name(n.expr->kind);
   }
   return "?";
 }

@@ -125,4 +125,26 @@ Expr with_type(const Expr& e, Type t) {
   return e;
 }
 
+const char* kind_name(ExprKind k) {
+  switch (k) {
+    case ExprKind::Read:
+      return "Read";
+    case ExprKind::Const:
+      return "Const";
+    case ExprKind::USub:
+      return "USub";
+    case ExprKind::BinOp:
+      return "BinOp";
+    case ExprKind::ExternCall:
+      return "ExternCall";
+    case ExprKind::WindowExpr:
+      return "WindowExpr";
+    case ExprKind::StrideExpr:
+      return "StrideExpr";
+    case ExprKind::ReadConfig:
+      return "ReadConfig";
+  }
+  return "?";
+}
+
 }  // namespace exo2

@@ -73,4 +73,34 @@ Proc make_proc(std::string name, std::vector<FnArg> args,
                                           std::move(instr), std::move(s));
 }
 
+const char* kind_name(StmtKind k) {
+  switch (k) {
+    case StmtKind::Assign:
+      return "Assign";
+    case StmtKind::Reduce:
+      return "Reduce";
+    case StmtKind::WriteConfig:
+      return "WriteConfig";
+    case StmtKind::Pass:
+      return "Pass";
+    case StmtKind::If:
+      return "If";
+    case StmtKind::For:
+      return "For";
+    case StmtKind::Alloc:
+      return "Alloc";
+    case StmtKind::Free:
+      return "Free";
+    case StmtKind::Call:
+      return "Call";
+    case StmtKind::WindowStmt:
+      return "WindowStmt";
+    case StmtKind::With:
+      return "With";
+    case StmtKind::Sync:
+      return "Sync";
+  }
+  return "?";
+}
+
 }  // namespace exo2

@@ -20,58 +20,6 @@ namespace {
   throw UnificationError(message);
 }
 
-const char* stmt_kind_name(StmtKind k) {
-  switch (k) {
-    case StmtKind::Assign:
-      return "Assign";
-    case StmtKind::Reduce:
-      return "Reduce";
-    case StmtKind::WriteConfig:
-      return "WriteConfig";
-    case StmtKind::Pass:
-      return "Pass";
-    case StmtKind::If:
-      return "If";
-    case StmtKind::For:
-      return "For";
-    case StmtKind::Alloc:
-      return "Alloc";
-    case StmtKind::Free:
-      return "Free";
-    case StmtKind::Call:
-      return "Call";
-    case StmtKind::WindowStmt:
-      return "WindowStmt";
-    case StmtKind::With:
-      return "With";
-    case StmtKind::Sync:
-      return "Sync";
-  }
-  return "?";
-}
-
-const char* expr_kind_name(ExprKind k) {
-  switch (k) {
-    case ExprKind::Read:
-      return "Read";
-    case ExprKind::Const:
-      return "Const";
-    case ExprKind::USub:
-      return "USub";
-    case ExprKind::BinOp:
-      return "BinOp";
-    case ExprKind::ExternCall:
-      return "Extern";
-    case ExprKind::WindowExpr:
-      return "WindowExpr";
-    case ExprKind::StrideExpr:
-      return "StrideExpr";
-    case ExprKind::ReadConfig:
-      return "ReadConfig";
-  }
-  return "?";
-}
-
 // ---- Exact linear algebra -------------------------------------------------
 
 struct Rational {
@@ -248,7 +196,7 @@ class Unifier {
     if (ps->kind != bs->kind)
       fail(fmt::format(
           "cannot unify a {} statement (@{}) with a {} statement (@{})",
-          stmt_kind_name(ps->kind), ps->srcinfo.str(), stmt_kind_name(bs->kind),
+          kind_name(ps->kind), ps->srcinfo.str(), kind_name(bs->kind),
           bs->srcinfo.str()));
     switch (ps->kind) {
       case StmtKind::Assign:
@@ -324,7 +272,7 @@ class Unifier {
       }
       default:
         fail(fmt::format("cannot unify {} statements (@{})",
-                         stmt_kind_name(ps->kind), ps->srcinfo.str()));
+                         kind_name(ps->kind), ps->srcinfo.str()));
     }
   }
 
@@ -539,7 +487,7 @@ class Unifier {
   [[noreturn]] void mismatch_exprs(const Expr& pe, const Expr& be) {
     fail(fmt::format(
         "cannot unify a {} expression (@{}) with a {} expression (@{})",
-        expr_kind_name(pe->kind), pe->srcinfo.str(), expr_kind_name(be->kind),
+        kind_name(pe->kind), pe->srcinfo.str(), kind_name(be->kind),
         be->srcinfo.str()));
   }
 

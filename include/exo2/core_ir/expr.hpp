@@ -26,6 +26,9 @@ enum class ExprKind {
   ReadConfig,  // Cfg.field
 };
 
+// The kind's name, as in the IR class names (`Assign`, `ExternCall`).
+const char* kind_name(ExprKind k);
+
 enum class BinOpKind { Add, Sub, Mul, Div, Mod, Lt, Gt, Le, Ge, Eq, And, Or };
 // The operator as written: "+", "<=", "and", ...
 const char* binop_text(BinOpKind op);

@@ -27,6 +27,9 @@ enum class StmtKind {
   Sync,         // Fence / Arrive / Await (reserved for the CUDA backend)
 };
 
+// The kind's name, as in the IR class names (`Assign`, `ExternCall`).
+const char* kind_name(StmtKind k);
+
 class StmtNode;
 using Stmt = std::shared_ptr<const StmtNode>;
 using Block = std::vector<Stmt>;
