@@ -54,7 +54,10 @@ def schedule_sgemm(p=sgemm):
     # Pack the A and B panels one K slice at a time, before the ki loop.
     ki = p.find_loop("ki")
     p = stage_mem(
-        p, ki, f"A[{MR} * io : {MR} * io + {MR}, {KC} * ko : {KC} * ko + {KC}]", "A_pack"
+        p,
+        ki,
+        f"A[{MR} * io : {MR} * io + {MR}, {KC} * ko : {KC} * ko + {KC}]",
+        "A_pack",
     )
     p = stage_mem(
         p,
