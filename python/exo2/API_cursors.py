@@ -126,6 +126,20 @@ class Cursor:
     def __str__(self):
         return format_proc_text(self._impl.print())
 
+    def _child(self, slot):
+        """The cursor of the single expression in `slot` (`"rhs"`, `"lo"`)."""
+        return _lift(self._impl.child(slot, 0), self._proc)
+
+    def _expr_list(self, slot):
+        """The ExprListCursor of the list `slot` (`"idx"`, `"args"`)."""
+        return ExprListCursor(self._impl, self._proc, self._impl.children(slot))
+
+
+def _no_print(cursor):
+    raise NotImplementedError(
+        "Cursor printing is only implemented for procs and statements"
+    )
+
 
 class InvalidCursor(Cursor):
     """A cursor to nothing: falsy, and its own parent."""
@@ -194,10 +208,7 @@ class ListCursorPrototype(Cursor):
     def __hash__(self):
         return hash((type(self), tuple(item.key() for item in self._items)))
 
-    def __str__(self):
-        raise NotImplementedError(
-            "Cursor printing is only implemented for procs and statements"
-        )
+    __str__ = _no_print
 
 
 class ExprListCursor(ListCursorPrototype):
@@ -223,19 +234,36 @@ class _DeclarationInspection:
 
     def shape(self):
         _require(self.is_tensor())
-        return ExprListCursor(self._impl, self._proc, self._impl.children("shape"))
+        return self._expr_list("shape")
 
     def type(self):
         return _exo_type(self._impl)
 
 
+class _BufferAccess:
+    """What reads, assignments and reductions of `name[idx]` answer."""
+
+    def name(self):
+        return self._impl.name()
+
+    def idx(self):
+        return self._expr_list("idx")
+
+
+class _ConfigAccess:
+    """What reads and writes of `config.field` answer."""
+
+    def config(self):
+        return self._impl.config()
+
+    def field(self):
+        return self._impl.field()
+
+
 class ArgCursor(_DeclarationInspection, Cursor):
     """A parameter: `name : type @ mem`."""
 
-    def __str__(self):
-        raise NotImplementedError(
-            "Cursor printing is only implemented for procs and statements"
-        )
+    __str__ = _no_print
 
 
 class StmtCursorPrototype(Cursor):
@@ -339,46 +367,28 @@ class GapCursor(StmtCursorPrototype):
         return GapType[self._impl.gap_side()]
 
 
-class AssignCursor(StmtCursor):
+class AssignCursor(_BufferAccess, StmtCursor):
     """`name[idx] = rhs`"""
 
-    def name(self):
-        return self._impl.name()
-
-    def idx(self):
-        return ExprListCursor(self._impl, self._proc, self._impl.children("idx"))
-
     def rhs(self):
-        return _lift(self._impl.child("rhs", 0), self._proc)
+        return self._child("rhs")
 
     def type(self):
         return _exo_type(self._impl)
 
 
-class ReduceCursor(StmtCursor):
+class ReduceCursor(_BufferAccess, StmtCursor):
     """`name[idx] += rhs`"""
 
-    def name(self):
-        return self._impl.name()
-
-    def idx(self):
-        return ExprListCursor(self._impl, self._proc, self._impl.children("idx"))
-
     def rhs(self):
-        return _lift(self._impl.child("rhs", 0), self._proc)
+        return self._child("rhs")
 
 
-class AssignConfigCursor(StmtCursor):
+class AssignConfigCursor(_ConfigAccess, StmtCursor):
     """`config.field = rhs`"""
 
-    def config(self):
-        return self._impl.config()
-
-    def field(self):
-        return self._impl.field()
-
     def rhs(self):
-        return _lift(self._impl.child("rhs", 0), self._proc)
+        return self._child("rhs")
 
 
 class PassCursor(StmtCursor):
@@ -389,7 +399,7 @@ class IfCursor(StmtCursor):
     """`if cond: body else: orelse`"""
 
     def cond(self):
-        return _lift(self._impl.child("cond", 0), self._proc)
+        return self._child("cond")
 
     def body(self):
         return BlockCursor(self._impl.child_block("body"), self._proc)
@@ -406,10 +416,10 @@ class ForCursor(StmtCursor):
         return self._impl.name()
 
     def lo(self):
-        return _lift(self._impl.child("lo", 0), self._proc)
+        return self._child("lo")
 
     def hi(self):
-        return _lift(self._impl.child("hi", 0), self._proc)
+        return self._child("hi")
 
     def body(self):
         return BlockCursor(self._impl.child_block("body"), self._proc)
@@ -429,7 +439,7 @@ class CallCursor(StmtCursor):
         return Procedure(self._impl.subproc())
 
     def args(self):
-        return ExprListCursor(self._impl, self._proc, self._impl.children("args"))
+        return self._expr_list("args")
 
 
 class WindowStmtCursor(StmtCursor):
@@ -452,30 +462,15 @@ class ExprCursor(ExprCursorPrototype):
     def type(self):
         return _exo_type(self._impl)
 
-    def __str__(self):
-        raise NotImplementedError(
-            "Cursor printing is only implemented for procs and statements"
-        )
+    __str__ = _no_print
 
 
-class ReadCursor(ExprCursor):
+class ReadCursor(_BufferAccess, ExprCursor):
     """`name` or `name[idx]`"""
 
-    def name(self):
-        return self._impl.name()
 
-    def idx(self):
-        return ExprListCursor(self._impl, self._proc, self._impl.children("idx"))
-
-
-class ReadConfigCursor(ExprCursor):
+class ReadConfigCursor(_ConfigAccess, ExprCursor):
     """`config.field`"""
-
-    def config(self):
-        return self._impl.config()
-
-    def field(self):
-        return self._impl.field()
 
 
 class LiteralCursor(ExprCursor):
@@ -489,7 +484,7 @@ class UnaryMinusCursor(ExprCursor):
     """`-arg`"""
 
     def arg(self):
-        return _lift(self._impl.child("arg", 0), self._proc)
+        return self._child("arg")
 
 
 class BinaryOpCursor(ExprCursor):
@@ -499,10 +494,10 @@ class BinaryOpCursor(ExprCursor):
         return self._impl.op()
 
     def lhs(self):
-        return _lift(self._impl.child("lhs", 0), self._proc)
+        return self._child("lhs")
 
     def rhs(self):
-        return _lift(self._impl.child("rhs", 0), self._proc)
+        return self._child("rhs")
 
 
 class ExternFunctionCursor(ExprCursor):
@@ -512,7 +507,7 @@ class ExternFunctionCursor(ExprCursor):
         return self._impl.name()
 
     def args(self):
-        return ExprListCursor(self._impl, self._proc, self._impl.children("args"))
+        return self._expr_list("args")
 
 
 class WindowExprCursor(ExprCursor):

@@ -32,12 +32,7 @@ class SchedulingError(Exception):
         for name, blob in blobs.items():
             text += _format_named_blob(name.title(), blob)
         super().__init__(text)
-        self.op = None
-        self.op_stack = []
-        self.location = None
-        self.condition = None
-        self.counterexample = None
-        self.hint = None
+        _clear_report(self)
 
     @classmethod
     def _from_core(cls, message, report):
@@ -78,6 +73,16 @@ class SchedulingError(Exception):
         _add_report_note(self, f"Operation: {chain}", first=True)
 
 
+def _clear_report(exc):
+    """Sets the report attributes of spec/errors.md §4 to empty."""
+    exc.op = None
+    exc.op_stack = []
+    exc.location = None
+    exc.condition = None
+    exc.counterexample = None
+    exc.hint = None
+
+
 def _format_named_blob(name, blob):
     """`\\nName: text`, continuation lines indented past `Name: `."""
     text = textwrap.indent(str(blob).rstrip(), " " * (len(name) + 2)).strip()
@@ -110,12 +115,7 @@ class KernelCheckError(TypeError):
         super().__init__(message)
         self.heading = heading
         self.diagnostics = list(diagnostics)
-        self.op = None
-        self.op_stack = []
-        self.condition = None
-        self.hint = None
-        self.location = None
-        self.counterexample = None
+        _clear_report(self)
         if self.diagnostics:
             file, line, col, text = self.diagnostics[0]
             self.location = (file, line, col if col >= 0 else None)
@@ -134,12 +134,7 @@ class UnificationError(Exception):
 
     def __init__(self, message):
         super().__init__(message)
-        self.op = None
-        self.op_stack = []
-        self.location = None
-        self.condition = None
-        self.counterexample = None
-        self.hint = None
+        _clear_report(self)
 
 
 def _parse_counterexample(text):

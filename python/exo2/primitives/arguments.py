@@ -313,31 +313,18 @@ class InstrStrA(ArgumentProcessor):
         return value
 
 
-class AssignCursorA(StmtCursorA):
+class AssignCursorA(_KindCursorA):
     """An assignment: a cursor or a pattern."""
 
-    def __call__(self, arg, all_args):
-        if isinstance(arg, PC.AssignCursor):
-            return self.forward(arg, all_args)
-        if isinstance(arg, str):
-            arg = self.find(arg, all_args)
-            if isinstance(arg, PC.AssignCursor):
-                return arg
-        self.err(f"expected an AssignCursor, not {type(arg)}")
+    classes = (PC.AssignCursor,)
+    expected = "an AssignCursor"
 
 
-class AssignOrReduceCursorA(StmtCursorA):
+class AssignOrReduceCursorA(_KindCursorA):
     """An assignment or reduction: a cursor or a pattern."""
 
-    def __call__(self, arg, all_args):
-        kinds = (PC.AssignCursor, PC.ReduceCursor)
-        if isinstance(arg, kinds):
-            return self.forward(arg, all_args)
-        if isinstance(arg, str):
-            arg = self.find(arg, all_args)
-            if isinstance(arg, kinds):
-                return arg
-        self.err(f"expected an AssignCursor or ReduceCursor, not {type(arg)}")
+    classes = (PC.AssignCursor, PC.ReduceCursor)
+    expected = "an AssignCursor or ReduceCursor"
 
 
 class NewExprA(ArgumentProcessor):

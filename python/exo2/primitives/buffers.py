@@ -20,7 +20,7 @@ from .arguments import (
     GapCursorA,
     NameA,
     PosIntA,
-    StmtCursorA,
+    _KindCursorA,
     sched_op,
 )
 from .new_expressions import parse_new_expr
@@ -160,17 +160,11 @@ def reuse_buffer(proc, buf_cursor, replace_cursor):
     )
 
 
-class WindowStmtCursorA(StmtCursorA):
+class WindowStmtCursorA(_KindCursorA):
     """A window statement: a cursor or a pattern."""
 
-    def __call__(self, arg, all_args):
-        if isinstance(arg, PC.WindowStmtCursor):
-            return self.forward(arg, all_args)
-        if isinstance(arg, str):
-            arg = self.find(arg, all_args)
-            if isinstance(arg, PC.WindowStmtCursor):
-                return arg
-        self.err(f"expected a WindowStmtCursor, not {type(arg)}")
+    classes = (PC.WindowStmtCursor,)
+    expected = "a WindowStmtCursor"
 
 
 @sched_op([WindowStmtCursorA])

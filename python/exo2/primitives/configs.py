@@ -1,11 +1,10 @@
 """Configuration primitives (primitives.md §7): bind_config, write_config,
 delete_config; and their argument processors Config and ConfigField (§2)."""
 
-import re
-
 from .. import _core
 from ..core.configs import Config
 from .arguments import (
+    _NAME,
     ArgumentProcessor,
     ExprCursorA,
     GapCursorA,
@@ -16,8 +15,6 @@ from .arguments import (
 from .results import derived_procedure
 
 __all__ = ["bind_config", "write_config", "delete_config"]
-
-_NAME = re.compile(r"^[a-zA-Z_]\w*$")
 
 
 class ConfigA(ArgumentProcessor):

@@ -111,23 +111,14 @@ def _fill_holes(formatted, tree, variables):
 def parse_new_expr(value, cursor):
     """The untyped core expression for `value` in the scope of `cursor`."""
     frame, source = _caller()
-    if isinstance(value, bool):
-        return _core.const(value, source.srcinfo(_at_line_start()))
-    if isinstance(value, (int, float)):
+    if isinstance(value, (bool, int, float)):
         return _core.const(value, source.srcinfo(_at_line_start()))
     formatted = value if isinstance(value, FormattedExprStr) else None
     text = formatted.expr_str if formatted else value
     if not isinstance(text, str):
         raise TypeError(f"expected an expression string, not {type(value)}")
-    try:
-        tree = ast.parse(text.strip(), mode="eval").body
-    except SyntaxError as e:
-        raise ParseFragmentError(f"cannot parse '{text}': {e.msg}") from e
-    statement = context_statement(cursor)
-    variables = {
-        name: ExoSymbol(sym, is_size)
-        for name, sym, is_size in _core.variables_in_scope(statement._impl)
-    }
+    tree = parse_python_expr(text)
+    variables = variables_before(context_statement(cursor))
     holes = {}
     if formatted:
         tree, holes = _fill_holes(formatted, tree, variables)
@@ -139,6 +130,30 @@ def parse_new_expr(value, cursor):
         found, _ = scope.lookup(node.id)
         if node.id not in variables and not found:
             raise ParseFragmentError(f"{node.id} not found in the current environment")
+    return parse_exo_expr(tree, source, scope, variables)
+
+
+def parse_python_expr(text):
+    """The Python AST of the expression `text`; ParseFragmentError when it
+    is not one."""
+    try:
+        return ast.parse(text.strip(), mode="eval").body
+    except SyntaxError as e:
+        raise ParseFragmentError(f"cannot parse '{text}': {e.msg}") from e
+
+
+def variables_before(statement):
+    """The object-language variables in scope just before `statement`, by
+    name."""
+    return {
+        name: ExoSymbol(sym, is_size)
+        for name, sym, is_size in _core.variables_in_scope(statement._impl)
+    }
+
+
+def parse_exo_expr(tree, source, scope, variables):
+    """The untyped core expression of the Python AST `tree`, its names
+    resolved in `variables`, then the Python `scope`."""
     parser = Parser(source, scope)
     parser.exo_locals = collections.ChainMap(variables)
     try:
@@ -147,21 +162,25 @@ def parse_new_expr(value, cursor):
         raise ParseFragmentError(str(e)) from e
 
 
-def _names_outside_unquotes(tree):
-    """Name nodes of `tree`, skipping `{...}` unquotes and call targets."""
+def nodes_outside_unquotes(tree):
+    """The nodes of `tree` except inside `{...}` unquotes, call targets and
+    attributes' operands."""
     todo = [tree]
     while todo:
         node = todo.pop()
         if isinstance(node, ast.Set):
             continue
-        if isinstance(node, ast.Name):
-            yield node
+        yield node
         if isinstance(node, ast.Call):
             todo.extend(node.args)
-            continue
-        if isinstance(node, ast.Attribute):
-            continue
-        todo.extend(ast.iter_child_nodes(node))
+        elif not isinstance(node, ast.Attribute):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def _names_outside_unquotes(tree):
+    """Name nodes of `tree`, skipping `{...}` unquotes, call targets and
+    attributes' operands."""
+    return (n for n in nodes_outside_unquotes(tree) if isinstance(n, ast.Name))
 
 
 def _at_line_start():

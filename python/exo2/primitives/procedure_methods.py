@@ -7,15 +7,18 @@ class.
 """
 
 import ast
-import collections
 
 from .. import API_cursors as PC
 from .. import _core
-from ..frontend.metaprogramming import ExoSymbol
 from ..frontend.parse_fragment import ParseFragmentError
-from ..frontend.pyparser import Parser
-from ..frontend.source import ParseError, PythonScope
-from .new_expressions import _caller
+from ..frontend.source import PythonScope
+from .new_expressions import (
+    _caller,
+    nodes_outside_unquotes,
+    parse_exo_expr,
+    parse_python_expr,
+    variables_before,
+)
 
 
 def partial_eval(proc, args, kwargs):
@@ -64,17 +67,11 @@ def _parse_assertion(proc, text, configs):
     """The untyped core expression of `text` in the scope of the first
     statement (the parameters); `C.f` reads a config of `configs` named C."""
     frame, source = _caller()
-    try:
-        tree = ast.parse(text.strip(), mode="eval").body
-    except SyntaxError as e:
-        raise ParseFragmentError(f"cannot parse '{text}': {e.msg}") from e
+    tree = parse_python_expr(text)
     by_name = {c.name(): c for c in configs}
-    variables = {
-        name: ExoSymbol(sym, is_size)
-        for name, sym, is_size in _core.variables_in_scope(proc.body()[0]._impl)
-    }
+    variables = variables_before(proc.body()[0])
     scope = PythonScope(frame.f_globals, {**frame.f_locals, **by_name})
-    for node in _nodes_outside_unquotes(tree):
+    for node in nodes_outside_unquotes(tree):
         if isinstance(node, ast.Name):
             if node.id == "_":
                 raise ParseFragmentError("String cannot contain holes")
@@ -94,24 +91,4 @@ def _parse_assertion(proc, text, configs):
                     f"Config named '{node.value.id}' does not have a field "
                     f"named '{node.attr}'"
                 )
-    parser = Parser(source, scope)
-    parser.exo_locals = collections.ChainMap(variables)
-    try:
-        return parser.parse_expr(tree)
-    except ParseError as e:
-        raise ParseFragmentError(str(e)) from e
-
-
-def _nodes_outside_unquotes(tree):
-    """The nodes of `tree` except inside `{...}` unquotes, call targets and
-    config reads' operands."""
-    todo = [tree]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Set):
-            continue
-        yield node
-        if isinstance(node, ast.Call):
-            todo.extend(node.args)
-        elif not isinstance(node, ast.Attribute):
-            todo.extend(ast.iter_child_nodes(node))
+    return parse_exo_expr(tree, source, scope, variables)
