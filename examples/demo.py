@@ -3,8 +3,8 @@ C, run them from NumPy, check the results against NumPy, and time them.
 
 Run with `bash scripts/demo.sh`. The SGEMM is run twice: as the naive triple
 loop, and scheduled for AVX2 with the scheduling library
-(examples/sgemm_avx2.py: register-blocked 6 x 16 micro-kernel, K and N
-blocking), next to NumPy's BLAS.
+(examples/gemm_x86.py: packed A and B panels, register-blocked 6 x 16
+micro-kernel, K and N blocking), next to NumPy's BLAS.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import time
 import exo2
 import numpy as np
 from exo2 import proc
-from sgemm_avx2 import schedule_sgemm_avx2
+from gemm_x86 import AVX2_F32, schedule_gemm
 
 
 @proc
@@ -80,7 +80,7 @@ def run_sgemm_scheduled(n=512):
         print("(this CPU lacks AVX2/FMA: the scheduled SGEMM is skipped)")
         return []
     start = time.perf_counter()
-    scheduled = schedule_sgemm_avx2()
+    scheduled = schedule_gemm(sgemm, AVX2_F32)
     print(
         f"Scheduled sgemm for AVX2 in {time.perf_counter() - start:.2f} s (every step checked)."
     )

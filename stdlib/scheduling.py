@@ -13,9 +13,7 @@ from exo2.API import Procedure
 from exo2.API_cursors import *  # noqa: F403
 from exo2.API_cursors import (
     AssignCursor,
-    CallCursor,
     ForCursor,
-    IfCursor,
     ReduceCursor,
 )
 from exo2.API_cursors import __all__ as _cursor_names
@@ -81,26 +79,13 @@ class MemoryError(Exception):  # noqa: A001 (Exo's name)
     parameter does not accept."""
 
 
-def _calls(body):
-    """Every call statement in `body` (a list of statements), nested ones
-    included."""
-    for stmt in body:
-        if isinstance(stmt, CallCursor):
-            yield stmt
-        elif isinstance(stmt, IfCursor):
-            yield from _calls(stmt.body())
-            yield from _calls(stmt.orelse())
-        elif isinstance(stmt, ForCursor):
-            yield from _calls(stmt.body())
-
-
 @sched_op([BlockCursorA, ProcA, BoolA])
 def call_site_mem_aware_replace(proc, block_cursor, subproc, quiet=False):
-    """`replace`, then checks that every call of the result passes arguments
-    in memories its callee accepts (`check_call_mem_types`)."""
+    """`replace`, then checks that the new call passes arguments in memories
+    its callee accepts (`check_call_mem_types`)."""
     proc = replace(proc, block_cursor, subproc, quiet=quiet)
     check = __getattr__("check_call_mem_types")
-    if not all(check(call) for call in _calls(proc.body())):
+    if not check(proc.forward(block_cursor)[0]):
         raise MemoryError(
             "replace failed due to memory type mismatch between block and subproc"
         )

@@ -88,6 +88,7 @@ from exo2.stdlib.rc_wrappers import (
     fission_,
     specialize_,
     stage_mem_,
+    stage_mem_cursors,
 )
 from exo2.stdlib.scheduling import *  # noqa: E402, F401, F403
 from exo2.stdlib.scheduling import (
@@ -98,6 +99,7 @@ from exo2.stdlib.scheduling import (
     cut_loop,
     delete_buffer,
     delete_pass,
+    divide_dim,
     divide_loop,
     eliminate_dead_code,
     expand_dim,
@@ -109,6 +111,7 @@ from exo2.stdlib.scheduling import (
     lift_scope,
     merge_writes,
     mult_loops,
+    rearrange_dim,
     remove_loop,
     reorder_loops,
     reorder_stmts,
@@ -149,6 +152,7 @@ _OWN_NAMES = [
     "tile_loops_bottom_up",
     "auto_stage_mem",
     "ordered_stage_expr",
+    "pack_mem",
     "dce",
     "unroll_buffers",
     "unfold_reduce",
@@ -988,6 +992,42 @@ def ordered_stage_expr(proc, expr_cursors, new_buff_name, precision, n_lifts=1):
     if isinstance(scope, (ForCursor, IfCursor)):
         proc = lift_all_ifs(proc, scope)
     return proc
+
+
+@user_op
+def pack_mem(proc, block, buff, new_buff_name, tiles, order=None, rc=False):
+    """`stage_mem` of the window `buff` over `block` into `new_buff_name`,
+    laid out for streaming reads: each dimension `d` of `tiles` (a dict
+    `{d: size}`) is divided into `[extent / size, size]` (`divide_dim`),
+    then the dimensions are permuted by `order` (`rearrange_dim`; indices
+    into the divided shape). The copy loops are divided alike, so that the
+    copies index the packed buffer without `/` and `%`. Each tiled extent
+    must be provably a multiple of its size, and `block` may only access
+    `buff` element by element (no windows). rc: `stage_mem_cursors`."""
+    proc, staged = stage_mem_(proc, block, buff, new_buff_name, rc=True)
+    proc = simplify(proc)
+    for dim in sorted(tiles, reverse=True):  # later dims keep their index
+        proc = divide_dim(proc, proc.forward(staged.alloc), dim, tiles[dim])
+    if order is not None:
+        proc = rearrange_dim(proc, proc.forward(staged.alloc), list(order))
+    for stage in (staged.load_stage, staged.store_stage):
+        if isinstance(stage, InvalidCursor):
+            continue
+        loops = [proc.forward(stage)]
+        while isinstance(loops[-1].body()[0], ForCursor):
+            loops.append(loops[-1].body()[0])
+        for dim, size in tiles.items():
+            inner = f"{loops[dim].name()}i"
+            names = [f"{loops[dim].name()}o", inner]
+            proc = divide_loop(proc, loops[dim], size, names, perfect=True)
+    proc = simplify(proc)
+    if not rc:
+        return proc
+    return proc, stage_mem_cursors(*(_forward_valid(proc, c) for c in staged))
+
+
+def _forward_valid(proc, cursor):
+    return cursor if isinstance(cursor, InvalidCursor) else proc.forward(cursor)
 
 
 def _eliminate_dead_code_pruned(proc, s):

@@ -4,9 +4,11 @@ Variants: `naive` (the triple loop, any size) and `primitives` (the
 schedule of examples/sgemm_primitives.py: a 6 x 16 register tile over
 32-deep K slices, built from primitives only; it asserts M % 6 == 0,
 N % 16 == 0 and K % 32 == 0, so it runs only at sizes that are multiples
-of 96 and is `n/a` elsewhere). SGEMM also has `stdlib_avx2` (the
-schedule of examples/sgemm_avx2.py: AVX2 + FMA, a 6 x 16 register tile
-in twelve `__m256`, 256-deep K slices; any size). The square sizes
+of 96 and is `n/a` elsewhere). Both also have `stdlib_avx2` (the
+schedule of examples/gemm_x86.py for AVX2 + FMA: packed A and B panels, a
+6 x 16 (f32) or 6 x 8 (f64) register tile in twelve `__m256(d)`, 16 KB K
+slices; any size) and, on CPUs with AVX-512F, `stdlib_avx512` (the same
+schedule, 6 x 32 / 6 x 16 tiles in `__m512(d)`). The square sizes
 therefore mix powers of two with multiples of 96; the skinny shapes have one dimension in
 {32, 96, 192} and the two others 1536 (768 with --quick), all multiples
 the scheduled kernel accepts except M = 32.
@@ -171,9 +173,41 @@ def _sgemm_primitives():
     return example.schedule_sgemm(example.sgemm)
 
 
+def _gemm_x86(name, target):
+    example = _example(_EXAMPLES / "gemm_x86.py")
+    return example.schedule_gemm(getattr(example, name), getattr(example, target))
+
+
+def _cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as cpu:
+            return set(cpu.read().split())
+    except OSError:
+        return set()
+
+
+HAS_AVX512 = "avx512f" in _cpu_flags()
+
+
 @SGEMM.variant("stdlib_avx2")
 def _sgemm_stdlib_avx2():
-    return _example(_EXAMPLES / "sgemm_avx2.py").schedule_sgemm_avx2()
+    return _gemm_x86("sgemm", "AVX2_F32")
+
+
+@DGEMM.variant("stdlib_avx2")
+def _dgemm_stdlib_avx2():
+    return _gemm_x86("dgemm", "AVX2_F64")
+
+
+if HAS_AVX512:
+
+    @SGEMM.variant("stdlib_avx512")
+    def _sgemm_stdlib_avx512():
+        return _gemm_x86("sgemm", "AVX512_F32")
+
+    @DGEMM.variant("stdlib_avx512")
+    def _dgemm_stdlib_avx512():
+        return _gemm_x86("dgemm", "AVX512_F64")
 
 
 @DGEMM.variant("naive")

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -162,6 +164,106 @@ Expr affine_expr(
 
 using Terms = std::vector<std::pair<int64_t, std::pair<Sym, Type>>>;
 
+// Structural equality of control expressions, ignoring whether a part is
+// typed `size`, `index` or `int` (`n / 8` reads the same either way).
+bool same_control_expr(const Expr& a, const Expr& b) {
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+    case ExprKind::Read:
+      return a->as<Read>().idx.empty() && b->as<Read>().idx.empty() &&
+             a->as<Read>().name == b->as<Read>().name;
+    case ExprKind::USub:
+      return same_control_expr(a->as<USub>().arg, b->as<USub>().arg);
+    case ExprKind::BinOp: {
+      const auto &x = a->as<BinOp>(), &y = b->as<BinOp>();
+      return x.op == y.op && same_control_expr(x.lhs, y.lhs) &&
+             same_control_expr(x.rhs, y.rhs);
+    }
+    default:
+      return equal(a, b);
+  }
+}
+
+// A sum with opaque parts: the affine form of its variables plus its atoms
+// (maximal opaque subexpressions: `n / 8`, `n % 8`, `n * m`, `Cfg.f`), each
+// with a coefficient, so that `i + n / 8 * 8 - n / 8 * 8` can become `i`.
+struct SumForm {
+  AffineForm affine;
+  std::vector<std::pair<Expr, int64_t>> atoms;  // in order of appearance
+  int occurrences = 0;                          // atoms before combining
+  bool ok = true;  // false: the sum holds a non-integer literal
+
+  void add(const Expr& e, int64_t coeff) {
+    switch (e->kind) {
+      case ExprKind::Read:
+        if (!e->as<Read>().idx.empty()) break;
+        {
+          auto [it, fresh] = affine.terms.emplace(
+              e->as<Read>().name, std::make_pair(coeff, e->type));
+          if (!fresh) it->second.first += coeff;
+        }
+        return;
+      case ExprKind::Const:
+        if (is_int_const(e))
+          affine.constant += coeff * e->as<Const>().int_value();
+        else
+          ok = false;
+        return;
+      case ExprKind::USub:
+        add(e->as<USub>().arg, -coeff);
+        return;
+      case ExprKind::BinOp: {
+        const auto& b = e->as<BinOp>();
+        if (b.op == BinOpKind::Add || b.op == BinOpKind::Sub) {
+          add(b.lhs, coeff);
+          add(b.rhs, b.op == BinOpKind::Add ? coeff : -coeff);
+          return;
+        }
+        if (b.op == BinOpKind::Mul && is_int_const(b.lhs)) {
+          add(b.rhs, coeff * b.lhs->as<Const>().int_value());
+          return;
+        }
+        if (b.op == BinOpKind::Mul && is_int_const(b.rhs)) {
+          add(b.lhs, coeff * b.rhs->as<Const>().int_value());
+          return;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    ++occurrences;
+    for (auto& [atom, c] : atoms) {
+      if (same_control_expr(atom, e)) {
+        c += coeff;
+        return;
+      }
+    }
+    atoms.emplace_back(e, coeff);
+  }
+
+  int live_atoms() const {
+    return static_cast<int>(std::count_if(
+        atoms.begin(), atoms.end(), [](const auto& a) { return a.second; }));
+  }
+
+  // Whether every coefficient and the constant are multiples of `d`.
+  bool divisible_by(int64_t d) const {
+    if (affine.constant % d != 0) return false;
+    for (const auto& [sym, term] : affine.terms)
+      if (term.first % d != 0) return false;
+    for (const auto& [atom, c] : atoms)
+      if (c % d != 0) return false;
+    return true;
+  }
+
+  void divide_by(int64_t d) {
+    affine.constant /= d;
+    for (auto& [sym, term] : affine.terms) term.first /= d;
+    for (auto& [atom, c] : atoms) c /= d;
+  }
+};
+
 Terms terms_of(const AffineForm& f) {
   Terms out;
   for (const auto& [sym, term] : f.terms)
@@ -174,7 +276,10 @@ Terms terms_of(const AffineForm& f) {
 class Simplifier {
  public:
   Simplifier(const Proc& p, const SimplifyOptions& options)
-      : ctx_(p), options_(options) {}
+      : ctx_(p), options_(options) {
+    for (const FnArg& a : p->args)
+      if (a.type.is_indexable()) arguments_.insert(a.name);
+  }
 
   Proc run(const Proc& p) {
     std::vector<FnArg> args = p->args;
@@ -261,6 +366,7 @@ class Simplifier {
       for (const Stmt& b : *taken ? i.body : i.orelse) stmt(b, out);
       return;
     }
+    ++branch_depth_;
     ctx_.enter_branch(cond, true);
     facts_.emplace_back();
     add_fact(cond);
@@ -270,6 +376,7 @@ class Simplifier {
     ctx_.enter_branch(cond, false);
     Block orelse = block(i.orelse);
     ctx_.leave();
+    --branch_depth_;
     out.push_back(
         make_if(cond, std::move(body), std::move(orelse), s->srcinfo));
   }
@@ -366,16 +473,61 @@ class Simplifier {
       const auto& b = n->as<BinOp>();
       if ((b.op == BinOpKind::Div || b.op == BinOpKind::Mod) &&
           is_int_const(b.rhs) && b.rhs->as<Const>().int_value() > 0) {
-        if (has_opaque_part(b.lhs))
-          return b.op == BinOpKind::Div ? merge_divisors(n) : n;
+        if (has_opaque_part(b.lhs)) {
+          if (b.op == BinOpKind::Mod) return n;
+          return exact_division(n).value_or(merge_divisors(n));
+        }
         return b.op == BinOpKind::Div ? simplify_division_splitting(n)
                                       : simplify_modulo(n);
       }
     }
-    if (has_opaque_part(n)) return n;
+    if (has_opaque_part(n)) return combine_atoms(n);
     std::optional<AffineForm> f = affine_form(n);
     if (!f) return n;
     return affine_expr(f->constant, terms_of(*f), n->type, n->srcinfo);
+  }
+
+  // The sum `e` with its equal atoms combined, when some cancel or merge;
+  // otherwise `e` unchanged (its printed form only changes when simpler).
+  static Expr combine_atoms(const Expr& e) {
+    SumForm f;
+    f.add(e, 1);
+    if (!f.ok || f.live_atoms() == f.occurrences) return e;
+    return sum_expr(f, e->type, e->srcinfo);
+  }
+
+  // `(c * a + d * m) / d` → `c / d * a + m` when `d` divides every
+  // coefficient of the sum (`n / 16 * 16 / 16` → `n / 16`).
+  static std::optional<Expr> exact_division(const Expr& e) {
+    const auto& b = e->as<BinOp>();
+    SumForm f;
+    f.add(b.lhs, 1);
+    const int64_t d = b.rhs->as<Const>().int_value();
+    if (!f.ok || !f.divisible_by(d)) return std::nullopt;
+    f.divide_by(d);
+    return sum_expr(f, e->type, e->srcinfo);
+  }
+
+  // The affine normal form of the variables, then `+ atom * c` per atom.
+  static Expr sum_expr(const SumForm& f, const Type& type, const SrcInfo& s) {
+    Expr acc = affine_expr(f.affine.constant, terms_of(f.affine), type, s);
+    const bool acc_zero = is_const_value(acc, 0);
+    bool first = acc_zero;
+    for (const auto& [atom, coeff] : f.atoms) {
+      if (coeff == 0) continue;
+      const int64_t magnitude = coeff < 0 ? -coeff : coeff;
+      Expr term = magnitude == 1
+                      ? atom
+                      : make_binop(BinOpKind::Mul, atom,
+                                   make_int(magnitude, s, kIntType), s, type);
+      if (first)
+        acc = coeff > 0 ? term : make_usub(term, s, type);
+      else
+        acc = make_binop(coeff > 0 ? BinOpKind::Add : BinOpKind::Sub, acc, term,
+                         s, type);
+      first = false;
+    }
+    return acc;
   }
 
   // `(n / a) / b` → `n / (a * b)`.
@@ -395,12 +547,35 @@ class Simplifier {
     }
   }
 
-  // Whether the context proves 0 <= e < bound.
+  // Whether the context proves 0 <= e < bound. Outside ifs, the answer for
+  // an expression of the arguments alone (`n % 8 < 8`, asked at every
+  // `n / 8`) depends on nothing the walk adds, so it is asked once.
   bool in_range(const Expr& e, int64_t bound) {
     if (!SmtEncoder::is_encodable(e)) return false;
     SmtEncoder& enc = ctx_.encoder();
     z3::expr v = enc.encode(e);
-    return enc.prove(0 <= v && v < enc.int_value(bound)).yes();
+    z3::expr goal = 0 <= v && v < enc.int_value(bound);
+    if (branch_depth_ > 0 || !reads_only_arguments(e))
+      return enc.prove(goal).yes();
+    auto [it, fresh] = argument_facts_.emplace(goal.to_string(), false);
+    if (fresh) it->second = enc.prove(goal).yes();
+    return it->second;
+  }
+
+  bool reads_only_arguments(const Expr& e) const {
+    switch (e->kind) {
+      case ExprKind::Const:
+        return true;
+      case ExprKind::Read:
+        return arguments_.count(e->as<Read>().name) > 0;
+      case ExprKind::USub:
+        return reads_only_arguments(e->as<USub>().arg);
+      case ExprKind::BinOp:
+        return reads_only_arguments(e->as<BinOp>().lhs) &&
+               reads_only_arguments(e->as<BinOp>().rhs);
+      default:
+        return false;
+    }
   }
 
   // `lhs / d` for an affine `lhs`: the terms divisible by d divide exactly;
@@ -694,6 +869,9 @@ class Simplifier {
 
   QueryContext ctx_;
   SimplifyOptions options_;
+  std::set<Sym> arguments_;                     // the control arguments
+  int branch_depth_ = 0;                        // enclosing ifs
+  std::map<std::string, bool> argument_facts_;  // in_range on arguments
   std::vector<std::vector<std::pair<Expr, Expr>>> facts_;
 };
 

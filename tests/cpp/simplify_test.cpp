@@ -130,6 +130,31 @@ TEST_F(SimplifyNormalForm, QuotientPlusRemainderIsTheNumerator) {
             "n");
 }
 
+// Sums holding `/` or `%` terms: equal terms cancel (the tail of a loop cut
+// at `n / 16 * 16` indexes relative to its start) ...
+TEST_F(SimplifyNormalForm, EqualQuotientTermsCancel) {
+  Expr base = mul(div(n(), lit(16)), lit(16));
+  EXPECT_EQ(simplified(s, sub(add(add(i(), mul(lit(8), j())), base),
+                              add(base, mul(lit(8), j())))),
+            "i");
+}
+
+TEST_F(SimplifyNormalForm, EqualQuotientTermsCombine) {
+  Expr q = div(n(), lit(8));
+  EXPECT_EQ(simplified(s, add(add(i(), q), mul(lit(2), q))), "i + n / 8 * 3");
+}
+
+// ... and a sum is left as written when nothing cancels or combines.
+TEST_F(SimplifyNormalForm, SumsWithQuotientsStayAsWritten) {
+  EXPECT_EQ(simplified(s, add(mul(div(n(), lit(8)), lit(8)), i())),
+            "n / 8 * 8 + i");
+}
+
+TEST_F(SimplifyNormalForm, ExactDivisionOfAScaledQuotient) {
+  EXPECT_EQ(simplified(s, div(mul(div(n(), lit(16)), lit(16)), lit(16))),
+            "n / 16");
+}
+
 // ---- Whole procedures -------------------------------------------------------
 
 // `scale` after divide_loop(..., 8, tail="cut"), as printing.md §6 shows it.

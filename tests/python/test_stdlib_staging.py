@@ -21,6 +21,7 @@ from exo2.stdlib.stdlib import (
     inline_copies,
     jam_stmt,
     ordered_stage_expr,
+    pack_mem,
     parallelize_all_reductions,
     parallelize_allocs,
     parallelize_and_lift_alloc,
@@ -480,3 +481,39 @@ def test_unroll_buffers_splits_constant_leading_dimensions():
     assert_same_results(two_rows, p, {})
     # a leading dimension indexed by a variable stays
     assert unroll_buffers(temp_in_loop) == temp_in_loop
+
+
+@proc
+def mm_n4(M: size, N: size, K: size, A: f32[M, K], B: f32[K, N], C: f32[M, N]):
+    assert N % 4 == 0
+    for i in seq(0, M):
+        for j in seq(0, N):
+            for k in seq(0, K):
+                C[i, j] += A[i, k] * B[k, j]
+
+
+def test_pack_mem_lays_out_panels():
+    p, (alloc, load, block, store) = pack_mem(
+        mm_n4, mm_n4.find_loop("i"), "B[0:K, 0:N]", "Bp", {1: 4}, [1, 0, 2], rc=True
+    )
+    assert body(p) == [
+        "    assert N % 4 == 0",
+        "    Bp: f32[N / 4, K, 4] @ DRAM",
+        "    for i0 in seq(0, K):",
+        "        for i1o in seq(0, N / 4):",
+        "            for i1i in seq(0, 4):",
+        "                Bp[i1o, i0, i1i] = B[i0, i1i + 4 * i1o]",
+        "    for i in seq(0, M):",
+        "        for j in seq(0, N):",
+        "            for k in seq(0, K):",
+        "                C[i, j] += A[i, k] * Bp[j / 4, k, j % 4]",
+    ]
+    assert isinstance(alloc, AllocCursor) and alloc.name() == "Bp"
+    assert load.name() == "i0" and block[0].name() == "i"
+    assert isinstance(store, InvalidCursor)
+    assert_same_results(mm_n4, p, {"M": 3, "N": 8, "K": 5})
+
+
+def test_pack_mem_refuses_a_tile_that_does_not_divide_the_extent():
+    with pytest.raises(SchedulingError, match="divide_dim"):
+        pack_mem(mm_n4, mm_n4.find_loop("i"), "A[0:M, 0:K]", "Ap", {0: 4})
