@@ -14,8 +14,6 @@ therefore mix powers of two with multiples of 96; the skinny shapes have one dim
 the scheduled kernel accepts except M = 32.
 """
 
-# ruff: noqa: F821  (size, f32, seq: names of the object language)
-
 from __future__ import annotations
 
 import importlib.util
@@ -23,7 +21,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from exo2 import proc
 
 from . import Case, Check, Kernel, gamma
 
@@ -36,35 +33,6 @@ SKINNY_SMALL = (32, 96, 192)
 SKINNY_LARGE, SKINNY_LARGE_QUICK = 1536, 768
 # Above this many rows, the result is checked on a sample of rows.
 CHECKED_ROWS = 96
-
-
-@proc
-def sgemm_naive(M: size, N: size, K: size, A: f32[M, K], B: f32[K, N], C: f32[M, N]):
-    for i in seq(0, M):
-        for j in seq(0, N):
-            for k in seq(0, K):
-                C[i, j] += A[i, k] * B[k, j]
-
-
-@proc
-def dgemm_naive(M: size, N: size, K: size, A: f64[M, K], B: f64[K, N], C: f64[M, N]):
-    for i in seq(0, M):
-        for j in seq(0, N):
-            for k in seq(0, K):
-                C[i, j] += A[i, k] * B[k, j]
-
-
-@proc
-def dgemm_tiled_sizes(
-    M: size, N: size, K: size, A: f64[M, K], B: f64[K, N], C: f64[M, N]
-):
-    assert M % 6 == 0
-    assert N % 16 == 0
-    assert K % 32 == 0
-    for i in seq(0, M):
-        for j in seq(0, N):
-            for k in seq(0, K):
-                C[i, j] += A[i, k] * B[k, j]
 
 
 def _example(path=_EXAMPLE):
@@ -166,9 +134,14 @@ DGEMM = Kernel(
 )
 
 
+def _gemm_x86_kernel(name):
+    """The naive `sgemm` / `dgemm` of examples/gemm_x86.py."""
+    return getattr(_example(_EXAMPLES / "gemm_x86.py"), name)
+
+
 @SGEMM.variant("naive")
 def _sgemm_naive():
-    return sgemm_naive
+    return _gemm_x86_kernel("sgemm")
 
 
 @SGEMM.variant("primitives")
@@ -179,7 +152,7 @@ def _sgemm_primitives():
 
 def _gemm_x86(name, target):
     example = _example(_EXAMPLES / "gemm_x86.py")
-    return example.schedule_gemm(getattr(example, name), getattr(example, target))
+    return example.schedule_gemm(_gemm_x86_kernel(name), getattr(example, target))
 
 
 def _cpu_flags():
@@ -216,12 +189,16 @@ if HAS_AVX512:
 
 @DGEMM.variant("naive")
 def _dgemm_naive():
-    return dgemm_naive
+    return _gemm_x86_kernel("dgemm")
 
 
 @DGEMM.variant("primitives")
 def _dgemm_primitives():
-    return _example().schedule_sgemm(dgemm_tiled_sizes)
+    """The primitives-only schedule, on a DGEMM with its size assertions."""
+    dgemm = _gemm_x86_kernel("dgemm")
+    for assertion in ["M % 6 == 0", "N % 16 == 0", "K % 32 == 0"]:
+        dgemm = dgemm.add_assertion(assertion)
+    return _example().schedule_sgemm(dgemm)
 
 
 KERNELS = [SGEMM, DGEMM]

@@ -48,25 +48,6 @@ __all__ = [
 # Naive kernels
 
 
-def blur_kernel(tile_y, tile_x):
-    """The naive blur, asserting that the image is made of whole
-    `tile_y` x `tile_x` tiles."""
-
-    @proc
-    def blur(W: size, H: size, inp: f32[H + 2, W + 2], out: f32[H, W]):
-        assert H % tile_y == 0
-        assert W % tile_x == 0
-        blur_x: f32[H + 2, W]
-        for y in seq(0, H + 2):
-            for x in seq(0, W):
-                blur_x[y, x] = (inp[y, x] + inp[y, x + 1] + inp[y, x + 2]) / 3.0
-        for y in seq(0, H):
-            for x in seq(0, W):
-                out[y, x] = (blur_x[y, x] + blur_x[y + 1, x] + blur_x[y + 2, x]) / 3.0
-
-    return blur
-
-
 @proc
 def blur(W: size, H: size, inp: f32[H + 2, W + 2], out: f32[H, W]):
     blur_x: f32[H + 2, W]
@@ -76,40 +57,6 @@ def blur(W: size, H: size, inp: f32[H + 2, W + 2], out: f32[H, W]):
     for y in seq(0, H):
         for x in seq(0, W):
             out[y, x] = (blur_x[y, x] + blur_x[y + 1, x] + blur_x[y + 2, x]) / 3.0
-
-
-def unsharp_kernel(tile_y, tile_x):
-    """The naive unsharp mask, asserting whole `tile_y` x `tile_x` tiles."""
-
-    @proc
-    def unsharp(W: size, H: size, inp: f32[H + 4, W + 4], out: f32[H, W]):
-        assert H % tile_y == 0
-        assert W % tile_x == 0
-        blur_y: f32[H, W + 4]
-        for y in seq(0, H):
-            for x in seq(0, W + 4):
-                blur_y[y, x] = (
-                    inp[y, x]
-                    + 4.0 * inp[y + 1, x]
-                    + 6.0 * inp[y + 2, x]
-                    + 4.0 * inp[y + 3, x]
-                    + inp[y + 4, x]
-                ) / 16.0
-        blur_x: f32[H, W]
-        for y in seq(0, H):
-            for x in seq(0, W):
-                blur_x[y, x] = (
-                    blur_y[y, x]
-                    + 4.0 * blur_y[y, x + 1]
-                    + 6.0 * blur_y[y, x + 2]
-                    + 4.0 * blur_y[y, x + 3]
-                    + blur_y[y, x + 4]
-                ) / 16.0
-        for y in seq(0, H):
-            for x in seq(0, W):
-                out[y, x] = 2.0 * inp[y + 2, x + 2] - blur_x[y, x]
-
-    return unsharp
 
 
 @proc
@@ -137,6 +84,22 @@ def unsharp(W: size, H: size, inp: f32[H + 4, W + 4], out: f32[H, W]):
     for y in seq(0, H):
         for x in seq(0, W):
             out[y, x] = 2.0 * inp[y + 2, x + 2] - blur_x[y, x]
+
+
+def _whole_tiles(p, tile_y, tile_x):
+    """`p` asserting that the image is made of whole `tile_y` x `tile_x`
+    tiles."""
+    return p.add_assertion(f"H % {tile_y} == 0").add_assertion(f"W % {tile_x} == 0")
+
+
+def blur_kernel(tile_y, tile_x):
+    """The naive blur, asserting whole `tile_y` x `tile_x` tiles."""
+    return _whole_tiles(blur, tile_y, tile_x)
+
+
+def unsharp_kernel(tile_y, tile_x):
+    """The naive unsharp mask, asserting whole `tile_y` x `tile_x` tiles."""
+    return _whole_tiles(unsharp, tile_y, tile_x)
 
 
 # --------------------------------------------------------------------------- #

@@ -71,62 +71,135 @@ bool has_opaque_part(const Expr& e) {
   }
 }
 
+// Structural equality of control expressions, ignoring whether a part is
+// typed `size`, `index` or `int` (`n / 8` reads the same either way).
+bool same_control_expr(const Expr& a, const Expr& b) {
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+    case ExprKind::Read:
+      return a->as<Read>().idx.empty() && b->as<Read>().idx.empty() &&
+             a->as<Read>().name == b->as<Read>().name;
+    case ExprKind::USub:
+      return same_control_expr(a->as<USub>().arg, b->as<USub>().arg);
+    case ExprKind::BinOp: {
+      const auto &x = a->as<BinOp>(), &y = b->as<BinOp>();
+      return x.op == y.op && same_control_expr(x.lhs, y.lhs) &&
+             same_control_expr(x.rhs, y.rhs);
+    }
+    default:
+      return equal(a, b);
+  }
+}
+
+// A sum: the affine form of its variables plus its atoms (maximal opaque
+// subexpressions: `n / 8`, `n % 8`, `n * m`, `Cfg.f`), each with a
+// coefficient, so that `i + n / 8 * 8 - n / 8 * 8` can become `i`.
+struct SumForm {
+  AffineForm affine;
+  std::vector<std::pair<Expr, int64_t>> atoms;  // in order of appearance
+  int occurrences = 0;                          // atoms before combining
+  bool ok = true;  // false: the sum holds a non-integer literal
+
+  void add(const Expr& e, int64_t coeff) {
+    switch (e->kind) {
+      case ExprKind::Read:
+        if (!e->as<Read>().idx.empty()) break;
+        {
+          auto [it, fresh] = affine.terms.emplace(
+              e->as<Read>().name, std::make_pair(coeff, e->type));
+          if (!fresh) it->second.first += coeff;
+        }
+        return;
+      case ExprKind::Const:
+        if (is_int_const(e))
+          affine.constant += coeff * e->as<Const>().int_value();
+        else
+          ok = false;
+        return;
+      case ExprKind::USub:
+        add(e->as<USub>().arg, -coeff);
+        return;
+      case ExprKind::BinOp: {
+        const auto& b = e->as<BinOp>();
+        if (b.op == BinOpKind::Add || b.op == BinOpKind::Sub) {
+          add(b.lhs, coeff);
+          add(b.rhs, b.op == BinOpKind::Add ? coeff : -coeff);
+          return;
+        }
+        if (b.op == BinOpKind::Mul) {
+          SumForm l, r;
+          l.add(b.lhs, 1);
+          r.add(b.rhs, 1);
+          if (!l.ok || !r.ok) {
+            ok = false;
+            return;
+          }
+          if (l.is_constant()) return merge(r, coeff * l.affine.constant);
+          if (r.is_constant()) return merge(l, coeff * r.affine.constant);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    ++occurrences;
+    add_atom(e, coeff);
+  }
+
+  void add_atom(const Expr& e, int64_t coeff) {
+    for (auto& [atom, c] : atoms) {
+      if (same_control_expr(atom, e)) {
+        c += coeff;
+        return;
+      }
+    }
+    atoms.emplace_back(e, coeff);
+  }
+
+  // Adds `scale` times `other`.
+  void merge(const SumForm& other, int64_t scale) {
+    affine.constant += scale * other.affine.constant;
+    for (const auto& [sym, term] : other.affine.terms) {
+      auto [it, fresh] = affine.terms.emplace(
+          sym, std::make_pair(scale * term.first, term.second));
+      if (!fresh) it->second.first += scale * term.first;
+    }
+    for (const auto& [atom, c] : other.atoms) add_atom(atom, scale * c);
+    occurrences += other.occurrences;
+  }
+
+  // No variables and no atoms (those of `i - i` included).
+  bool is_constant() const { return affine.terms.empty() && atoms.empty(); }
+
+  int live_atoms() const {
+    return static_cast<int>(std::count_if(
+        atoms.begin(), atoms.end(), [](const auto& a) { return a.second; }));
+  }
+
+  // Whether every coefficient and the constant are multiples of `d`.
+  bool divisible_by(int64_t d) const {
+    if (affine.constant % d != 0) return false;
+    for (const auto& [sym, term] : affine.terms)
+      if (term.first % d != 0) return false;
+    for (const auto& [atom, c] : atoms)
+      if (c % d != 0) return false;
+    return true;
+  }
+
+  void divide_by(int64_t d) {
+    affine.constant /= d;
+    for (auto& [sym, term] : affine.terms) term.first /= d;
+    for (auto& [atom, c] : atoms) c /= d;
+  }
+};
+
 // The affine form of an expression without opaque parts, or nullopt when it
 // multiplies two non-constant terms.
 std::optional<AffineForm> affine_form(const Expr& e) {
-  switch (e->kind) {
-    case ExprKind::Read: {
-      AffineForm f;
-      f.terms.emplace(e->as<Read>().name, std::make_pair(1, e->type));
-      return f;
-    }
-    case ExprKind::Const: {
-      if (!e->as<Const>().is_int()) return std::nullopt;
-      AffineForm f;
-      f.constant = e->as<Const>().int_value();
-      return f;
-    }
-    case ExprKind::USub: {
-      auto f = affine_form(e->as<USub>().arg);
-      if (!f) return std::nullopt;
-      f->constant = -f->constant;
-      for (auto& [sym, term] : f->terms) term.first = -term.first;
-      return f;
-    }
-    case ExprKind::BinOp: {
-      const auto& b = e->as<BinOp>();
-      auto l = affine_form(b.lhs);
-      auto r = affine_form(b.rhs);
-      if (!l || !r) return std::nullopt;
-      switch (b.op) {
-        case BinOpKind::Add:
-        case BinOpKind::Sub: {
-          const int64_t sign = b.op == BinOpKind::Add ? 1 : -1;
-          l->constant += sign * r->constant;
-          for (const auto& [sym, term] : r->terms) {
-            auto [it, fresh] = l->terms.emplace(sym, term);
-            if (fresh)
-              it->second.first = sign * term.first;
-            else
-              it->second.first += sign * term.first;
-          }
-          return l;
-        }
-        case BinOpKind::Mul: {
-          if (!l->terms.empty() && !r->terms.empty()) return std::nullopt;
-          if (!r->terms.empty()) std::swap(l, r);
-          const int64_t c = r->constant;
-          l->constant *= c;
-          for (auto& [sym, term] : l->terms) term.first *= c;
-          return l;
-        }
-        default:
-          return std::nullopt;
-      }
-    }
-    default:
-      return std::nullopt;
-  }
+  SumForm f;
+  f.add(e, 1);
+  if (!f.ok || f.occurrences > 0) return std::nullopt;
+  return f.affine;
 }
 
 // The printed normal form of `c + Σ terms` (printing.md §6).
@@ -163,106 +236,6 @@ Expr affine_expr(
 }
 
 using Terms = std::vector<std::pair<int64_t, std::pair<Sym, Type>>>;
-
-// Structural equality of control expressions, ignoring whether a part is
-// typed `size`, `index` or `int` (`n / 8` reads the same either way).
-bool same_control_expr(const Expr& a, const Expr& b) {
-  if (a->kind != b->kind) return false;
-  switch (a->kind) {
-    case ExprKind::Read:
-      return a->as<Read>().idx.empty() && b->as<Read>().idx.empty() &&
-             a->as<Read>().name == b->as<Read>().name;
-    case ExprKind::USub:
-      return same_control_expr(a->as<USub>().arg, b->as<USub>().arg);
-    case ExprKind::BinOp: {
-      const auto &x = a->as<BinOp>(), &y = b->as<BinOp>();
-      return x.op == y.op && same_control_expr(x.lhs, y.lhs) &&
-             same_control_expr(x.rhs, y.rhs);
-    }
-    default:
-      return equal(a, b);
-  }
-}
-
-// A sum with opaque parts: the affine form of its variables plus its atoms
-// (maximal opaque subexpressions: `n / 8`, `n % 8`, `n * m`, `Cfg.f`), each
-// with a coefficient, so that `i + n / 8 * 8 - n / 8 * 8` can become `i`.
-struct SumForm {
-  AffineForm affine;
-  std::vector<std::pair<Expr, int64_t>> atoms;  // in order of appearance
-  int occurrences = 0;                          // atoms before combining
-  bool ok = true;  // false: the sum holds a non-integer literal
-
-  void add(const Expr& e, int64_t coeff) {
-    switch (e->kind) {
-      case ExprKind::Read:
-        if (!e->as<Read>().idx.empty()) break;
-        {
-          auto [it, fresh] = affine.terms.emplace(
-              e->as<Read>().name, std::make_pair(coeff, e->type));
-          if (!fresh) it->second.first += coeff;
-        }
-        return;
-      case ExprKind::Const:
-        if (is_int_const(e))
-          affine.constant += coeff * e->as<Const>().int_value();
-        else
-          ok = false;
-        return;
-      case ExprKind::USub:
-        add(e->as<USub>().arg, -coeff);
-        return;
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        if (b.op == BinOpKind::Add || b.op == BinOpKind::Sub) {
-          add(b.lhs, coeff);
-          add(b.rhs, b.op == BinOpKind::Add ? coeff : -coeff);
-          return;
-        }
-        if (b.op == BinOpKind::Mul && is_int_const(b.lhs)) {
-          add(b.rhs, coeff * b.lhs->as<Const>().int_value());
-          return;
-        }
-        if (b.op == BinOpKind::Mul && is_int_const(b.rhs)) {
-          add(b.lhs, coeff * b.rhs->as<Const>().int_value());
-          return;
-        }
-        break;
-      }
-      default:
-        break;
-    }
-    ++occurrences;
-    for (auto& [atom, c] : atoms) {
-      if (same_control_expr(atom, e)) {
-        c += coeff;
-        return;
-      }
-    }
-    atoms.emplace_back(e, coeff);
-  }
-
-  int live_atoms() const {
-    return static_cast<int>(std::count_if(
-        atoms.begin(), atoms.end(), [](const auto& a) { return a.second; }));
-  }
-
-  // Whether every coefficient and the constant are multiples of `d`.
-  bool divisible_by(int64_t d) const {
-    if (affine.constant % d != 0) return false;
-    for (const auto& [sym, term] : affine.terms)
-      if (term.first % d != 0) return false;
-    for (const auto& [atom, c] : atoms)
-      if (c % d != 0) return false;
-    return true;
-  }
-
-  void divide_by(int64_t d) {
-    affine.constant /= d;
-    for (auto& [sym, term] : affine.terms) term.first /= d;
-    for (auto& [atom, c] : atoms) c /= d;
-  }
-};
 
 Terms terms_of(const AffineForm& f) {
   Terms out;

@@ -65,7 +65,7 @@ EditResult insert(const Proc& proc, const Location& gap, Block stmts) {
   if (gap.kind != LocationKind::Gap)
     throw std::invalid_argument("expected a gap: " + to_string(gap));
   resolve_stmt(proc, gap.path);
-  const int at = gap.path.back().index + (gap.side == GapSide::After ? 1 : 0);
+  const int at = gap.gap_index();
   return insert_at(proc, list_of(gap.path), at, std::move(stmts));
 }
 
@@ -92,7 +92,7 @@ EditResult move(const Proc& proc, const Location& block, const Location& gap) {
     throw std::invalid_argument("expected a gap: " + to_string(gap));
   resolve_stmt(proc, gap.path);
   const ListAddress target = list_of(gap.path);
-  const int at = gap.path.back().index + (gap.side == GapSide::After ? 1 : 0);
+  const int at = gap.gap_index();
   if (target == r.list && r.lo <= at && at <= r.hi) return {proc, {}};
 
   Path insertion = gap.path;

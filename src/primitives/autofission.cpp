@@ -44,15 +44,8 @@ Block loop_around(QueryContext& ctx, const For& loop, Block side) {
 }  // namespace
 
 Proc autofission(const Proc& proc, const cursors::Location& gap, int n_lifts) {
-  if (gap.kind != cursors::LocationKind::Gap)
-    throw std::invalid_argument("expected a gap");
+  const int at = interior_gap_index(proc, gap);
   const Block& list = cursors::enclosing_list(proc, gap.path);
-  const int at =
-      gap.path.back().index + (gap.side == cursors::GapSide::After ? 1 : 0);
-  if (at == 0 || at == static_cast<int>(list.size()))
-    throw std::invalid_argument(
-        "expected cursor to point to a gap between statements, not at an "
-        "edge");
 
   // The statements before and after the split in the list `first` starts
   // (a statement path); each level rebuilds the owner of that list.

@@ -123,15 +123,7 @@ void split_if(EditSequence& edits, const Path& owner, Slot slot, int at) {
 
 cursors::EditResult fission(const Proc& proc, const Location& gap, int n_lifts,
                             bool unsafe_disable_checks) {
-  if (gap.kind != cursors::LocationKind::Gap)
-    throw std::invalid_argument("expected a gap");
-  const Block& list = cursors::enclosing_list(proc, gap.path);
-  const int at =
-      gap.path.back().index + (gap.side == cursors::GapSide::After ? 1 : 0);
-  if (at == 0 || at == static_cast<int>(list.size()))
-    throw std::invalid_argument(
-        "expected cursor to point to a gap between statements, not at an "
-        "edge");
+  const int at = interior_gap_index(proc, gap);
 
   Split split{Path(gap.path.begin(), gap.path.end() - 1), gap.path.back().slot,
               at};

@@ -33,4 +33,16 @@ Stmt stmt_of_kind(const Proc& proc, const cursors::Location& loc,
   return s;
 }
 
+int interior_gap_index(const Proc& proc, const cursors::Location& gap) {
+  if (gap.kind != cursors::LocationKind::Gap)
+    throw std::invalid_argument("expected a gap");
+  const Block& list = cursors::enclosing_list(proc, gap.path);
+  const int at = gap.gap_index();
+  if (at == 0 || at == static_cast<int>(list.size()))
+    throw std::invalid_argument(
+        "expected cursor to point to a gap between statements, not at an "
+        "edge");
+  return at;
+}
+
 }  // namespace exo2::primitives

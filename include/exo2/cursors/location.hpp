@@ -79,6 +79,10 @@ struct Location {
 
   // Block: index of the first statement.
   int lo() const { return path.back().index; }
+  // Gap: index, in its statement list, of the statement just after it.
+  int gap_index() const {
+    return path.back().index + (side == GapSide::After ? 1 : 0);
+  }
   // Block and gap: the path to the statement list that holds them (the
   // owner statement's path plus the list's step, whose index is unused).
   friend bool operator==(const Location&, const Location&) = default;

@@ -17,4 +17,9 @@ StmtPath to_stmt_path(const cursors::Path& stmt);
 Stmt stmt_of_kind(const Proc& proc, const cursors::Location& loc,
                   StmtKind kind);
 
+// The index of the statement after `gap`, which must lie between two
+// statements of one list (the split point of fission and autofission);
+// std::invalid_argument otherwise.
+int interior_gap_index(const Proc& proc, const cursors::Location& gap);
+
 }  // namespace exo2::primitives
