@@ -11,7 +11,8 @@ exo2 variants: `naive` (the plain loop; GCC vectorizes axpy and scal but
 not the f32/f64 reductions of dot and asum, which need reassociation) and
 `stdlib_avx2` (`schedule_avx2`: exo2.stdlib's `vectorize` on blocks of
 UNROLL AVX2 vectors, one vector accumulator per vector of the block for dot
-and asum, `parallelize_reduction`, then a vectorized `cut` tail for any n).
+and asum, `parallelize_reduction`, then a vectorized `cut` tail for any n;
+scalars kept in locals).
 """
 
 # ruff: noqa: F821  (size, f32, seq: names of the object language)
@@ -25,6 +26,7 @@ from exo2.API_scheduling import (
     divide_loop,
     set_memory,
     simplify,
+    stage_mem,
     unroll_loop,
 )
 from exo2.libs.externs import select
@@ -164,9 +166,15 @@ def avx2_instructions(prec):
 def schedule_avx2(proc_, prec, unroll=UNROLL):
     """AVX2 schedule of one of the kernels above (any n):
 
+    0. copy the scalar `alpha` (and the sum of a reduction) into a local
+       (`stage_mem`): the C compiler must otherwise reload it after every
+       store that might alias it, a third load per vector that cost a
+       third of axpy's speed in L1;
     1. divide the loop by `unroll` vectors (`cut` tail);
     2. a reduction gets `unroll` x width partial sums over the block loop
-       (`parallelize_reduction`), laid out as `unroll` AVX2 registers;
+       (`parallelize_reduction`), laid out as `unroll` AVX2 registers,
+       which are added into one register (`parallelize_reduction` of the
+       combining loop) and reduced across once;
     3. `vectorize` the block (perfect), unroll its vectors;
     4. `vectorize` the tail loop (`cut`: up to unroll - 1 vectors, then
        fewer than width scalar iterations).
@@ -174,17 +182,26 @@ def schedule_avx2(proc_, prec, unroll=UNROLL):
     width = 8 if prec == "f32" else 4
     instructions = avx2_instructions(prec)
     rules = [fma_rule, abs_select_rule]
-    p = divide_loop(
-        proc_, proc_.find_loop("i"), width * unroll, ["io", "ii"], tail="cut"
-    )
-    tail = p.find_loop("ii #1")
+    p = proc_
+    if any(a.name() == "alpha" for a in proc_.args()):
+        p = stage_mem(p, p.body(), "alpha", "alpha_")
     reduces = any(a.name() == "result" for a in proc_.args())
+    if reduces:  # the sum in a local, for the same reason
+        p = stage_mem(p, p.body()[1:], "result", "sum_", accum=True)
+    p = divide_loop(p, p.find_loop("i"), width * unroll, ["io", "ii"], tail="cut")
+    tail = p.find_loop("ii #1")
     if reduces:
-        p = parallelize_reduction(p, p.find("result += _"), memory=DRAM, nth_loop=2)
+        p = parallelize_reduction(p, p.find("sum_ += _"), memory=DRAM, nth_loop=2)
+        # the unroll x width partial sums are added as vectors into one
+        # vector, then reduced across once
+        combine = p.find("sum_ += var0[_]")
+        p = divide_loop(p, combine.parent(), width, ["cj", "cl"], perfect=True)
+        p = parallelize_reduction(p, combine, memory=DRAM, nth_loop=2)
         acc = p.find("var0 : _")
         p = divide_dim(p, acc, 0, width)
         p = set_memory(p, acc, AVX2)
-        for loop in p.find_loop("ii", many=True)[:3]:
+        p = set_memory(p, p.find("var1 : _"), AVX2)
+        for loop in p.find_loop("ii", many=True)[:2]:
             p = divide_loop(p, loop, width, ["iu", "iv"], perfect=True)
         block = p.find_loop("iv #1")
     else:
@@ -199,7 +216,7 @@ def schedule_avx2(proc_, prec, unroll=UNROLL):
     # their copies of the one-vector "ivo" loop; else the first "iio" loop
     # (the second is the tail's)
     if reduces:
-        for name in ("iu", "ivo"):
+        for name in ("iu", "ivo", "cj"):
             for loop in p.find_loop(name, many=True):
                 p = unroll_loop(p, loop)
     else:

@@ -67,16 +67,25 @@ def test_schedule_is_unrolled_vector_code(scheduled):
     if kernel.name.endswith(("dot", "asum")):
         # one accumulator register per vector of the block
         assert f"    var0: {kernel.prec}[{level1.UNROLL}, {width}] @ AVX2\n" in text
+        # the sum in a local; the accumulators added into one vector,
+        # reduced across once (and the tail's once more)
+        assert text.endswith("\n    result += sum_")
         for u in range(level1.UNROLL):
             assert f"    mm256_setzero_{s}(var0[{u}, 0:{width}])\n" in text
             assert (
-                f"    avx2_assoc_reduce_add_{s}(var0[{u}, 0:{width}], result)\n" in text
+                f"    avx2_reduce_add_wide_{s}(var1[0:{width}], var0[{u}, 0:{width}])\n"
+                in text
             )
+        assert text.count(f"avx2_assoc_reduce_add_{s}(") == 2
+        assert f"    avx2_assoc_reduce_add_{s}(var1[0:{width}], sum_)\n" in text
         update = "mm256_fmadd" if "dot" in kernel.name else "avx2_reduce_add_wide"
         assert sum(c.startswith(f"{update}_{s}(var0[") for c in calls) == level1.UNROLL
     else:
         stores = [c for c in calls if c.startswith(f"mm256_storeu_{s}")]
         assert len(stores) == level1.UNROLL
+        # alpha in a local, broadcast from there
+        assert "    alpha_ = alpha\n" in text
+        assert "alpha_)" in text and "], alpha)" not in text
 
 
 def test_sdot_block_prints_as_planned():
@@ -84,11 +93,11 @@ def test_sdot_block_prints_as_planned():
     lines = str(p).splitlines()
     start = lines.index("    for io in seq(0, n / 32):")
     assert lines[start + 1 : start + 6] == [
-        "        var1: f32[8] @ AVX2",
         "        var2: f32[8] @ AVX2",
-        "        mm256_loadu_ps(var1[0:8], x[32 * io:8 + 32 * io])",
-        "        mm256_loadu_ps(var2[0:8], y[32 * io:8 + 32 * io])",
-        "        mm256_fmadd_ps(var0[0, 0:8], var1[0:8], var2[0:8])",
+        "        var3: f32[8] @ AVX2",
+        "        mm256_loadu_ps(var2[0:8], x[32 * io:8 + 32 * io])",
+        "        mm256_loadu_ps(var3[0:8], y[32 * io:8 + 32 * io])",
+        "        mm256_fmadd_ps(var0[0, 0:8], var2[0:8], var3[0:8])",
     ]
 
 

@@ -139,7 +139,10 @@ def mm256_broadcast_sd(
         out[i] = val[0]
 
 
-@instr("{out_data} = _mm256_broadcast_ss({val_data});")
+# A scalar is passed by address; `set1` of its value (not `broadcast_ss` of
+# the address) lets the C compiler keep a local scalar in a register instead
+# of reloading it after every store that might alias it.
+@instr("{out_data} = _mm256_set1_ps(*{val_data});")
 def mm256_broadcast_ss_scalar(out: [f32][8] @ AVX2, val: f32):
     assert stride(out, 0) == 1
 
@@ -147,7 +150,7 @@ def mm256_broadcast_ss_scalar(out: [f32][8] @ AVX2, val: f32):
         out[i] = val
 
 
-@instr("{out_data} = _mm256_broadcast_sd({val_data});")
+@instr("{out_data} = _mm256_set1_pd(*{val_data});")
 def mm256_broadcast_sd_scalar(out: [f64][4] @ AVX2, val: f64):
     assert stride(out, 0) == 1
 
@@ -523,14 +526,16 @@ def avx2_select_pd(
         out[i] = select(x[i], v[i], y[i], z[i])
 
 
+# [fix] Exo's hadd-based reductions are slower (hadd is three uops on
+# recent x86 cores); these halve the vector with shuffles.
 @instr(
     """
     {{
-        __m256 exo2_tmp = _mm256_hadd_ps({x_data}, {x_data});
-        exo2_tmp = _mm256_hadd_ps(exo2_tmp, exo2_tmp);
-        __m256 exo2_upper_bits = _mm256_castps128_ps256(_mm256_extractf128_ps(exo2_tmp, 1));
-        exo2_tmp = _mm256_add_ps(exo2_tmp, exo2_upper_bits);
-        *{result} += _mm256_cvtss_f32(exo2_tmp);
+        __m128 exo2_sum = _mm_add_ps(_mm256_castps256_ps128({x_data}),
+                                     _mm256_extractf128_ps({x_data}, 1));
+        exo2_sum = _mm_add_ps(exo2_sum, _mm_movehl_ps(exo2_sum, exo2_sum));
+        exo2_sum = _mm_add_ss(exo2_sum, _mm_movehdup_ps(exo2_sum));
+        *{result} += _mm_cvtss_f32(exo2_sum);
     }}
     """
 )
@@ -544,10 +549,10 @@ def avx2_assoc_reduce_add_ps(x: [f32][8] @ AVX2, result: f32):
 @instr(
     """
     {{
-        __m256d exo2_tmp = _mm256_hadd_pd({x_data}, {x_data});
-        __m256d exo2_upper_bits = _mm256_castpd128_pd256(_mm256_extractf128_pd (exo2_tmp, 1));
-        exo2_tmp = _mm256_add_pd(exo2_tmp, exo2_upper_bits);
-        *{result} += _mm256_cvtsd_f64(exo2_tmp);
+        __m128d exo2_sum = _mm_add_pd(_mm256_castpd256_pd128({x_data}),
+                                      _mm256_extractf128_pd({x_data}, 1));
+        exo2_sum = _mm_add_sd(exo2_sum, _mm_unpackhi_pd(exo2_sum, exo2_sum));
+        *{result} += _mm_cvtsd_f64(exo2_sum);
     }}
     """
 )
