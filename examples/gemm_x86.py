@@ -24,7 +24,10 @@ register tile (`NR = 2 VW`) and a `KC`-deep slice of K:
    the blocks of `NB * NR` columns moved outside the row blocks, so that
    `KC x NB NR` of `B_pack` stays in L2 while all rows pass over it.
 5. The `N % NR` last columns: one `VW`-wide micro-kernel when at least `VW`
-   are left (reading B in place), then `N % VW` scalar columns.
+   are left (reading B in place), then the `N % VW` last ones as dot
+   products (`_dot_columns`): their rows of B packed transposed, each
+   element of C a sum of `VW`-wide products over the K slice, added
+   across once.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from exo2.API_scheduling import (
 )
 from exo2.platforms import x86
 from exo2.stdlib.scheduling import replace_all
-from exo2.stdlib.stdlib import pack_mem, vectorize
+from exo2.stdlib.stdlib import fma_rule, pack_mem, vectorize
 
 MR = 6  # rows of the register tile
 NB = 16  # NR-column panels per N block
@@ -64,6 +67,7 @@ class Target:
     load: object  # vector <- DRAM
     store: object  # DRAM <- vector
     fma_broadcast: object  # vector += vector * broadcast(scalar in DRAM)
+    dot: tuple  # vector += vector * vector; vector = 0; scalar += sum(vector)
 
     @property
     def nr(self):
@@ -83,6 +87,7 @@ AVX2_F32 = Target(
     x86.mm256_loadu_ps,
     x86.mm256_storeu_ps,
     x86.mm256_fmadd_ps_broadcast,
+    (x86.mm256_fmadd_ps, x86.mm256_setzero_ps, x86.avx2_assoc_reduce_add_ps),
 )
 AVX2_F64 = Target(
     "avx2",
@@ -92,6 +97,7 @@ AVX2_F64 = Target(
     x86.mm256_loadu_pd,
     x86.mm256_storeu_pd,
     x86.mm256_fmadd_pd_broadcast,
+    (x86.mm256_fmadd_pd, x86.mm256_setzero_pd, x86.avx2_assoc_reduce_add_pd),
 )
 AVX512_F32 = Target(
     "avx512",
@@ -101,6 +107,7 @@ AVX512_F32 = Target(
     x86.mm512_loadu_ps,
     x86.mm512_storeu_ps,
     x86.mm512_fmadd_ps_broadcast,
+    (x86.mm512_fmadd_ps, x86.mm512_setzero_ps, x86.avx512_assoc_reduce_add_ps),
 )
 AVX512_F64 = Target(
     "avx512",
@@ -110,6 +117,7 @@ AVX512_F64 = Target(
     x86.mm512_loadu_pd,
     x86.mm512_storeu_pd,
     x86.mm512_fmadd_pd_broadcast,
+    (x86.mm512_fmadd_pd, x86.mm512_setzero_pd, x86.avx512_assoc_reduce_add_pd),
 )
 TARGETS = [AVX2_F32, AVX2_F64, AVX512_F32, AVX512_F64]
 
@@ -192,6 +200,27 @@ def _row_tiles(p, i, t, tag, col, width, b_vectors, a_rows=None):
     )
 
 
+def _dot_columns(p, nest, t, tag, krows):
+    """`nest`: `i > j > k` over the `N % VW` last columns. Their rows of B are
+    packed transposed (`B_t[N % VW, KC]`), so that each element of C is a
+    dot product of two contiguous vectors, vectorized over `k`."""
+    first = f"N / {t.nr} * {t.nr} + N % {t.nr} / {t.vec_width} * {t.vec_width}"
+    p = pack_mem(p, nest, f"B[{krows}, {first}:N]", f"B_t{tag}", {}, [1, 0])
+    k = p.forward(nest).body()[0].body()[0]
+    # the sum in a scalar, for the horizontal add of the vector sums
+    p = stage_mem(p, k, f"C[i, ji + {first}]", f"C_sum{tag}", accum=True)
+    return vectorize(
+        p,
+        k,
+        t.vec_width,
+        t.precision,
+        t.memory,
+        [t.load, *t.dot],
+        [fma_rule],
+        tail="cut",
+    )
+
+
 def _k_slice(p, i, t, tag, krow, krows):
     """The nest `i > j > k` over the K rows `krows` (one of them: `krow`)."""
     nr, vw = t.nr, t.vec_width
@@ -210,9 +239,11 @@ def _k_slice(p, i, t, tag, krow, krows):
     # The N % NR columns: a VW-wide kernel if VW are left, then scalars.
     p = divide_loop(p, p.forward(columns).body()[0], vw, ["jo", "ji"], tail="cut")
     p = fission(p, p.forward(columns).body()[0].after())
+    scalars = p.forward(columns).next()
     col = f"N / {nr} * {nr} + {vw}*jo"
     b_vectors = f"B[{krow}, {col}:{col}+{vw}]"
-    return _row_tiles(p, columns, t, f"{tag}_n", col, vw, b_vectors)
+    p = _row_tiles(p, columns, t, f"{tag}_n", col, vw, b_vectors)
+    return _dot_columns(p, scalars, t, tag, krows)
 
 
 def schedule_gemm(p, t):

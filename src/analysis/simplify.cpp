@@ -248,8 +248,9 @@ Terms terms_of(const AffineForm& f) {
 
 class Simplifier {
  public:
-  Simplifier(const Proc& p, const SimplifyOptions& options)
-      : ctx_(p), options_(options) {
+  Simplifier(const Proc& p, const SimplifyOptions& options,
+             KeptStatements* kept)
+      : ctx_(p), options_(options), kept_(kept) {
     for (const FnArg& a : p->args)
       if (a.type.is_indexable()) arguments_.insert(a.name);
   }
@@ -259,21 +260,59 @@ class Simplifier {
     for (FnArg& a : args) a.type = type(a.type);
     std::vector<Expr> preds;
     for (const Expr& e : p->preds) preds.push_back(expr(e));
-    return make_proc(p->name, std::move(args), std::move(preds), block(p->body),
-                     p->instr, p->srcinfo);
+    return make_proc(p->name, std::move(args), std::move(preds),
+                     block(p->body, cursors::Slot::Body), p->instr, p->srcinfo);
   }
 
  private:
   // ---- Statements ----
-  Block block(const Block& b) {
-    Block out;
-    for (const Stmt& s : b) stmt(s, out);
+  // `b`, the `slot` list of the statement at `old_path_` (the result goes
+  // to the same slot of the statement at `new_path_`).
+  Block block(const Block& b, cursors::Slot slot) {
+    Block out = statements(b, slot);
     if (out.empty() && !b.empty()) out.push_back(make_pass(b.front()->srcinfo));
     return out;
   }
 
-  // Appends the simplified statement (zero or more statements) to `out`.
-  void stmt(const Stmt& s, Block& out) {
+  // `block` without the `pass` for a list left empty.
+  Block statements(const Block& b, cursors::Slot slot) {
+    const cursors::Slot outer_slot = new_slot_;
+    new_slot_ = slot;
+    Block out;
+    for (size_t i = 0; i < b.size(); ++i) stmt(b[i], out, {slot, int(i)});
+    new_slot_ = outer_slot;
+    return out;
+  }
+
+  // Appends the simplified statement `s`, found at `step` of the list at
+  // `old_path_` (zero or more statements), to `out`.
+  void stmt(const Stmt& s, Block& out, cursors::Step step) {
+    old_path_.push_back(step);
+    const size_t before = out.size();
+    rewrite(s, out);
+    if (s->kind != StmtKind::If && out.size() == before + 1) keep(out);
+    old_path_.pop_back();
+  }
+
+  // Records that the statement at `old_path_` became the last of `out`.
+  void keep(const Block& out) {
+    if (!kept_) return;
+    cursors::Path path = new_path_;
+    path.push_back({new_slot_, int(out.size()) - 1});
+    (*kept_)[old_path_] = std::move(path);
+  }
+
+  // `block` (or `statements`, without `pass`) of a child list of the
+  // statement that `out` gets next.
+  Block child_block(const Block& b, cursors::Slot slot, const Block& out,
+                    bool pass_if_empty = true) {
+    new_path_.push_back({new_slot_, int(out.size())});
+    Block result = pass_if_empty ? block(b, slot) : statements(b, slot);
+    new_path_.pop_back();
+    return result;
+  }
+
+  void rewrite(const Stmt& s, Block& out) {
     switch (s->kind) {
       case StmtKind::Assign:
       case StmtKind::Reduce: {
@@ -314,7 +353,8 @@ class Simplifier {
       }
       case StmtKind::With: {
         const auto& w = s->as<With>();
-        out.push_back(make_with(w.ctx, block(w.body), s->srcinfo));
+        out.push_back(make_with(
+            w.ctx, child_block(w.body, cursors::Slot::Body, out), s->srcinfo));
         return;
       }
       case StmtKind::Pass:
@@ -336,22 +376,27 @@ class Simplifier {
       if (t != Truth::Unknown) taken = t == Truth::AlwaysTrue;
     }
     if (taken) {
-      for (const Stmt& b : *taken ? i.body : i.orelse) stmt(b, out);
+      const Block& branch = *taken ? i.body : i.orelse;
+      const cursors::Slot slot =
+          *taken ? cursors::Slot::Body : cursors::Slot::Orelse;
+      for (size_t k = 0; k < branch.size(); ++k)
+        stmt(branch[k], out, {slot, int(k)});
       return;
     }
     ++branch_depth_;
     ctx_.enter_branch(cond, true);
     facts_.emplace_back();
     add_fact(cond);
-    Block body = block(i.body);
+    Block body = child_block(i.body, cursors::Slot::Body, out);
     facts_.pop_back();
     ctx_.leave();
     ctx_.enter_branch(cond, false);
-    Block orelse = block(i.orelse);
+    Block orelse = child_block(i.orelse, cursors::Slot::Orelse, out);
     ctx_.leave();
     --branch_depth_;
     out.push_back(
         make_if(cond, std::move(body), std::move(orelse), s->srcinfo));
+    keep(out);
   }
 
   void for_stmt(const Stmt& s, Block& out) {
@@ -366,8 +411,7 @@ class Simplifier {
                                 kBoolType)) == Truth::AlwaysTrue)
       return;
     ctx_.enter_loop(f.iter, lo, hi);
-    Block body;
-    for (const Stmt& b : f.body) stmt(b, body);
+    Block body = child_block(f.body, cursors::Slot::Body, out, false);
     ctx_.leave();
     if (body.empty()) return;
     out.push_back(
@@ -846,12 +890,16 @@ class Simplifier {
   int branch_depth_ = 0;                        // enclosing ifs
   std::map<std::string, bool> argument_facts_;  // in_range on arguments
   std::vector<std::vector<std::pair<Expr, Expr>>> facts_;
+  KeptStatements* kept_;               // null: not recorded
+  cursors::Path old_path_, new_path_;  // of the statement being rewritten
+  cursors::Slot new_slot_ = cursors::Slot::Body;  // the list being filled
 };
 
 }  // namespace
 
-Proc simplify(const Proc& p, const SimplifyOptions& options) {
-  return Simplifier(p, options).run(p);
+Proc simplify(const Proc& p, const SimplifyOptions& options,
+              KeptStatements* kept) {
+  return Simplifier(p, options, kept).run(p);
 }
 
 }  // namespace exo2

@@ -1,5 +1,6 @@
 // simplify: the affine normal form of printing.md §6 (every example), range
-// facts for `/` and `%`, constant folding and literal dead code.
+// facts for `/` and `%`, constant folding and literal dead code; cursors
+// follow the statements it keeps.
 #include "exo2/analysis/simplify.hpp"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,8 @@
 #include <string>
 
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/cursors/forwarding.hpp"
+#include "exo2/primitives/simplify.hpp"
 #include "typed_ir_builders.hpp"
 
 namespace exo2 {
@@ -235,6 +238,61 @@ TEST(Simplify, DeletesLoopsWithEqualLiteralBoundsOrEmptyBodies) {
             "def f(x: f32[4] @ DRAM):\n"
             "    for k in seq(0, 4):\n"
             "        x[k] = 1.0");
+}
+
+// `[(Body, i), (Body, j)]`: statement j of the body of statement i.
+cursors::Path body_path(std::initializer_list<int> indices) {
+  cursors::Path path;
+  for (int i : indices) path.push_back({cursors::Slot::Body, i});
+  return path;
+}
+
+// `for i in seq(0, 0): ...; if True: x[0] = 1.0 (else x[1] = 2.0);
+// for k in seq(0, 4): x[k] = 1.0`, which simplify turns into
+// `x[0] = 1.0; for k in seq(0, 4): x[k] = 1.0`.
+Proc with_dead_and_inlined_code() {
+  Sym x("x"), i("i"), k("k");
+  return proc("f", {arg(x, tensor({lit(4)}))},
+              {loop(i, lit(0), lit(0), {assign(x, {v(i)}, real(1.0), 3)}),
+               cond(truth(true), {assign(x, {lit(0)}, real(1.0), 5)},
+                    {assign(x, {lit(1)}, real(2.0), 7)}),
+               loop(k, lit(0), lit(4), {assign(x, {v(k)}, real(1.0), 9)})});
+}
+
+TEST(Simplify, RecordsWhereKeptStatementsWent) {
+  KeptStatements kept;
+  simplify(with_dead_and_inlined_code(), {}, &kept);
+  const KeptStatements expected = {
+      {body_path({1, 0}), body_path({0})},
+      {body_path({2}), body_path({1})},
+      {body_path({2, 0}), body_path({1, 0})},
+  };
+  EXPECT_EQ(kept, expected);
+}
+
+TEST(Simplify, CursorsFollowKeptStatements) {
+  const cursors::EditResult r =
+      primitives::simplify(with_dead_and_inlined_code());
+  // the loop and its body's index move up past the deleted loop
+  const cursors::Path idx = [] {
+    cursors::Path p = body_path({2, 0});
+    p.push_back({cursors::Slot::Idx, 0});
+    return p;
+  }();
+  cursors::Path moved_idx = body_path({1, 0});
+  moved_idx.push_back({cursors::Slot::Idx, 0});
+  EXPECT_EQ(r.forwarding(cursors::Location::node(idx)).path, moved_idx);
+  EXPECT_EQ(r.forwarding(cursors::Location::gap(body_path({2}),
+                                                cursors::GapSide::After)),
+            cursors::Location::gap(body_path({1}), cursors::GapSide::After));
+  // a block over all three statements spans what they became
+  EXPECT_EQ(r.forwarding(cursors::Location::block(body_path({0}), 3)),
+            cursors::Location::block(body_path({0}), 2));
+  // the deleted loop and the inlined if are gone
+  EXPECT_THROW(r.forwarding(cursors::Location::node(body_path({0}))),
+               cursors::InvalidCursorError);
+  EXPECT_THROW(r.forwarding(cursors::Location::node(body_path({1}))),
+               cursors::InvalidCursorError);
 }
 
 TEST(Simplify, EmptiedBlockHoldsPass) {

@@ -23,7 +23,10 @@
 // block left empty holds `pass`. The result is equivalent by construction.
 #pragma once
 
+#include <map>
+
 #include "exo2/core_ir/proc.hpp"
+#include "exo2/cursors/location.hpp"
 
 namespace exo2 {
 
@@ -35,6 +38,13 @@ struct SimplifyOptions {
   bool remove_provably_dead_code = false;
 };
 
-Proc simplify(const Proc& p, const SimplifyOptions& options = {});
+// Where the statements simplify keeps went: the path of each one in the
+// input to its path in the result (statement steps only). The statements of
+// an if replaced by its branch move up one level; deleted statements and
+// replaced ifs are absent.
+using KeptStatements = std::map<cursors::Path, cursors::Path>;
+
+Proc simplify(const Proc& p, const SimplifyOptions& options = {},
+              KeptStatements* kept = nullptr);
 
 }  // namespace exo2

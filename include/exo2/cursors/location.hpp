@@ -47,7 +47,7 @@ inline bool is_statement_slot(Slot slot) {
 struct Step {
   Slot slot = Slot::Body;
   int index = 0;
-  friend bool operator==(const Step&, const Step&) = default;
+  friend auto operator<=>(const Step&, const Step&) = default;
 };
 
 using Path = std::vector<Step>;
