@@ -19,7 +19,8 @@ register tile (`NR = 2 VW`) and a `KC`-deep slice of K:
    registers across the whole K slice; per `k`, the two B vectors are
    loaded from `B_pack` before the rows, and each row does
    `C_tile[ii, jt] += B_vec[jt] * broadcast(A[row, k])`; rows and vectors
-   are unrolled. The `M % MR` last rows get a 1-row kernel.
+   are unrolled. The `M % MR` last rows get 2-row kernels, then a 1-row
+   kernel for the odd one.
 4. N blocking: the loop over `NR`-column panels is divided by `NB` and
    the blocks of `NB * NR` columns moved outside the row blocks, so that
    `KC x NB NR` of `B_pack` stays in L2 while all rows pass over it.
@@ -183,8 +184,8 @@ def _micro_kernel(p, nest, t, tag, rows, row, col, width, b_vectors):
 
 
 def _row_tiles(p, i, t, tag, col, width, b_vectors, a_rows=None):
-    """`i`: `for i: for jo: for ji: for k` into `MR`-row micro-kernels and
-    1-row micro-kernels for the `M % MR` last rows. With `a_rows` (the K
+    """`i`: `for i: for jo: for ji: for k` into `MR`-row micro-kernels, then
+    2-row and 1-row ones for the `M % MR` last rows. With `a_rows` (the K
     rows of A read), the `MR`-row kernels read A packed as
     `[M / MR, KC, MR]`: the `MR` values a `k` step broadcasts are adjacent."""
     p = divide_loop(p, i, MR, ["io", "ii"], tail="cut")
@@ -193,10 +194,15 @@ def _row_tiles(p, i, t, tag, col, width, b_vectors, a_rows=None):
         window = f"A[0:M / {MR} * {MR}, {a_rows}]"
         p = pack_mem(p, p.forward(i), window, f"A_pack{tag}", {0: MR}, [0, 2, 1])
     p = _micro_kernel(p, p.forward(i), t, tag, MR, f"{MR}*io", col, width, b_vectors)
-    p = divide_loop(p, rest, 1, ["io", "ii"], perfect=True)
-    row = f"io + M / {MR} * {MR}"
+    # pairs of rows (4 FMA chains per k step rather than 2), then one row
+    p = divide_loop(p, rest, 2, ["io", "ii"], tail="cut")
+    last = p.forward(rest).next()
+    row = f"2*io + M / {MR} * {MR}"
+    p = _micro_kernel(p, p.forward(rest), t, f"{tag}2", 2, row, col, width, b_vectors)
+    p = divide_loop(p, last, 1, ["io", "ii"], perfect=True)
+    row = f"io + M / {MR} * {MR} + M % {MR} / 2 * 2"
     return _micro_kernel(
-        p, p.forward(rest), t, f"{tag}1", 1, row, col, width, b_vectors
+        p, p.forward(last), t, f"{tag}1", 1, row, col, width, b_vectors
     )
 
 

@@ -64,11 +64,15 @@ def test_avx2_f32_schedule_has_the_planned_shape():
         "B_reg: f32[2, 8] @ AVX2",
         "mm256_loadu_ps(B_reg[1, 0:8], B_pack[jo + 16 * jc, ki, 8:16])",
         "mm256_fmadd_ps_broadcast(C_reg[5, 1, 0:8], B_reg[1, 0:8], A_pack[io, ki, 5:6])",
-        "C_reg1: f32[1, 2, 8] @ AVX2",  # the M % 6 rows
-        # the N % 16 columns: one 8-wide kernel, then N % 8 scalar columns
+        # the M % 6 rows: pairs, then one
+        "C_reg2: f32[2, 2, 8] @ AVX2",
+        "C_reg1: f32[1, 2, 8] @ AVX2",
+        # the N % 16 columns: one 8-wide kernel, then N % 8 dot products
         "for jo in seq(0, N % 16 / 8):",
         "C_reg_n: f32[6, 1, 8] @ AVX2",
         "for ji in seq(0, N % 16 % 8):",
+        "B_t[i1, i0] = B[i0 + 256 * ko, i1 + (N / 16 * 16 + N % 16 / 8 * 8)]",
+        "avx2_assoc_reduce_add_ps(var1[0:8], C_sum)",
         # the K % 256 slice
         "B_pack_k: f32[N / 16, K - K / 256 * 256, 16] @ DRAM",
         "C_reg_k: f32[6, 2, 8] @ AVX2",
@@ -85,9 +89,9 @@ def test_c_code_keeps_the_tile_in_registers(scheduled):
     suffix = {"f32": "", "f64": "d"}[target.precision]
     assert f"{vector}{suffix} C_reg[6][2];" in c_code
     fma = {"avx2": "_mm256_fmadd_p", "avx512": "_mm512_fmadd_p"}[target.name]
-    # per K slice: 12 (6 x NR tiles) + 12 (the N % (NB NR) blocks) + 2
-    # (M % 6 rows) + 6 + 1 (the VW-wide column kernels)
-    assert len(re.findall(rf"= {fma}[sd]\(B_reg", c_code)) == 2 * 33
+    # per K slice: 12 (6 x NR tiles) + 12 (the N % (NB NR) blocks) + 4 + 2
+    # (M % 6 rows) + 6 + 2 + 1 (the VW-wide column kernels)
+    assert len(re.findall(rf"= {fma}[sd]\(B_reg", c_code)) == 2 * 39
 
 
 def test_avx512_kernels_compile(scheduled, tmp_path):
