@@ -242,14 +242,14 @@ def _k_slice(p, i, t, tag, krow, krows):
     p = divide_loop(p, io.body()[0], NB, ["jc", "jo"], tail="cut")
     p = fission(p, p.forward(io).body()[0].after())
     p = reorder_loops(p, p.forward(io))
-    # The N % NR columns: a VW-wide kernel if VW are left, then scalars.
+    # The N % NR columns: a VW-wide kernel if VW are left, then dot products.
     p = divide_loop(p, p.forward(columns).body()[0], vw, ["jo", "ji"], tail="cut")
     p = fission(p, p.forward(columns).body()[0].after())
-    scalars = p.forward(columns).next()
+    dots = p.forward(columns).next()
     col = f"N / {nr} * {nr} + {vw}*jo"
     b_vectors = f"B[{krow}, {col}:{col}+{vw}]"
     p = _row_tiles(p, columns, t, f"{tag}_n", col, vw, b_vectors)
-    return _dot_columns(p, scalars, t, tag, krows)
+    return _dot_columns(p, dots, t, tag, krows)
 
 
 def schedule_gemm(p, t):

@@ -890,9 +890,10 @@ class Simplifier {
   int branch_depth_ = 0;                        // enclosing ifs
   std::map<std::string, bool> argument_facts_;  // in_range on arguments
   std::vector<std::vector<std::pair<Expr, Expr>>> facts_;
-  KeptStatements* kept_;               // null: not recorded
-  cursors::Path old_path_, new_path_;  // of the statement being rewritten
-  cursors::Slot new_slot_ = cursors::Slot::Body;  // the list being filled
+  KeptStatements* kept_;    // null: not recorded
+  cursors::Path old_path_;  // of the statement being rewritten
+  cursors::Path new_path_;  // of the statement whose list is being filled
+  cursors::Slot new_slot_ = cursors::Slot::Body;  // and which list
 };
 
 }  // namespace

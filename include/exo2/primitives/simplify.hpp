@@ -7,10 +7,11 @@ namespace exo2::primitives {
 // simplify (primitives.md §10): analysis/simplify.hpp's rewrite of every
 // control expression into affine normal form, constant folding, and removal
 // of ifs with literal conditions and empty loops. Equivalent by
-// construction; no check. Forwarding: a location survives when every
-// statement list on its path keeps its length and the statements on the
-// path keep their kinds (expression cursors then name the simplified
-// expression); other locations die.
+// construction; no check. Forwarding follows the statements simplify keeps
+// (`KeptStatements`): a node or a gap moves with its statement (expression
+// cursors then name the simplified expression), a block spans what its
+// statements became; the locations of deleted loops and of ifs replaced by
+// a branch die.
 cursors::EditResult simplify(const Proc& proc);
 
 }  // namespace exo2::primitives
