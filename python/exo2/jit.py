@@ -8,10 +8,16 @@ once with the system C compiler and cached by content hash::
     kernel(n, alpha, x, y)          # NumPy arrays, Python ints / floats
 
 Arguments are checked before any C runs (wrong dtype, rank, shape, missing
-or extra arguments, non-contiguous tensors, violated preconditions), so a
-bad call raises a Python error instead of crashing. Windows accept strided
-views. Config fields live in the kernel's context (`set_config` /
-`get_config`) and persist across calls, as in C.
+or extra arguments, non-contiguous tensors, integers out of their C type's
+range, overlapping arrays, violated preconditions), so a bad call raises a
+Python error instead of crashing or computing something else. Windows
+accept strided views. Config fields live in the kernel's context
+(`set_config` / `get_config`) and persist across calls, as in C.
+
+Aliasing: exo2 proves schedules correct assuming that distinct array
+arguments never share memory. A call where two array arguments overlap and
+the kernel writes at least one of them raises ValueError naming both;
+arguments the kernel only reads may overlap (nothing they hold changes).
 """
 
 import ctypes
@@ -76,7 +82,24 @@ _CTYPES = {
 
 
 class JitCompileError(RuntimeError):
-    """The C compiler rejected the generated code."""
+    """The C compiler rejected the generated code, or could not be run."""
+
+
+def _int_range(bits):
+    """The range of a signed integer of `bits` bits."""
+    return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+
+
+# The values a control argument or field can hold: its C type's range.
+_CONTROL_RANGE = _int_range(8 * ctypes.sizeof(_C_FAST32))
+_C_FAST32_NAME = f"int_fast32_t ({8 * ctypes.sizeof(_C_FAST32)} bits)"
+_INT_FIELD_RANGES = {
+    "index": _CONTROL_RANGE,
+    "size": _CONTROL_RANGE,
+    "stride": _CONTROL_RANGE,
+    "i8": _int_range(8),
+    "i32": _int_range(32),
+}
 
 
 def _control_expr(text):
@@ -98,7 +121,14 @@ def _compile_library(c_text, cc, cflags):
     fd, tmp = tempfile.mkstemp(suffix=".so", dir=directory)
     os.close(fd)
     cmd = [cc, *cflags, str(c_path), "-o", tmp]
-    result = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        result = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        os.unlink(tmp)
+        raise JitCompileError(
+            f"exo2.jit: cannot run the C compiler '{cc}' ({e.strerror}); "
+            "pass cc= or set $CC to an installed C compiler"
+        ) from None
     if result.returncode != 0:
         os.unlink(tmp)
         raise JitCompileError(
@@ -116,6 +146,19 @@ def jit(proc=None, *, cc=None, cflags=None, extra_cflags=()):
     if proc is None:
         return lambda p: jit(p, cc=cc, cflags=cflags, extra_cflags=extra_cflags)
     return JitKernel(proc, cc=cc, cflags=cflags, extra_cflags=extra_cflags)
+
+
+def _byte_extent(a):
+    """The bytes `[lo, hi)` an array's elements lie in, or None if empty."""
+    if a.size == 0:
+        return None
+    lo = hi = a.ctypes.data
+    for n, s in zip(a.shape, a.strides, strict=True):
+        if s > 0:
+            hi += (n - 1) * s
+        else:
+            lo += (n - 1) * s
+    return lo, hi + a.itemsize
 
 
 class _Param:
@@ -194,6 +237,9 @@ class JitKernel:
                 for p in self._params
             ]
         )
+        # Overlap is checked when two data arguments exist and one is written.
+        data = [p for p in self._params if p.is_data]
+        self._may_alias = len(data) > 1 and any(p.written for p in data)
         self._preconditions = [
             (text, compile(_control_expr(text), "<precondition>", "eval"))
             for text in _core.proc_preconditions(core)
@@ -209,7 +255,8 @@ class JitKernel:
         if key not in _LOADED:
             _LOADED[key] = ctypes.CDLL(str(_compile_library(self.c_code, cc, flags)))
         self.library = _LOADED[key]
-        self._fn = getattr(self.library, proc.name())
+        # A name C reserves is mangled in the C (`int` -> `int_`).
+        self._fn = getattr(self.library, _core.c_identifier(proc.name()))
         self._fn.restype = None
         self._fn.argtypes = [ctypes.c_void_p] + [self._ctype(p) for p in self._params]
         self._ctxt_ptr = (
@@ -255,6 +302,21 @@ class JitKernel:
         """Sets fields of `cfg` in the kernel's context."""
         for field, value in fields.items():
             struct, typ = self._config_field(cfg, field)
+            if typ in _INT_FIELD_RANGES:
+                lo, hi = _INT_FIELD_RANGES[typ]
+                where = (
+                    f"{self.__name__}: config field {struct.__class__.__name__}.{field}"
+                )
+                if isinstance(value, (bool, np.bool_)) or not isinstance(
+                    value, (int, np.integer)
+                ):
+                    raise TypeError(
+                        f"{where} is {typ}: expected an int, got {type(value).__name__}"
+                    )
+                if not lo <= value <= hi:
+                    raise ValueError(
+                        f"{where} is {typ}: {value} does not fit ({lo} to {hi})"
+                    )
             if typ == "f16":
                 value = int(np.array(value, dtype=np.float16).view(np.uint16))
             setattr(struct, field, value)
@@ -292,6 +354,14 @@ class JitKernel:
         value = int(value)
         if p.kind == "size" and value < 1:
             raise self._error(p, f"size must be positive, got {value}", ValueError)
+        lo, hi = _CONTROL_RANGE
+        if not lo <= value <= hi:
+            raise self._error(
+                p,
+                f"{value} does not fit in the C type of {p.kind} values, "
+                f"{_C_FAST32_NAME}: {lo} to {hi}",
+                ValueError,
+            )
         return value
 
     def _array(self, p, value, env):
@@ -370,9 +440,35 @@ class JitKernel:
             value, (int, float, np.number)
         ):
             raise self._error(p, f"expected a number, got {type(value).__name__}")
-        boxed = np.array(value, dtype=p.dtype)
+        boxed = self._boxed_number(p, value)
         keep.append(boxed)
         return boxed.ctypes.data
+
+    def _boxed_number(self, p, value):
+        """A 0-d array of `p`'s dtype holding exactly `value`: integers must
+        be integral and in range, floats must not overflow to infinity."""
+        if np.issubdtype(p.dtype, np.integer):
+            if not isinstance(value, (int, np.integer)):
+                raise self._error(
+                    p, f"expected an integer for {p.prec}, got {type(value).__name__}"
+                )
+            info = np.iinfo(p.dtype)
+            if not info.min <= int(value) <= info.max:
+                raise self._error(
+                    p,
+                    f"{value} does not fit in {p.prec} ({info.min} to {info.max})",
+                    ValueError,
+                )
+            return np.array(value, dtype=p.dtype)
+        with np.errstate(over="ignore"):
+            boxed = np.array(value, dtype=p.dtype)
+        if np.isinf(boxed) and np.isfinite(value):
+            raise self._error(
+                p,
+                f"{value} does not fit in {p.prec} (it would become infinity)",
+                ValueError,
+            )
+        return boxed
 
     def _stride_env(self, env):
         def stride(buf, dim):
@@ -405,9 +501,44 @@ class JitKernel:
                 env[f"__shape_{p.name}"] = value.shape
             else:
                 c_args.append(self._scalar(p, value, keep))
+        if self._may_alias:
+            self._check_no_overlap(args)
         if self._preconditions:
             self._check_preconditions(env)
         self._fn(*c_args)
+
+    def _check_no_overlap(self, args):
+        """Raises ValueError when two array arguments share memory and the
+        kernel writes one of them. Byte extents decide most pairs; only
+        pairs whose extents intersect (interleaved strided views) need
+        NumPy's exact test."""
+        views = []
+        for p, value in zip(self._params, args, strict=False):
+            if not p.is_data:
+                continue
+            if isinstance(value, ctypes._SimpleCData):
+                value = np.frombuffer(value, dtype=p.dtype).reshape(())
+            elif not isinstance(value, np.ndarray):
+                continue  # a Python number, boxed into a fresh array
+            extent = _byte_extent(value)
+            if extent is not None:
+                views.append((p, value, extent))
+        for k, (p, a, (a_lo, a_hi)) in enumerate(views):
+            for q, b, (b_lo, b_hi) in views[k + 1 :]:
+                if not (p.written or q.written) or a_hi <= b_lo or b_hi <= a_lo:
+                    continue
+                try:
+                    shared = np.shares_memory(a, b, max_work=100_000)
+                except np.exceptions.TooHardError:
+                    shared = True
+                if shared:
+                    written = " and ".join(f"'{x.name}'" for x in (p, q) if x.written)
+                    raise ValueError(
+                        f"{self.__name__}: arguments '{p.name}' and '{q.name}' "
+                        f"overlap in memory, and the kernel writes {written}: "
+                        "exo2 assumes that distinct array arguments never "
+                        "alias (pass separate arrays, e.g. a copy)"
+                    )
 
     def _check_preconditions(self, env):
         names = dict(env)

@@ -41,14 +41,13 @@
 #include <utility>
 #include <vector>
 
+#include "exo2/analysis/config_writes.hpp"
 #include "exo2/analysis/z3_encoding.hpp"
 #include "exo2/core_ir/printer.hpp"
 
 namespace exo2 {
 
 namespace {
-
-using ConfigField = std::pair<const Config*, std::string>;
 
 // Replaces the callee's parameters by the caller's arguments in a control
 // expression of the callee (a shape or a precondition). `stride(p, d)` of a
@@ -100,46 +99,6 @@ std::string shape_text(const std::vector<Expr>& shape) {
   std::vector<std::string> parts;
   for (const auto& d : shape) parts.push_back(print_expr(d));
   return fmt::format("[{}]", fmt::join(parts, ","));
-}
-
-// The control-typed config fields written by a block, including inside the
-// procedures it calls.
-void collect_config_writes(const Block& block, std::set<ConfigField>& out,
-                           std::set<const ProcNode*>& visited) {
-  for (const auto& s : block) {
-    switch (s->kind) {
-      case StmtKind::WriteConfig: {
-        const auto& w = s->as<WriteConfig>();
-        out.emplace(w.config.get(), w.field);
-        break;
-      }
-      case StmtKind::If:
-        collect_config_writes(s->as<If>().body, out, visited);
-        collect_config_writes(s->as<If>().orelse, out, visited);
-        break;
-      case StmtKind::For:
-        collect_config_writes(s->as<For>().body, out, visited);
-        break;
-      case StmtKind::With:
-        collect_config_writes(s->as<With>().body, out, visited);
-        break;
-      case StmtKind::Call: {
-        const Proc& f = s->as<Call>().f;
-        if (f && visited.insert(f.get()).second)
-          collect_config_writes(f->body, out, visited);
-        break;
-      }
-      default:
-        break;
-    }
-  }
-}
-
-std::set<ConfigField> config_writes(const Block& block) {
-  std::set<ConfigField> out;
-  std::set<const ProcNode*> visited;
-  collect_config_writes(block, out, visited);
-  return out;
 }
 
 // What the checker knows about a buffer name in scope.

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "exo2/backends/c_codegen.hpp"
+#include "exo2/backends/c_names.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
 #include "exo2/core_ir/printer.hpp"
@@ -88,6 +89,13 @@ void bind_codegen(py::module_& m) {
       "(declarations, body, configs) of a library: the header's "
       "declarations, the C file after its #include line, and the Config "
       "objects of the context struct in its order.");
+  m.def(
+      "config_struct_def",
+      [](const PythonConfig& c) { return config_struct_def(c); },
+      "The lines of the C struct holding a config's fields.");
+  m.def("c_identifier", &c_identifier,
+        "The C identifier of an object-language name: the name itself, or "
+        "the name mangled when C, C++ or the included headers reserve it.");
   m.def(
       "proc_preconditions",
       [](const ProcHandle& p) {

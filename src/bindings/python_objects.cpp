@@ -114,10 +114,6 @@ std::string PythonExtern::globl(const std::string& ctype) const {
   return py::str(object().attr("globl")(ctype));
 }
 
-std::vector<std::string> PythonConfig::c_struct_def() const {
-  return object().attr("c_struct_def")().cast<std::vector<std::string>>();
-}
-
 std::string PythonLoopMode::name() const {
   return py::str(object().attr("name")());
 }

@@ -119,7 +119,6 @@ class PythonConfig : public PythonView<Config> {
                py::object obj)
       : PythonView(std::move(obj), std::move(name), std::move(fields),
                    allow_rw) {}
-  std::vector<std::string> c_struct_def() const override;
 };
 
 // One shared view per Python object, so views of one object compare equal

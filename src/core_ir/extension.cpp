@@ -109,14 +109,6 @@ std::string Extern::compile(const std::vector<std::string>& args,
 
 std::string Extern::globl(const std::string&) const { return ""; }
 
-std::vector<std::string> Config::c_struct_def() const {
-  std::vector<std::string> lines = {"struct " + name_ + " {"};
-  for (const auto& [field, type] : fields_)
-    lines.push_back(std::string("    ") + type.ctype() + " " + field + ";");
-  lines.push_back("} " + name_ + ";");
-  return lines;
-}
-
 MemoryPtr NamedMemory::dram() {
   static const MemoryPtr mem = std::make_shared<const NamedMemory>("DRAM");
   return mem;

@@ -39,6 +39,25 @@ def test_nested_par_loop_is_checked():
         compile_one(racy_inner)
 
 
+def test_par_loop_calling_a_config_writer_is_a_race():
+    @config
+    class Last:
+        i: index
+
+    @proc
+    def mark():
+        Last.i = 1
+
+    @proc
+    def racy_call(n: size, x: f32[n]):
+        for i in par(0, n):
+            x[i] = 0.0
+            mark()
+
+    with pytest.raises(TypeError, match="potential data races"):
+        compile_one(racy_call)
+
+
 def test_disjoint_par_writes_through_windows_are_accepted():
     @proc
     def rows(n: size, x: f32[n, 4]):

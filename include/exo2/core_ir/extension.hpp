@@ -138,9 +138,6 @@ class Config : public ExternalObject {
   // The type of `field`; the field must exist.
   const Type& lookup_type(const std::string& field) const;
   bool is_allow_rw() const { return allow_rw_; }
-  // The lines of the C struct holding the fields (`struct C {`, `    float
-  // f;`, `} C;`).
-  virtual std::vector<std::string> c_struct_def() const;
 
  private:
   std::string name_;

@@ -9,12 +9,13 @@
 // parameter). Each (write, access) pair is instantiated for two iterations
 // i1 != i2 with independent copies of the inner loop iterators, and Z3 must
 // show that the regions cannot intersect. Config writes inside a parallel
-// body are races.
+// body, callees included, are races.
 #include <memory>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "exo2/analysis/config_writes.hpp"
 #include "exo2/analysis/z3_encoding.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
@@ -191,6 +192,7 @@ class AccessCollector {
       }
       case StmtKind::Call: {
         const auto& c = s->as<Call>();
+        writes_config = writes_config || !config_writes(c.f->body).empty();
         const std::vector<Sym> written = written_buffers(c.f->body);
         for (size_t k = 0; k < c.args.size(); ++k) {
           bool write = false;
