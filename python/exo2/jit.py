@@ -148,17 +148,25 @@ def jit(proc=None, *, cc=None, cflags=None, extra_cflags=()):
     return JitKernel(proc, cc=cc, cflags=cflags, extra_cflags=extra_cflags)
 
 
-def _byte_extent(a):
-    """The bytes `[lo, hi)` an array's elements lie in, or None if empty."""
-    if a.size == 0:
-        return None
-    lo = hi = a.ctypes.data
+def _byte_extent(a, address):
+    """The bytes `[lo, hi)` the elements of a non-empty array at `address`
+    lie in."""
+    if a.flags.c_contiguous:
+        return address, address + a.nbytes
+    lo = hi = address
     for n, s in zip(a.shape, a.strides, strict=True):
         if s > 0:
             hi += (n - 1) * s
         else:
             lo += (n - 1) * s
     return lo, hi + a.itemsize
+
+
+def _as_array(value):
+    """A NumPy view of an array argument (ndarray or ctypes scalar)."""
+    if isinstance(value, np.ndarray):
+        return value
+    return np.frombuffer(value, dtype=np.uint8)
 
 
 class _Param:
@@ -364,7 +372,7 @@ class JitKernel:
             )
         return value
 
-    def _array(self, p, value, env):
+    def _array(self, p, value, env, views):
         if not isinstance(value, np.ndarray):
             raise self._error(
                 p, f"expected a numpy.ndarray of {p.dtype}, got {type(value).__name__}"
@@ -391,6 +399,9 @@ class JitKernel:
                 "the kernel writes this argument, but the array is read-only",
                 ValueError,
             )
+        address = value.ctypes.data
+        if views is not None and value.size:
+            views.append((p, value, *_byte_extent(value, address)))
         if not p.is_window:
             if not value.flags.c_contiguous:
                 raise self._error(
@@ -398,7 +409,7 @@ class JitKernel:
                     "expected a C-contiguous array (only window parameters accept strided views)",
                     ValueError,
                 )
-            return value.ctypes.data
+            return address
         itemsize = value.itemsize
         if any(s % itemsize for s in value.strides):
             raise self._error(
@@ -407,10 +418,10 @@ class JitKernel:
         strides = [s // itemsize for s in value.strides]
         env[f"__strides_{p.name}"] = strides
         return _WindowStructs.get(value.ndim)(
-            value.ctypes.data, (_C_FAST32 * value.ndim)(*strides)
+            address, (_C_FAST32 * value.ndim)(*strides)
         )
 
-    def _scalar(self, p, value, keep):
+    def _scalar(self, p, value, keep, views):
         if isinstance(value, np.ndarray):
             if value.shape != () or value.dtype != p.dtype:
                 raise self._error(
@@ -423,14 +434,20 @@ class JitKernel:
                     "the kernel writes this argument, but the array is read-only",
                     ValueError,
                 )
-            return value.ctypes.data
+            address = value.ctypes.data
+            if views is not None:
+                views.append((p, value, address, address + value.itemsize))
+            return address
         if isinstance(value, ctypes._SimpleCData):
             if type(value) is not _CTYPES.get(p.prec):
                 raise self._error(
                     p,
                     f"expected a ctypes value of {p.prec}, got {type(value).__name__}",
                 )
-            return ctypes.addressof(value)
+            address = ctypes.addressof(value)
+            if views is not None:
+                views.append((p, value, address, address + ctypes.sizeof(value)))
+            return address
         if p.written:
             raise self._error(
                 p,
@@ -492,43 +509,35 @@ class JitKernel:
             if not p.is_data:
                 env[p.name] = self._control(p, value)
         keep = []
+        # (param, array, first byte, end byte) of each array argument, for
+        # the overlap check; Python numbers are boxed into fresh arrays.
+        views = [] if self._may_alias else None
         c_args = [self._ctxt_ptr]
         for p, value in zip(self._params, args, strict=False):
             if not p.is_data:
                 c_args.append(env[p.name])
             elif p.is_tensor:
-                c_args.append(self._array(p, value, env))
+                c_args.append(self._array(p, value, env, views))
                 env[f"__shape_{p.name}"] = value.shape
             else:
-                c_args.append(self._scalar(p, value, keep))
-        if self._may_alias:
-            self._check_no_overlap(args)
+                c_args.append(self._scalar(p, value, keep, views))
+        if views:
+            self._check_no_overlap(views)
         if self._preconditions:
             self._check_preconditions(env)
         self._fn(*c_args)
 
-    def _check_no_overlap(self, args):
+    def _check_no_overlap(self, views):
         """Raises ValueError when two array arguments share memory and the
         kernel writes one of them. Byte extents decide most pairs; only
         pairs whose extents intersect (interleaved strided views) need
         NumPy's exact test."""
-        views = []
-        for p, value in zip(self._params, args, strict=False):
-            if not p.is_data:
-                continue
-            if isinstance(value, ctypes._SimpleCData):
-                value = np.frombuffer(value, dtype=p.dtype).reshape(())
-            elif not isinstance(value, np.ndarray):
-                continue  # a Python number, boxed into a fresh array
-            extent = _byte_extent(value)
-            if extent is not None:
-                views.append((p, value, extent))
-        for k, (p, a, (a_lo, a_hi)) in enumerate(views):
-            for q, b, (b_lo, b_hi) in views[k + 1 :]:
+        for k, (p, a, a_lo, a_hi) in enumerate(views):
+            for q, b, b_lo, b_hi in views[k + 1 :]:
                 if not (p.written or q.written) or a_hi <= b_lo or b_hi <= a_lo:
                     continue
                 try:
-                    shared = np.shares_memory(a, b, max_work=100_000)
+                    shared = np.shares_memory(_as_array(a), _as_array(b), 100_000)
                 except np.exceptions.TooHardError:
                     shared = True
                 if shared:
