@@ -58,6 +58,25 @@ def test_par_loop_calling_a_config_writer_is_a_race():
         compile_one(racy_call)
 
 
+def test_par_loop_race_hidden_by_a_stale_config_fact_is_found():
+    @config
+    class Mode:
+        k: index
+
+    @proc
+    def stale(n: size, x: f32[n], y: f32[n]):
+        assert Mode.k == 1
+        Mode.k = 0
+        for i in par(0, n):
+            if Mode.k == 0:
+                x[0] = y[i]
+            else:
+                x[i] = y[i]
+
+    with pytest.raises(TypeError, match="potential data races"):
+        compile_one(stale)
+
+
 def test_disjoint_par_writes_through_windows_are_accepted():
     @proc
     def rows(n: size, x: f32[n, 4]):

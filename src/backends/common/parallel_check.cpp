@@ -12,6 +12,7 @@
 // body, callees included, are races.
 #include <memory>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -231,10 +232,11 @@ class ParallelChecker {
   explicit ParallelChecker(const Proc& p) : proc_(p) {}
 
   void run() {
+    written_fields_ = config_writes(proc_->body);
     for (const FnArg& a : proc_->args)
       if (a.type.kind() == TypeKind::Size) smt_.assume(smt_.var(a.name) >= 1);
     for (const Expr& pred : proc_->preds)
-      if (SmtEncoder::is_encodable(pred)) smt_.assume(pred);
+      if (holds_throughout(pred)) smt_.assume(pred);
     block(proc_->body);
     if (!errors_.empty()) {
       std::string msg = "Errors occurred during precision checking:";
@@ -248,6 +250,14 @@ class ParallelChecker {
   SmtEncoder smt_;
   std::vector<std::string> errors_;
   std::unordered_map<Sym, Alias> aliases_;
+  // Config fields the procedure writes: a fact outside a parallel loop that
+  // reads one may no longer hold when the loop runs (inside the loop, where
+  // no field is written, the guards read the current values).
+  std::set<ConfigField> written_fields_;
+
+  bool holds_throughout(const Expr& fact) const {
+    return SmtEncoder::is_encodable(fact) && !reads_any(fact, written_fields_);
+  }
 
   void block(const Block& b) {
     for (const Stmt& s : b) stmt(s);
@@ -264,7 +274,7 @@ class ParallelChecker {
       }
       case StmtKind::If: {
         const auto& i = s->as<If>();
-        const bool encodable = SmtEncoder::is_encodable(i.cond);
+        const bool encodable = holds_throughout(i.cond);
         smt_.push();
         if (encodable) smt_.assume(i.cond);
         block(i.body);
@@ -296,10 +306,9 @@ class ParallelChecker {
   }
 
   void assume_range(const For& f) {
-    if (!SmtEncoder::is_encodable(f.lo) || !SmtEncoder::is_encodable(f.hi))
-      return;
     z3::expr i = smt_.var(f.iter);
-    smt_.assume(smt_.encode(f.lo) <= i && i < smt_.encode(f.hi));
+    if (holds_throughout(f.lo)) smt_.assume(smt_.encode(f.lo) <= i);
+    if (holds_throughout(f.hi)) smt_.assume(i < smt_.encode(f.hi));
   }
 
   // One access instantiated for one iteration: its facts and its region.
