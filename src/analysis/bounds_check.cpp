@@ -41,14 +41,13 @@
 #include <utility>
 #include <vector>
 
+#include "exo2/analysis/config_state.hpp"
 #include "exo2/analysis/z3_encoding.hpp"
 #include "exo2/core_ir/printer.hpp"
 
 namespace exo2 {
 
 namespace {
-
-using ConfigField = std::pair<const Config*, std::string>;
 
 // Replaces the callee's parameters by the caller's arguments in a control
 // expression of the callee (a shape or a precondition). `stride(p, d)` of a
@@ -100,46 +99,6 @@ std::string shape_text(const std::vector<Expr>& shape) {
   std::vector<std::string> parts;
   for (const auto& d : shape) parts.push_back(print_expr(d));
   return fmt::format("[{}]", fmt::join(parts, ","));
-}
-
-// The control-typed config fields written by a block, including inside the
-// procedures it calls.
-void collect_config_writes(const Block& block, std::set<ConfigField>& out,
-                           std::set<const ProcNode*>& visited) {
-  for (const auto& s : block) {
-    switch (s->kind) {
-      case StmtKind::WriteConfig: {
-        const auto& w = s->as<WriteConfig>();
-        out.emplace(w.config.get(), w.field);
-        break;
-      }
-      case StmtKind::If:
-        collect_config_writes(s->as<If>().body, out, visited);
-        collect_config_writes(s->as<If>().orelse, out, visited);
-        break;
-      case StmtKind::For:
-        collect_config_writes(s->as<For>().body, out, visited);
-        break;
-      case StmtKind::With:
-        collect_config_writes(s->as<With>().body, out, visited);
-        break;
-      case StmtKind::Call: {
-        const Proc& f = s->as<Call>().f;
-        if (f && visited.insert(f.get()).second)
-          collect_config_writes(f->body, out, visited);
-        break;
-      }
-      default:
-        break;
-    }
-  }
-}
-
-std::set<ConfigField> config_writes(const Block& block) {
-  std::set<ConfigField> out;
-  std::set<const ProcNode*> visited;
-  collect_config_writes(block, out, visited);
-  return out;
 }
 
 // What the checker knows about a buffer name in scope.
@@ -386,22 +345,6 @@ class BoundsChecker {
     for (const auto& s : b) stmt(*s);
   }
 
-  // Forgets what is known about config fields (after code that may have
-  // written them).
-  void havoc(const std::set<ConfigField>& fields) {
-    for (const auto& [config, field] : fields) {
-      if (!config->has_field(field)) continue;
-      const Type& t = config->lookup_type(field);
-      if (t.is_bool()) {
-        smt_.bind_config(*config, field,
-                         smt_.fresh_bool(config->name() + "." + field));
-      } else if (t.is_indexable()) {
-        smt_.bind_config(*config, field,
-                         smt_.fresh_int(config->name() + "." + field));
-      }
-    }
-  }
-
   void stmt(const StmtNode& s) {
     switch (s.kind) {
       case StmtKind::Assign:
@@ -416,8 +359,7 @@ class BoundsChecker {
       case StmtKind::WriteConfig: {
         const auto& w = s.as<WriteConfig>();
         reads(w.rhs);
-        if (w.rhs->type.is_control() && SmtEncoder::is_encodable(w.rhs))
-          smt_.bind_config(*w.config, w.field, smt_.encode(w.rhs));
+        advance_config_state(smt_, s);
         return;
       }
       case StmtKind::If: {
@@ -431,8 +373,7 @@ class BoundsChecker {
         smt_.assume(!cond);
         block(i.orelse);
         smt_.pop();
-        havoc(config_writes(i.body));
-        havoc(config_writes(i.orelse));
+        advance_config_state(smt_, s);
         return;
       }
       case StmtKind::For: {
@@ -448,7 +389,9 @@ class BoundsChecker {
                                : make_binop(BinOpKind::Sub, f.hi, f.lo,
                                             s.srcinfo, Type(TypeKind::Index)),
                            hi - lo, s.srcinfo);
-        havoc(config_writes(f.body));
+        // The body may run after earlier iterations (and the code after
+        // the loop after any number of them).
+        forget_config_values(smt_, config_fields_written(f.body));
         smt_.push();
         z3::expr i = smt_.var(f.iter);
         smt_.assume(lo <= i && i < hi);
@@ -470,6 +413,7 @@ class BoundsChecker {
       }
       case StmtKind::Call:
         call(s.as<Call>());
+        advance_config_state(smt_, s);
         return;
       case StmtKind::WindowStmt:
         window_stmt(s.as<WindowStmt>());
@@ -594,7 +538,6 @@ class BoundsChecker {
                           "Assertion is false when:",
                           print_expr(pred), f.name, pred->srcinfo.str()));
     }
-    havoc(config_writes(f.body));
   }
 
   const Proc& proc_;
