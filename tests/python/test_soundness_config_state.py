@@ -341,6 +341,22 @@ def test_rewrite_expr_proves_with_the_value_just_written():
     assert_same_results(bound_just_written, p, {})
 
 
+def test_fuse_proves_equal_bounds_with_the_value_just_written():
+    @proc
+    def two_loops(x: f32[20], y: f32[20]):
+        C.k = 1
+        for i in seq(0, C.k):
+            x[i] = y[i]
+        for j in seq(0, 1):
+            y[j] = 2.0
+
+    p = fuse(two_loops, body(two_loops, 1), body(two_loops, 2))
+    assert str(p).endswith(
+        "    for i in seq(0, C.k):\n        x[i] = y[i]\n        y[i] = 2.0"
+    )
+    assert_same_results(two_loops, p, {})
+
+
 def test_rewrite_expr_still_refuses_a_different_value():
     message = refusal(
         lambda: rewrite_expr(
