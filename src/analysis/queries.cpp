@@ -390,8 +390,9 @@ SafetyResult prove_split_safe(QueryContext& ctx, const For& loop,
                               const Block& a, const Sym& iter_a, const Block& b,
                               const Sym& iter_b) {
   // Both parts run after earlier iterations of either.
-  std::vector<Location> written = config_fields_written(a);
-  for (const Location& f : config_fields_written(b)) written.push_back(f);
+  Block both = a;
+  both.insert(both.end(), b.begin(), b.end());
+  const std::vector<Location> written = config_fields_written(both);
   const std::vector<Access> ea = effects_of(a, ctx.windows(), written);
   const std::vector<Access> eb = effects_of(b, ctx.windows(), written);
   for (const auto* effects : {&ea, &eb}) {
