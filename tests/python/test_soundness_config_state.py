@@ -20,6 +20,7 @@ from exo2.API_scheduling import (
     divide_with_recompute,
     eliminate_dead_code,
     expand_dim,
+    extract_subproc,
     fission,
     fuse,
     inline,
@@ -692,3 +693,23 @@ def test_fission_refuses_an_index_an_earlier_iteration_changed():
     gap = moving.find("y[_] = _").before()
     message = refusal(lambda: fission(moving, gap))
     assert message.startswith("Cannot fission loop over i at ")
+
+
+# ---- facts carried into an extracted procedure ------------------------------
+
+
+def test_extract_subproc_keeps_config_facts_only_where_they_still_hold():
+    @proc
+    def guarded(x: f32[2]):
+        C.k = 0
+        if C.k == 0:
+            x[0] = 1.0
+            C.k = 1
+            x[1] = 2.0
+
+    inner = body(guarded, 1).body()
+    _, before_write = extract_subproc(guarded, inner[0], "first")
+    assert "assert C.k == 0" in str(before_write)
+    p, after_write = extract_subproc(guarded, inner[2], "second")
+    assert "assert" not in str(after_write)
+    assert_same_results(guarded, p, {})
