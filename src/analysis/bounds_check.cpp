@@ -41,7 +41,7 @@
 #include <utility>
 #include <vector>
 
-#include "exo2/analysis/config_writes.hpp"
+#include "exo2/analysis/config_state.hpp"
 #include "exo2/analysis/z3_encoding.hpp"
 #include "exo2/core_ir/printer.hpp"
 
@@ -345,22 +345,6 @@ class BoundsChecker {
     for (const auto& s : b) stmt(*s);
   }
 
-  // Forgets what is known about config fields (after code that may have
-  // written them).
-  void havoc(const std::set<ConfigField>& fields) {
-    for (const auto& [config, field] : fields) {
-      if (!config->has_field(field)) continue;
-      const Type& t = config->lookup_type(field);
-      if (t.is_bool()) {
-        smt_.bind_config(*config, field,
-                         smt_.fresh_bool(config->name() + "." + field));
-      } else if (t.is_indexable()) {
-        smt_.bind_config(*config, field,
-                         smt_.fresh_int(config->name() + "." + field));
-      }
-    }
-  }
-
   void stmt(const StmtNode& s) {
     switch (s.kind) {
       case StmtKind::Assign:
@@ -375,8 +359,7 @@ class BoundsChecker {
       case StmtKind::WriteConfig: {
         const auto& w = s.as<WriteConfig>();
         reads(w.rhs);
-        if (w.rhs->type.is_control() && SmtEncoder::is_encodable(w.rhs))
-          smt_.bind_config(*w.config, w.field, smt_.encode(w.rhs));
+        advance_config_state(smt_, s);
         return;
       }
       case StmtKind::If: {
@@ -390,8 +373,7 @@ class BoundsChecker {
         smt_.assume(!cond);
         block(i.orelse);
         smt_.pop();
-        havoc(config_writes(i.body));
-        havoc(config_writes(i.orelse));
+        advance_config_state(smt_, s);
         return;
       }
       case StmtKind::For: {
@@ -407,7 +389,9 @@ class BoundsChecker {
                                : make_binop(BinOpKind::Sub, f.hi, f.lo,
                                             s.srcinfo, Type(TypeKind::Index)),
                            hi - lo, s.srcinfo);
-        havoc(config_writes(f.body));
+        // The body may run after earlier iterations (and the code after
+        // the loop after any number of them).
+        forget_config_values(smt_, config_fields_written(f.body));
         smt_.push();
         z3::expr i = smt_.var(f.iter);
         smt_.assume(lo <= i && i < hi);
@@ -429,6 +413,7 @@ class BoundsChecker {
       }
       case StmtKind::Call:
         call(s.as<Call>());
+        advance_config_state(smt_, s);
         return;
       case StmtKind::WindowStmt:
         window_stmt(s.as<WindowStmt>());
@@ -553,7 +538,6 @@ class BoundsChecker {
                           "Assertion is false when:",
                           print_expr(pred), f.name, pred->srcinfo.str()));
     }
-    havoc(config_writes(f.body));
   }
 
   const Proc& proc_;

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "exo2/analysis/config_state.hpp"
 #include "exo2/analysis/queries.hpp"
 #include "exo2/core_ir/equality.hpp"
 
@@ -291,7 +292,31 @@ class Simplifier {
     const size_t before = out.size();
     rewrite(s, out);
     if (s->kind != StmtKind::If && out.size() == before + 1) keep(out);
+    // An if and a `with` advance past themselves (an if replaced by its
+    // branch through the branch's statements).
+    if (s->kind != StmtKind::If && s->kind != StmtKind::With) passed(s);
     old_path_.pop_back();
+  }
+
+  // The walk moves past `s`: config fields take the values it leaves, and
+  // the facts about the fields it may write no longer hold.
+  void passed(const Stmt& s) {
+    ctx_.advance_over(s);
+    forget_facts_about(config_fields_written(s));
+  }
+
+  void forget_facts_about(const std::vector<Location>& fields) {
+    if (fields.empty()) return;
+    auto mentions_field = [&](const Expr& e) {
+      for (const ConfigRead& r : config_fields_read(e))
+        for (const Location& f : fields)
+          if (r.field.same_as(f)) return true;
+      return false;
+    };
+    for (auto& scope : facts_)
+      std::erase_if(scope, [&](const std::pair<Expr, Expr>& fact) {
+        return mentions_field(fact.first) || mentions_field(fact.second);
+      });
   }
 
   // Records that the statement at `old_path_` became the last of `out`.
@@ -397,6 +422,7 @@ class Simplifier {
     out.push_back(
         make_if(cond, std::move(body), std::move(orelse), s->srcinfo));
     keep(out);
+    passed(s);
   }
 
   void for_stmt(const Stmt& s, Block& out) {
@@ -410,7 +436,9 @@ class Simplifier {
         decide(ctx_, make_binop(BinOpKind::Ge, lo, hi, s->srcinfo,
                                 kBoolType)) == Truth::AlwaysTrue)
       return;
-    ctx_.enter_loop(f.iter, lo, hi);
+    // Earlier iterations may have written these fields.
+    forget_facts_about(config_fields_written(f.body));
+    ctx_.enter_loop(f.iter, lo, hi, f.body);
     Block body = child_block(f.body, cursors::Slot::Body, out, false);
     ctx_.leave();
     if (body.empty()) return;

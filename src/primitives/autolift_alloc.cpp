@@ -234,6 +234,17 @@ Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
                   : control_binop(BinOpKind::Sub, iter, f.lo, s->srcinfo));
   }
 
+  // The new extents are evaluated before the lifted-past statement, the
+  // new indices at every access: both must mean what the loop bounds meant.
+  std::vector<Expr> new_exprs = extents;
+  new_exprs.insert(new_exprs.end(), indices.begin(), indices.end());
+  const SafetyResult unchanged = prove_config_reads_unchanged(
+      new_exprs, {site_stmt}, "the bounds of the lifted-past loops read");
+  require_proven(unchanged,
+                 fmt::format("Cannot lift the allocation of {}: {}.",
+                             a.name.name(), unchanged.detail),
+                 {.srcinfo = s->srcinfo, .condition = "ReadsUnchanged"});
+
   const bool row = mode == "row";
   Type type = a.type;
   if (!extents.empty()) {

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
 #include "exo2/primitives/location_paths.hpp"
@@ -187,6 +188,19 @@ cursors::EditResult rewrite_buffer_accesses(
     edits.apply(cursors::replace_expr(edits.proc(), at, replaced));
   }
   return edits.result();
+}
+
+void require_same_at_every_access(const Proc& proc,
+                                  const cursors::Location& alloc, const Expr& e,
+                                  const char* what) {
+  const Sym buffer = alloc_at(proc, alloc)->as<Alloc>().name;
+  const SafetyResult r = prove_config_reads_unchanged(
+      {e}, rest_of_block(proc, alloc), fmt::format("the {} reads", what));
+  require_proven(r,
+                 fmt::format("Cannot use {} as the {} of every access of {}: "
+                             "{}, between the accesses.",
+                             print_expr(e), what, buffer.name(), r.detail),
+                 {.srcinfo = e->srcinfo, .condition = "ReadsUnchanged"});
 }
 
 void require_in_bounds(const Proc& proc, const cursors::Location& alloc,

@@ -1,5 +1,7 @@
 #include "exo2/primitives/cut_loop.hpp"
 
+#include <fmt/format.h>
+
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
@@ -33,6 +35,15 @@ cursors::EditResult cut_loop(const Proc& proc,
   };
   require_le(loop.lo, cut, "Expected `lo` <= `cut_point`");
   require_le(cut, loop.hi, "Expected `cut_point` <= `hi`");
+  const SafetyResult unchanged = prove_config_reads_unchanged(
+      {cut, loop.hi}, loop.body,
+      fmt::format("the bounds of the second loop over {} read",
+                  loop.iter.name()));
+  require_proven(unchanged,
+                 fmt::format("Cannot cut the loop over {}: {}, and the second "
+                             "loop evaluates its bounds after the first ran.",
+                             loop.iter.name(), unchanged.detail),
+                 {.srcinfo = src, .condition = "ReadsUnchanged"});
 
   EditSequence edits(proc);
   edits.apply(cursors::replace_stmt_attributes(

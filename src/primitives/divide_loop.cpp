@@ -30,6 +30,22 @@ cursors::EditResult divide_loop(const Proc& proc, const Location& loop_loc,
            {.srcinfo = src, .hint = "call shift_loop(p, loop, 0) first"});
 
   // Prove safety.
+  if (!perfect) {
+    // The guard and the tail loop evaluate `hi` again, after body iterations
+    // ran.
+    const char* what = tail == TailStrategy::Guard ? "guard" : "tail loop";
+    const SafetyResult unchanged = prove_config_reads_unchanged(
+        {loop.hi}, loop.body,
+        fmt::format("the bound of the loop over {} reads", loop.iter.name()));
+    require_proven(
+        unchanged,
+        fmt::format("Cannot divide the loop over {} with a {}: {}, and the {} "
+                    "evaluates the bound again after body iterations ran.",
+                    loop.iter.name(), what, unchanged.detail, what),
+        {.srcinfo = src,
+         .condition = "ReadsUnchanged",
+         .hint = "with perfect=True the bound is evaluated once"});
+  }
   const Expr q = control_int(quotient, src);
   Expr outer_hi;
   if (perfect) {

@@ -19,6 +19,7 @@ cursors::EditResult expand_dim(const Proc& proc, const cursors::Location& alloc,
   const auto& a = alloc_stmt->as<Alloc>();
   const Expr alloc_dim = control_expr_before(proc, alloc, alloc_dim_untyped);
   const Expr index = control_expr_before(proc, alloc, index_untyped);
+  require_same_at_every_access(proc, alloc, index, "index");
   {
     QueryContext ctx(proc, to_stmt_path(alloc.path));
     require_proven(

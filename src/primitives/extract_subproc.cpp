@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "exo2/analysis/aliasing.hpp"
+#include "exo2/analysis/config_state.hpp"
 #include "exo2/core_ir/symbol_table.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/control_exprs.hpp"
+#include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/new_expressions.hpp"
 #include "exo2/primitives/refusal.hpp"
 #include "exo2/primitives/substitute.hpp"
@@ -147,11 +149,17 @@ ExtractedSubproc extract_subproc(const Proc& proc,
     std::vector<Expr> candidates = proc->preds;
     for (const Expr& f : context_facts(proc, block.path))
       candidates.push_back(f);
+    // A fact that reads a config field held where it was stated (the
+    // procedure's entry, an enclosing loop or if); it is kept only where it
+    // still holds at the block, with the values the fields have there.
+    QueryContext ctx(proc, to_stmt_path(block.path));
     for (const Expr& p : candidates) {
       bool only_params = true;
       for (size_t k = 0; k < scope.size(); ++k)
         only_params = only_params && (used[k] || !mentions(p, scope[k].sym));
-      if (only_params) preds.push_back(p);
+      if (only_params && (config_fields_read(p).empty() ||
+                          decide(ctx, p) == Truth::AlwaysTrue))
+        preds.push_back(p);
     }
   }
 

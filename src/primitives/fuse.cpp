@@ -110,6 +110,15 @@ cursors::EditResult fuse(const Proc& proc, const Location& first_loc,
 
   const If& a = first->as<If>();
   const If& b = second->as<If>();
+  // The fused if evaluates one condition, before the first if's code.
+  const SafetyResult unchanged = prove_config_reads_unchanged(
+      {b.cond}, {first},
+      fmt::format("the condition at {} reads", b.srcinfo.str()));
+  require_proven(unchanged,
+                 fmt::format("Cannot fuse the if statements: {}, before it "
+                             "is evaluated.",
+                             unchanged.detail),
+                 {.srcinfo = b.srcinfo, .condition = "ReadsUnchanged"});
   require_equivalent(ctx, a.cond, b.cond, b.srcinfo);
   if (a.orelse.empty() && b.orelse.empty()) {
     append_body_and_remove(edits, first_loc.path, second_loc.path, Slot::Body,

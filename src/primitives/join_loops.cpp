@@ -28,6 +28,15 @@ cursors::EditResult join_loops(const Proc& proc, const Location& loc1,
                     "(reorder_stmts, fission) first"});
 
   // Prove safety.
+  const SafetyResult unchanged = prove_config_reads_unchanged(
+      {loop2.lo, loop2.hi}, loop1.body,
+      fmt::format("the bounds of the second loop over {} read",
+                  loop2.iter.name()));
+  require_proven(unchanged,
+                 fmt::format("Cannot join the loops: {}, before they are "
+                             "evaluated.",
+                             unchanged.detail),
+                 {.srcinfo = loop2.srcinfo, .condition = "ReadsUnchanged"});
   QueryContext ctx(proc, to_stmt_path(loc1.path));
   const std::string mid = print_expr(loop1.hi);
   require_proven(

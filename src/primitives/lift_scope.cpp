@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "exo2/analysis/effects.hpp"
+#include "exo2/analysis/queries.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
@@ -59,17 +59,13 @@ class LiftedIfForwarding : public cursors::ForwardingStep {
 // rewrite changes how often and when the condition is evaluated.
 void check_condition_unchanged(const Expr& cond, const Block& code,
                                const SrcInfo& src) {
-  const std::vector<Access> writes = effects_of(code);
-  for (const Access& read :
-       effects_of(make_if(cond, {make_pass(src)}, {}, src))) {
-    if (!read.location.is_config()) continue;
-    for (const Access& w : writes)
-      if (w.modifies() && w.location.same_as(read.location))
-        refuse(fmt::format("Cannot lift scope: the condition at {} reads {}, "
-                           "which the code inside writes.",
-                           src.str(), read.location.str()),
-               {.srcinfo = w.srcinfo});
-  }
+  const SafetyResult r = prove_config_reads_unchanged(
+      {cond}, code, fmt::format("the condition at {} reads", src.str()));
+  if (!r.proven())
+    refuse(fmt::format("Cannot lift scope: the condition at {} reads {}, "
+                       "which the code inside writes.",
+                       src.str(), r.second->location),
+           {.srcinfo = r.first->srcinfo, .condition = "ReadsUnchanged"});
 }
 
 // Moves the block `from` (a location of the original procedure) in place of

@@ -110,6 +110,17 @@ cursors::EditResult replace(const Proc& proc, const cursors::Location& block,
                          subproc->name, declared->name()),
              {.srcinfo = s->srcinfo});
 
+  // The call evaluates its arguments once, before the replaced statements
+  // ran; those evaluated them where they occur.
+  const SafetyResult unchanged = prove_config_reads_unchanged(
+      unified.args, stmts, "the arguments of the call read");
+  require_proven(
+      unchanged,
+      fmt::format("Cannot replace the statements with a call to {}: "
+                  "{}, before the statements that use them.",
+                  subproc->name, unchanged.detail),
+      {.srcinfo = stmts.front()->srcinfo, .condition = "ReadsUnchanged"});
+
   QueryContext ctx(proc, to_stmt_path(block.path));
   bind_known_strides(ctx, scope);
   const SrcInfo& where = stmts.front()->srcinfo;

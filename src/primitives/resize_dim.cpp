@@ -33,6 +33,10 @@ Instance instantiate(SmtEncoder& enc, const Access& a,
                      const std::string& suffix, std::vector<NamedTerm>& shown) {
   enc.push();
   Instance inst{enc.bool_value(true), {}, {}};
+  for (const Expr& u : a.unknowns)
+    enc.bind(u->as<Read>().name,
+             u->type.is_bool() ? enc.fresh_bool(u->as<Read>().name.name())
+                               : enc.fresh_int(u->as<Read>().name.name()));
   for (const LoopRange& l : a.loops) {
     const z3::expr lo = term(enc, l.lo);
     const z3::expr hi = term(enc, l.hi);
@@ -149,6 +153,7 @@ cursors::EditResult resize_dim(const Proc& proc, const cursors::Location& alloc,
   }
   const Expr offset =
       fold ? nullptr : control_expr_before(proc, alloc, offset_untyped);
+  if (offset) require_same_at_every_access(proc, alloc, offset, "offset");
   const Expr modulus = fold ? control_int(*fold_size, srcinfo) : nullptr;
   auto shift = [&](const Expr& e) {
     return fold ? control_binop(BinOpKind::Mod, e, modulus, e->srcinfo)

@@ -1,5 +1,7 @@
 #include "exo2/primitives/shift_loop.hpp"
 
+#include <fmt/format.h>
+
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
@@ -24,6 +26,15 @@ cursors::EditResult shift_loop(const Proc& proc,
                  {.srcinfo = src,
                   .condition = "Bound",
                   .formula = "0 <= " + print_expr(new_lo)});
+  const SafetyResult unchanged = prove_config_reads_unchanged(
+      {loop.lo, new_lo}, loop.body,
+      fmt::format("the shifted index of the loop over {} reads",
+                  loop.iter.name()));
+  require_proven(unchanged,
+                 fmt::format("Cannot shift the loop over {}: {}, and the body "
+                             "would evaluate it in every iteration.",
+                             loop.iter.name(), unchanged.detail),
+                 {.srcinfo = src, .condition = "ReadsUnchanged"});
 
   const Expr length = control_binop(BinOpKind::Sub, loop.hi, loop.lo, src);
   EditSequence edits(proc);

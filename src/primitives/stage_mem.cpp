@@ -424,6 +424,18 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
                           bound->type.str())}});
   }
 
+  // The store nest evaluates the window again, after the block.
+  std::vector<Expr> bounds;
+  for (const WindowAccess& e : entries)
+    bounds.insert(bounds.end(), {e.lo, e.hi});
+  const SafetyResult unchanged =
+      prove_config_reads_unchanged(bounds, stmts, "the staged window reads");
+  require_proven(unchanged,
+                 fmt::format("Cannot stage '{}': {}, and the window is "
+                             "evaluated before and after the block.",
+                             x.name(), unchanged.detail),
+                 {.srcinfo = window->srcinfo, .condition = "ReadsUnchanged"});
+
   QueryContext ctx(proc, at);
   // The memory of the buffer a window views.
   MemoryPtr mem = info->mem;
@@ -475,6 +487,18 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
       inside.push_back(std::move(s));
       continue;
     }
+    // The access is placed with the config values of the block's start.
+    std::vector<Expr> control = s.access->idx;
+    for (const LoopRange& l : s.access->loops)
+      control.insert(control.end(), {l.lo, l.hi});
+    for (const Guard& g : s.access->guards) control.push_back(g.cond);
+    const SafetyResult fixed = prove_config_reads_unchanged(
+        control, stmts,
+        fmt::format("the access {} at {} reads", s.access->text,
+                    s.access->srcinfo.str()));
+    require_proven(
+        fixed, fmt::format("Cannot stage '{}': {}.", x.name(), fixed.detail),
+        {.srcinfo = s.access->srcinfo, .condition = "ReadsUnchanged"});
     switch (place_in_window(ctx, *s.access, entries)) {
       case WindowPlacement::Inside:
         inside.push_back(std::move(s));

@@ -13,7 +13,8 @@
 // mean the same. Refused: `specified lift level 3 is higher than the number
 // of loop 2`; a lifted-past loop iterator in the shape (as lift_alloc);
 // `Lift size cannot be less than for-loop bound <hi>` when `size < hi` is
-// possible.
+// possible; the lifted-past code writes a config field that the new
+// extents (evaluated before it) or indices (at every access) read.
 // Forwarding: none (legacy).
 #pragma once
 

@@ -66,6 +66,14 @@ cursors::EditResult rewrite_buffer_accesses(const Proc& proc,
 // The statements after the allocation at `alloc`, in its block.
 Block rest_of_block(const Proc& proc, const cursors::Location& alloc);
 
+// A new expression `e` (an index or an offset, named `what` in the message)
+// that every access of the buffer allocated at `alloc` will evaluate must
+// mean the same at all of them: the rest of the block writes no config
+// field it reads (ReadsUnchanged). Refuses otherwise.
+void require_same_at_every_access(const Proc& proc,
+                                  const cursors::Location& alloc, const Expr& e,
+                                  const char* what);
+
 // InBounds(x) over the rest of the block of the allocation at `alloc` in
 // `proc` (the rewritten procedure): every access of `x` and every window of
 // it lies inside `shape`. Refuses with `The buffer x is accessed

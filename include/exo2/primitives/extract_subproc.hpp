@@ -9,7 +9,9 @@
 // statement's memory is its buffer's). With `include_asserts`, its
 // preconditions are `proc`'s, then `lo <= i` and `i < hi` for enclosing
 // loops and `cond == True` / `cond == False` for enclosing ifs (innermost
-// first), keeping those that mention only parameters.
+// first), keeping those that mention only parameters; one that reads a
+// config field is kept only when it provably holds at the block (the field
+// may have been written since the entry, loop or if that stated it).
 // Safety: NoAlias on `proc` first (Exo's message). [fix] An allocation or
 // window statement of the block used after it is refused (`Cannot extract
 // the block at <loc>: x is used after it`); Exo leaves the use dangling.

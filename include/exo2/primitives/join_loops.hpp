@@ -10,7 +10,9 @@ namespace exo2::primitives {
 // becomes `for i in seq(lo, hi): s`.
 // Checks: the second loop directly follows the first; s' is s up to the
 // renaming j -> i and of the symbols the bodies bind.
-// Safety: ExprEqv(mid, mid') in the loops' context; lo <= mid <= hi holds
+// Safety: the first body writes no config field the second loop's bounds
+// read (they are evaluated after it, ReadsUnchanged); ExprEqv(mid, mid')
+// in the loops' context; lo <= mid <= hi holds
 // because every loop's bounds are (definition-time effect check). The
 // joined loop keeps the first loop's mode when both loops have the same
 // mode, and is `seq` otherwise.

@@ -8,7 +8,9 @@
 // index becomes `e % size` (a circular buffer); a window interval `lo:hi`
 // becomes `lo % size : lo % size + (hi - lo)`, so InBounds refuses an
 // interval that would wrap around.
-// Safety: Bound(size > 0) before the allocation (`The expression <e> is not
+// Safety: the offset means the same at every access: the rest of the block
+// writes no config field it reads (require_same_at_every_access);
+// Bound(size > 0) before the allocation (`The expression <e> is not
 // guaranteed to be greater than 0.`) and InBounds(x) of the rewritten rest
 // of the block (`The buffer x is accessed out-of-bounds`). Folding also
 // needs that no element is overwritten while its old value may still be

@@ -24,7 +24,11 @@
 // - x is not accessed in the block through another name (a window
 //   statement before the block, or the buffer a window x views), nor passed
 //   whole to a call: those accesses would escape the staging;
-// - InBounds(new) over the load nest, the block and the store nest.
+// - InBounds(new) over the load nest, the block and the store nest;
+// - ReadsUnchanged: the block writes no config field the window reads (the
+//   load and store nests evaluate it before and after the block), nor one
+//   that the indices, loops or ifs of an access of x read (the accesses are
+//   placed in the window with the config values of the block's start).
 // [fix] Omitting the load is sound only when the block writes every
 // element of the window before reading it: for a point window, when the
 // first inside access is an assignment that always runs (no if around it in

@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "exo2/analysis/config_writes.hpp"
+#include "exo2/analysis/config_state.hpp"
 #include "exo2/analysis/z3_encoding.hpp"
 #include "exo2/backends/c_names.hpp"
 #include "exo2/backends/codegen_error.hpp"
@@ -194,7 +194,7 @@ class CFunctionEmitter {
     // `ctxt` is reserved (c_names.cpp), so no other name can take it.
     names_.back()["ctxt"] = env_[ctxt_] = "ctxt";
     reserve_callee_names(proc_->body);
-    written_fields_ = config_writes(proc_->body);
+    written_fields_ = config_fields_written(proc_->body);
     for (const Sym& s : written_buffers(proc_->body)) non_const_.insert(s);
 
     std::vector<std::string> arg_strs = {ctxt_type_ + " *ctxt"};
@@ -300,7 +300,7 @@ class CFunctionEmitter {
   // ranges, less those reading a config field the procedure writes (a fact
   // about such a field may be stale where it is used).
   SmtEncoder smt_;
-  std::set<ConfigField> written_fields_;
+  std::vector<Location> written_fields_;
   // Allocation extents kept in locals (alloc_extent), by (buffer, dim).
   std::map<std::pair<Sym, size_t>, std::string> fixed_extents_;
   // Lower bounds of the loop iterators in scope whose start has one.
@@ -421,7 +421,8 @@ class CFunctionEmitter {
   // Whether a fact holds wherever it is assumed: it reads no config field
   // the procedure writes.
   bool holds_throughout(const Expr& fact) const {
-    return SmtEncoder::is_encodable(fact) && !reads_any(fact, written_fields_);
+    return SmtEncoder::is_encodable(fact) &&
+           !reads_any_field(fact, written_fields_);
   }
 
   // A lower bound of `e` from sizes (at least 1), loop iterators (at least
@@ -808,7 +809,8 @@ class CFunctionEmitter {
   // reading a config field the procedure writes is kept in a local, so that
   // the buffer's size and strides do not change with the field.
   std::string alloc_extent(const Sym& buffer, size_t k, const Expr& extent) {
-    if (!reads_any(extent, written_fields_)) return index_text(extent, 100);
+    if (!reads_any_field(extent, written_fields_))
+      return index_text(extent, 100);
     const std::string local =
         new_name(Sym(buffer.name() + "_dim" + std::to_string(k)));
     add_line("const int_fast32_t " + local + " = " + index_text(extent) + ";");
@@ -847,8 +849,8 @@ class CFunctionEmitter {
   // Whether `body` may change `bound`: the bound reads a config field the
   // body writes (the procedure-wide set first, as the cheap filter).
   bool bound_may_change(const Expr& bound, const Block& body) const {
-    return reads_any(bound, written_fields_) &&
-           reads_any(bound, config_writes(body));
+    return reads_any_field(bound, written_fields_) &&
+           reads_any_field(bound, config_fields_written(body));
   }
 
   void block(const Block& b) {

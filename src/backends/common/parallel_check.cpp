@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "exo2/analysis/config_writes.hpp"
+#include "exo2/analysis/config_state.hpp"
 #include "exo2/analysis/z3_encoding.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
@@ -193,7 +193,8 @@ class AccessCollector {
       }
       case StmtKind::Call: {
         const auto& c = s->as<Call>();
-        writes_config = writes_config || !config_writes(c.f->body).empty();
+        writes_config =
+            writes_config || !config_fields_written(c.f->body).empty();
         const std::vector<Sym> written = written_buffers(c.f->body);
         for (size_t k = 0; k < c.args.size(); ++k) {
           bool write = false;
@@ -232,7 +233,7 @@ class ParallelChecker {
   explicit ParallelChecker(const Proc& p) : proc_(p) {}
 
   void run() {
-    written_fields_ = config_writes(proc_->body);
+    written_fields_ = config_fields_written(proc_->body);
     for (const FnArg& a : proc_->args)
       if (a.type.kind() == TypeKind::Size) smt_.assume(smt_.var(a.name) >= 1);
     for (const Expr& pred : proc_->preds)
@@ -253,10 +254,11 @@ class ParallelChecker {
   // Config fields the procedure writes: a fact outside a parallel loop that
   // reads one may no longer hold when the loop runs (inside the loop, where
   // no field is written, the guards read the current values).
-  std::set<ConfigField> written_fields_;
+  std::vector<Location> written_fields_;
 
   bool holds_throughout(const Expr& fact) const {
-    return SmtEncoder::is_encodable(fact) && !reads_any(fact, written_fields_);
+    return SmtEncoder::is_encodable(fact) &&
+           !reads_any_field(fact, written_fields_);
   }
 
   void block(const Block& b) {
