@@ -10,6 +10,7 @@ import pytest
 from exo2 import SchedulingError, proc
 from exo2.API_cursors import InvalidCursorError
 from exo2.stdlib.scheduling import (
+    autolift_alloc,
     divide_dim,
     expand_dim,
     mult_dim,
@@ -308,6 +309,87 @@ def test_rearrange_dim_errors():
     message = refusal(rearrange_dim, rows, "t", [1, 0])
     assert message.startswith("Permuting the window expression at ")
     assert "would change the meaning of the window" in message
+
+
+# ---- strides: a stride the code reads keeps its value ----------------------
+
+
+@proc
+def stride_read(x: f32[4, 8]):
+    t: f32[4, 8]
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            t[i, j] = x[i, j]
+    if stride(t, 0) == 8:
+        t[0, 0] = 1.0
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            x[i, j] = t[i, j]
+
+
+@proc
+def zero_column(n: size, a: [f32][n]):
+    assert stride(a, 0) == 8
+    for i in seq(0, n):
+        a[i] = 0.0
+
+
+@proc
+def column_call(x: f32[4, 8]):
+    t: f32[4, 8]
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            t[i, j] = x[i, j]
+    zero_column(4, t[0:4, 1])
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            x[i, j] = t[i, j]
+
+
+def test_rearrange_dim_refuses_a_stride_read_whose_value_changes():
+    # stride(t, 0) would become stride(t, 1) == 1 of t: f32[8, 4].
+    message = refusal(rearrange_dim, stride_read, "t", [1, 0])
+    assert message.startswith(
+        "Cannot permute t because the value of stride(t, 0) at "
+    )
+    assert message.endswith(" would change")
+
+
+def test_dimension_rewrites_keep_the_strides_the_code_reads():
+    for p in (
+        divide_dim(stride_read, "t", 1, 4),
+        expand_dim(stride_read, "t", 2, 1),
+        resize_dim(stride_read, "t", 0, 6, 0),
+    ):
+        assert_same_results(stride_read, p, {})
+    assert "if stride(t, 1) == 8:" in str(expand_dim(stride_read, "t", 2, 1))
+    message = refusal(resize_dim, stride_read, "t", 1, 9, 0)
+    assert message.startswith("Cannot resize t because the value of stride(t, 0) at ")
+
+
+def test_resize_dim_refuses_changing_a_stride_a_callee_asserts():
+    message = refusal(resize_dim, column_call, "t", 1, 9, 0)
+    assert message.startswith(
+        "Cannot resize t because the value of stride(t, 0), which the window at "
+    )
+    assert message.endswith(" passes on, would change")
+    p = resize_dim(column_call, "t", 0, 6, 0)
+    assert_same_results(column_call, p, {})
+
+
+def test_autolift_alloc_refuses_changing_read_strides():
+    @proc
+    def local_tile(x: f32[4, 8]):
+        for k in seq(0, 2):
+            t: f32[4, 8]
+            for i in seq(0, 4):
+                for j in seq(0, 8):
+                    t[i, j] = x[i, j]
+            if stride(t, 0) == 8:
+                x[k, 0] = t[k, 1]
+
+    with pytest.raises(SchedulingError, match="Cannot lift t with new dimensions"):
+        autolift_alloc(local_tile, "t : _", 1, "col", keep_dims=True)
 
 
 # ---- divide_dim ------------------------------------------------------------------

@@ -13,7 +13,9 @@
 // mean the same. Refused: `specified lift level 3 is higher than the number
 // of loop 2`; a lifted-past loop iterator in the shape (as lift_alloc);
 // `Lift size cannot be less than for-loop bound <hi>` when `size < hi` is
-// possible.
+// possible; [fix] new dimensions when the code reads a stride of `x`
+// (directly or through a window passed on), whose value they would change
+// (`Cannot lift x with new dimensions: its strides are read ...`).
 // Forwarding: none (legacy).
 #pragma once
 

@@ -17,8 +17,10 @@
 // `size` above the later one's (`Buffer folding failed because ...`); a
 // folded buffer may not be passed to a call. `x` passed whole to a call
 // (`Cannot resize x because buffer is passed as an argument`) and
-// `stride(x, d)` of a dimension before the resized one (its value would
-// change) are refused.
+// `stride(x, d)` whose value would change (a dimension before the resized
+// one, unless the extent stays) is refused, and so is a window of `x` whose
+// changed stride a callee or the code after a window statement reads
+// (buffer_accesses.hpp).
 // Forwarding: everything stays; cursors to rewritten reads name the new
 // reads.
 #pragma once
