@@ -223,8 +223,7 @@ cursors::EditResult rewrite_buffer_accesses(
         WindowedAccess to = rewrite.window(idx, where);
         for (int k : observed_window_strides(proc, site.path))
           strides.require_kept(buffer, interval_position(idx, k),
-                               interval_position(to.idx, k), e->srcinfo,
-                               true);
+                               interval_position(to.idx, k), e->srcinfo, true);
         replaced =
             make_window_expr(to.name, std::move(to.idx), e->srcinfo, e->type);
         break;

@@ -303,14 +303,15 @@ void require_window_unchanged(const Block& stmts,
   for (const Access& a : effects_of(stmts)) {
     if (!a.modifies() || !a.location.is_config()) continue;
     for (const ReadConfig* f : fields)
-      if (a.location.config->same_as(*f->config) && a.location.field == f->field)
-        refuse(fmt::format("Cannot stage '{}': the window {} reads {}, which "
-                           "the block writes at {}.",
-                           x.name(), print_expr(window), a.text,
-                           a.srcinfo.str()),
-               {.srcinfo = a.srcinfo,
-                .hint = "the copies before and after the block would use "
-                        "different windows"});
+      if (a.location.config->same_as(*f->config) &&
+          a.location.field == f->field)
+        refuse(
+            fmt::format("Cannot stage '{}': the window {} reads {}, which "
+                        "the block writes at {}.",
+                        x.name(), print_expr(window), a.text, a.srcinfo.str()),
+            {.srcinfo = a.srcinfo,
+             .hint = "the copies before and after the block would use "
+                     "different windows"});
   }
 }
 
@@ -502,8 +503,7 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
         const Expr before =
             make_stride_expr(x, d, old->srcinfo, Type(TypeKind::Stride));
         if (!same_stride(ctx, before,
-                         dense_stride(new_shape,
-                                      static_cast<size_t>(staged_d),
+                         dense_stride(new_shape, static_cast<size_t>(staged_d),
                                       old->srcinfo)))
           refuse(fmt::format("Cannot stage '{}': the window {} at {} passes "
                              "on stride({}, {}), which the staging buffer "

@@ -140,9 +140,8 @@ std::set<int> observed_window_strides(const Proc& proc,
                             static_cast<size_t>(path.back().index));
   if (s->kind != StmtKind::WindowStmt) return {};
   const Block& list = cursors::enclosing_list(proc, at);
-  return observed_strides(
-      Block(list.begin() + at.back().index + 1, list.end()),
-      s->as<WindowStmt>().name);
+  return observed_strides(Block(list.begin() + at.back().index + 1, list.end()),
+                          s->as<WindowStmt>().name);
 }
 
 int interval_position(const std::vector<WindowAccess>& idx, int k) {
@@ -156,8 +155,8 @@ Expr dense_stride(const std::vector<Expr>& shape, size_t d,
                   const SrcInfo& srcinfo) {
   Expr out;
   for (size_t k = d + 1; k < shape.size(); k++)
-    out = out ? control_binop(BinOpKind::Mul, out, shape[k], srcinfo)
-              : shape[k];
+    out =
+        out ? control_binop(BinOpKind::Mul, out, shape[k], srcinfo) : shape[k];
   return out ? out : control_int(1, srcinfo);
 }
 

@@ -57,8 +57,9 @@ bool any_reads_config(const std::vector<Expr>& es) {
 }
 
 Expr negation(const Expr& cond) {
-  return make_binop(BinOpKind::Eq, cond, make_const(false, cond->srcinfo, kBool),
-                    cond->srcinfo, kBool);
+  return make_binop(BinOpKind::Eq, cond,
+                    make_const(false, cond->srcinfo, kBool), cond->srcinfo,
+                    kBool);
 }
 
 Expr conjunction(const Cube& cube, const SrcInfo& src) {
@@ -70,8 +71,7 @@ Expr conjunction(const Cube& cube, const SrcInfo& src) {
 
 // Whether `e` is the iterator `iter`, or `iter + c`, `c + iter`, `iter - c`
 // with `c` free of it: sets `value` to what `iter` equals when `e == elem`.
-bool solve_for(const Expr& e, const Sym& iter, const Expr& elem,
-               Expr& value) {
+bool solve_for(const Expr& e, const Sym& iter, const Expr& elem, Expr& value) {
   auto is_iter = [&](const Expr& x) {
     return x->kind == ExprKind::Read && x->as<Read>().idx.empty() &&
            x->as<Read>().name == iter;
@@ -293,16 +293,15 @@ class OverwriteWalker {
     const size_t before = written.size();
     auto branch = [&](const Block& b, Slot slot, bool holds) {
       Cubes out = written;
-      ctx_.enter_branch(
-          stable ? s.cond : make_const(true, s.srcinfo, kBool), holds);
+      ctx_.enter_branch(stable ? s.cond : make_const(true, s.srcinfo, kBool),
+                        holds);
       block(b, child(path, {slot, 0}), out, check);
       ctx_.leave();
       return Cubes(out.begin() + static_cast<long>(before), out.end());
     };
     const Cubes then_added = branch(s.body, Slot::Body, true);
-    const Cubes else_added = s.orelse.empty()
-                                 ? Cubes()
-                                 : branch(s.orelse, Slot::Orelse, false);
+    const Cubes else_added =
+        s.orelse.empty() ? Cubes() : branch(s.orelse, Slot::Orelse, false);
     if (!stable) {
       for (const Cube& a : then_added)
         for (const Cube& b : else_added) {
@@ -331,8 +330,7 @@ class OverwriteWalker {
         branches(s->as<If>(), path, written, check);
         return;
       case StmtKind::With:
-        block(s->as<With>().body, child(path, {Slot::Body, 0}), written,
-              check);
+        block(s->as<With>().body, child(path, {Slot::Body, 0}), written, check);
         return;
       default:
         leaf(path, written, check);

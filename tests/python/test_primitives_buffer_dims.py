@@ -349,9 +349,7 @@ def column_call(x: f32[4, 8]):
 def test_rearrange_dim_refuses_a_stride_read_whose_value_changes():
     # stride(t, 0) would become stride(t, 1) == 1 of t: f32[8, 4].
     message = refusal(rearrange_dim, stride_read, "t", [1, 0])
-    assert message.startswith(
-        "Cannot permute t because the value of stride(t, 0) at "
-    )
+    assert message.startswith("Cannot permute t because the value of stride(t, 0) at ")
     assert message.endswith(" would change")
 
 

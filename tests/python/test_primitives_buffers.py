@@ -3,7 +3,7 @@ autolift_alloc / autofission): printed results, results of JIT runs before
 and after, refusals with the spec's texts, and forwarding of cursors taken
 before each primitive."""
 
-# ruff: noqa: F821, E501
+# ruff: noqa: F821, E501, B007
 
 from __future__ import annotations
 
@@ -222,11 +222,7 @@ def test_stage_mem_loads_a_point_written_only_under_an_if():
     p = stage_mem(maybe, maybe.body()[0], "x[0]", "t")
     # When m <= 3 the store writes back what the load read.
     assert body_text(p) == (
-        "    t: f32 @ DRAM\n"
-        "    t = x[0]\n"
-        "    if m > 3:\n"
-        "        t = 2.0\n"
-        "    x[0] = t"
+        "    t: f32 @ DRAM\n    t = x[0]\n    if m > 3:\n        t = 2.0\n    x[0] = t"
     )
     for m in (1, 3, 4, 7):
         assert_same_results(maybe, p, {"m": m})

@@ -53,9 +53,9 @@ struct StagedAccess {
 // `ctx`, a context just before the block) writes every element of `window`
 // before reading it. `accesses`: every access of the buffer inside the
 // window.
-bool overwrites_window_before_reading(QueryContext& ctx, const Block& block,
-                                      const cursors::Path& first,
-                                      const std::vector<WindowAccess>& window,
-                                      const std::vector<StagedAccess>& accesses);
+bool overwrites_window_before_reading(
+    QueryContext& ctx, const Block& block, const cursors::Path& first,
+    const std::vector<WindowAccess>& window,
+    const std::vector<StagedAccess>& accesses);
 
 }  // namespace exo2::primitives
