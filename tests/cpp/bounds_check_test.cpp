@@ -426,6 +426,28 @@ TEST(BoundsCheck, ReportsCalleePreconditionThatMayFail) {
                 "at k.py:11:11. Assertion is false when:\n   n = 6.");
 }
 
+// For primitives that create a call: only that call is checked, in the
+// context of the whole procedure.
+TEST(BoundsCheck, CheckCallLooksOnlyAtTheGivenCall) {
+  Proc g = callee_with_preconditions();
+  Sym n("n"), x("x");
+  Proc p =
+      proc("f", {arg(n, kSize), arg(x, tensor({sz(n)}))}, {eq(sz(n), lit(6))},
+           {assign(x, {lit(8)}, zero(), 2),
+            make_call(g, {sz(n), win(x, {iv(lit(0), sz(n))})}, at(3))});
+  const std::vector<CheckFailure> failures = check_call(p, *p->body[1]);
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0].what,
+            "Could not verify assertion m % 4 == 0 in g at k.py:11:11");
+  EXPECT_EQ(failures[0].counterexample, " n = 6");
+  EXPECT_EQ(failures[0].srcinfo.line, 3);
+  // The whole procedure also writes x[8] out of bounds.
+  const std::vector<CheckFailure> all = bounds_failures(p);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].what, "x is written out-of-bounds");
+  EXPECT_THROW(check_call(p, *p->body[0]), std::invalid_argument);
+}
+
 TEST(BoundsCheck, CalleeStrideOfDenseColumnIsTheRowLength) {
   // x[0:4, 0] has stride 16, so `stride(y, 0) == 1` fails.
   Proc g = callee_with_preconditions();
