@@ -308,7 +308,10 @@ class BoundsChecker {
     if (r.timed_out())
       return fmt::format("   (unknown: the Z3 solver timed out after {} ms)",
                          smt_.timeout_ms());
-    return "  " + smt_.counterexample(r, scope_vars_);
+    const std::string values = smt_.counterexample(r, scope_vars_);
+    if (values.empty())
+      return "   (always: the condition depends on no variable)";
+    return "  " + values;
   }
 
   // Proves `goal` in the current context; otherwise reports

@@ -6,6 +6,8 @@ forwarding of cursors taken before each primitive."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from exo2 import SchedulingError, proc
 from exo2.API_cursors import InvalidCursorError
@@ -197,6 +199,39 @@ def test_resize_dim_fold_refuses_overwriting_live_values():
     message = refusal(resize_dim, stencil, "tmp", 0, 2, 0, fold=True)
     assert message.startswith("Buffer folding failed because tmp[i] at ")
     assert "tmp[i + 2] at" in message
+
+
+def test_resize_dim_fold_names_the_read_that_loses_its_value():
+    @proc
+    def reverse(x: f32[8], y: f32[8]):
+        t: f32[8]
+        for i in seq(0, 8):
+            t[7 - i] = x[i]
+        for i in seq(0, 8):
+            y[i] = t[i]
+
+    # t[7] (written at i = 0) shares a slot with t[5] (i = 2) before
+    # y[7] = t[7] reads it. (Exo named the write t[7 - i] against itself.)
+    message = refusal(resize_dim, reverse, "t", 0, 2, 0, fold=True)
+    assert re.fullmatch(
+        r"Buffer folding failed because t\[i\] at \S+ reads the value "
+        r"t\[7 - i\] at \S+ wrote, but t\[7 - i\] at \S+, which runs between "
+        r"them, writes 2 or more away from it\.",
+        message,
+    )
+
+
+def test_resize_dim_fold_lets_writes_no_read_needs_wrap():
+    @proc
+    def reverse_each(x: f32[8], y: f32[8]):
+        t: f32[8]
+        for i in seq(0, 8):
+            t[7 - i] = x[i]
+            y[i] = 2.0 * t[7 - i]
+
+    p = resize_dim(reverse_each, "t", 0, 1, 0, fold=True)
+    assert "t: f32[1] @ DRAM" in str(p)
+    assert_same_results(reverse_each, p, {})
 
 
 def test_resize_dim_fold_refuses_calls_and_windows_that_wrap():

@@ -867,6 +867,21 @@ def test_specialize_refusals():
         match=r"Block contains allocations \('t',\) which are used outside the block.",
     ):
         specialize(staged, staged.body()[0:2], "n > 2")
+
+    # Exo calls a window statement an allocation too.
+    @proc
+    def windowed(n: size, x: f32[n + 4]):
+        t: f32
+        t = 1.0
+        w = x[0:4]
+        w[0] = t
+
+    with pytest.raises(SchedulingError) as e:
+        specialize(windowed, windowed.body()[0:3], "n > 2")
+    assert str(e.value) == (
+        "<<<unknown directive>>>: Block contains allocations ('t',) and window "
+        "statements ('w',) which are used outside the block."
+    )
     with pytest.raises(SchedulingError, match="Invalid specialization condition."):
         specialize(scale, "for i in _: _", "n + 2")
 
