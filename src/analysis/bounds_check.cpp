@@ -659,14 +659,27 @@ class BoundsChecker {
 
 void check_bounds(const Proc& p) { BoundsChecker(p).run(); }
 
+// Code that primitives produce may hold what the checker cannot encode
+// (what the frontend would have refused): that is a failure, not a crash.
+template <class F>
+std::vector<CheckFailure> failures_or_unencodable(const SrcInfo& at, F&& f) {
+  try {
+    return f();
+  } catch (const std::invalid_argument& e) {
+    return {{at, fmt::format("cannot check it ({})", e.what()), ""}};
+  }
+}
+
 std::vector<CheckFailure> bounds_failures(const Proc& p) {
-  return BoundsChecker(p).failures();
+  return failures_or_unencodable(p->srcinfo,
+                                 [&] { return BoundsChecker(p).failures(); });
 }
 
 std::vector<CheckFailure> check_call(const Proc& p, const StmtNode& call) {
   if (call.kind != StmtKind::Call)
     throw std::invalid_argument("check_call: expected a call statement");
-  return BoundsChecker(p, call).check_focus();
+  return failures_or_unencodable(
+      call.srcinfo, [&] { return BoundsChecker(p, call).check_focus(); });
 }
 
 }  // namespace exo2
