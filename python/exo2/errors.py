@@ -146,8 +146,9 @@ def _parse_counterexample(text):
 
 
 def _counterexample_values(text):
-    """`{name: value}` from ` n = 4, i = 4`."""
-    pairs = re.findall(r"(\w+'?) = (-?\d+)", text)
+    """`{name: value}` from ` n = 4, i = 4, Cfg.k = 9` (config fields by
+    their dotted name; strides, printed `stride(x, 0) = 3`, are left out)."""
+    pairs = re.findall(r"([\w.]+'?) = (-?\d+)", text)
     return {name: int(value) for name, value in pairs} or None
 
 

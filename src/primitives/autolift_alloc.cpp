@@ -12,6 +12,7 @@
 #include "exo2/primitives/lift_alloc.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/refusal.hpp"
+#include "exo2/primitives/strides.hpp"
 #include "exo2/primitives/substitute.hpp"
 
 namespace exo2::primitives {
@@ -248,6 +249,16 @@ Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
   const bool row = mode == "row";
   Type type = a.type;
   if (!extents.empty()) {
+    // New dimensions move the old ones (row) or change their strides
+    // (col): code that reads a stride of x would see another value.
+    const Block& list = cursors::enclosing_list(proc, alloc.path);
+    const Block scope(list.begin() + alloc.path.back().index + 1, list.end());
+    if (!observed_strides(scope, a.name).empty())
+      refuse(fmt::format("Cannot lift {} with new dimensions: its strides are "
+                         "read (stride(), or by a callee through a window of "
+                         "it), and would change",
+                         a.name.name()),
+             {.srcinfo = s->srcinfo, .hint = "use lift_alloc instead"});
     std::vector<Expr> shape = row ? extents : a.type.shape();
     const std::vector<Expr>& tail = row ? a.type.shape() : extents;
     shape.insert(shape.end(), tail.begin(), tail.end());

@@ -38,6 +38,15 @@ cursors::EditResult divide_dim(const Proc& proc, const cursors::Location& alloc,
          .formula = fmt::format("{} % {} == 0", print_expr(extent), quotient)});
   }
 
+  std::vector<Expr> new_shape(shape.begin(), shape.begin() + dim);
+  const std::optional<int64_t> n = int_literal(extent);
+  new_shape.push_back(n ? control_int(*n / quotient, extent->srcinfo)
+                        : control_binop(BinOpKind::Div, extent,
+                                        control_int(quotient, extent->srcinfo),
+                                        extent->srcinfo));
+  new_shape.push_back(control_int(quotient, extent->srcinfo));
+  new_shape.insert(new_shape.end(), shape.begin() + dim + 1, shape.end());
+
   BufferAccessRewrite rewrite;
   rewrite.point = [&](const std::vector<Expr>& idx, const AccessSite&) {
     std::vector<Expr> out(idx.begin(), idx.begin() + dim);
@@ -62,15 +71,8 @@ cursors::EditResult divide_dim(const Proc& proc, const cursors::Location& alloc,
                "Cannot divide {} because buffer is passed as an argument", x),
            {.srcinfo = site.srcinfo});
   };
-
-  std::vector<Expr> new_shape(shape.begin(), shape.begin() + dim);
-  const std::optional<int64_t> n = int_literal(extent);
-  new_shape.push_back(n ? control_int(*n / quotient, extent->srcinfo)
-                        : control_binop(BinOpKind::Div, extent,
-                                        control_int(quotient, extent->srcinfo),
-                                        extent->srcinfo));
-  new_shape.push_back(control_int(quotient, extent->srcinfo));
-  new_shape.insert(new_shape.end(), shape.begin() + dim + 1, shape.end());
+  rewrite.new_shape = new_shape;
+  rewrite.action = "divide";
 
   EditSequence edits(proc);
   edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));

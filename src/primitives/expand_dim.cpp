@@ -56,10 +56,13 @@ cursors::EditResult expand_dim(const Proc& proc, const cursors::Location& alloc,
         {.srcinfo = site.srcinfo});
   };
 
-  EditSequence edits(proc);
-  edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));
   std::vector<Expr> new_shape{alloc_dim};
   for (const Expr& n : a.type.shape()) new_shape.push_back(n);
+  rewrite.new_shape = new_shape;
+  rewrite.action = "expand";
+
+  EditSequence edits(proc);
+  edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));
   edits.apply(cursors::replace_stmt_attributes(
       edits.proc(), alloc, with_shape(alloc_stmt, new_shape)));
   require_in_bounds(edits.proc(), alloc, new_shape);

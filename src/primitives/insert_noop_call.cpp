@@ -5,6 +5,7 @@
 #include <string>
 
 #include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/call_checks.hpp"
 #include "exo2/primitives/new_expressions.hpp"
 #include "exo2/primitives/refusal.hpp"
 
@@ -61,8 +62,12 @@ cursors::EditResult insert_noop_call(const Proc& proc,
       refuse("Function argument type mismatch:" + why,
              {.srcinfo = typed.back()->srcinfo});
   }
-  return cursors::insert(proc, gap,
-                         {make_call(instr, std::move(typed), where)});
+  cursors::EditResult edit =
+      cursors::insert(proc, gap, {make_call(instr, std::move(typed), where)});
+  cursors::Path call = gap.path;
+  call.back().index = gap.gap_index();
+  require_call_safe(edit.proc, call);
+  return edit;
 }
 
 }  // namespace exo2::primitives

@@ -48,6 +48,14 @@ cursors::EditResult mult_dim(const Proc& proc, const cursors::Location& alloc,
     return out;
   };
 
+  std::vector<Expr> new_shape = shape;
+  const std::optional<int64_t> n_hi = int_literal(hi_extent);
+  new_shape[static_cast<size_t>(hi)] =
+      n_hi ? control_int(*c * *n_hi, hi_extent->srcinfo)
+           : control_binop(BinOpKind::Mul, control_int(*c, hi_extent->srcinfo),
+                           hi_extent, hi_extent->srcinfo);
+  new_shape.erase(new_shape.begin() + lo);
+
   BufferAccessRewrite rewrite;
   rewrite.point = [&](const std::vector<Expr>& idx, const AccessSite&) {
     return PointAccess{a.name, merge(idx)};
@@ -73,14 +81,8 @@ cursors::EditResult mult_dim(const Proc& proc, const cursors::Location& alloc,
                "Cannot multiply {} because buffer is passed as an argument", x),
            {.srcinfo = site.srcinfo});
   };
-
-  std::vector<Expr> new_shape = shape;
-  const std::optional<int64_t> n_hi = int_literal(hi_extent);
-  new_shape[static_cast<size_t>(hi)] =
-      n_hi ? control_int(*c * *n_hi, hi_extent->srcinfo)
-           : control_binop(BinOpKind::Mul, control_int(*c, hi_extent->srcinfo),
-                           hi_extent, hi_extent->srcinfo);
-  new_shape.erase(new_shape.begin() + lo);
+  rewrite.new_shape = new_shape;
+  rewrite.action = "multiply";
 
   EditSequence edits(proc);
   edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));

@@ -68,11 +68,13 @@ cursors::EditResult rearrange_dim(const Proc& proc,
         permutation.begin());
   };
   rewrite.whole_buffer = refuse_call;
+  rewrite.new_shape = permute(a.type.shape());
+  rewrite.action = "permute";
 
   EditSequence edits(proc);
   edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));
   edits.apply(cursors::replace_stmt_attributes(
-      edits.proc(), alloc, with_shape(alloc_stmt, permute(a.type.shape()))));
+      edits.proc(), alloc, with_shape(alloc_stmt, rewrite.new_shape)));
   return edits.result();
 }
 

@@ -38,14 +38,23 @@ cursors::EditResult specialize(const Proc& proc,
   const Block block(list.begin() + block_loc.lo(), list.begin() + block_loc.hi);
   const Block rest(list.begin() + block_loc.hi, list.end());
 
-  std::vector<std::string> used;
+  // Declarations used after the block, by kind (Exo's text names them all
+  // allocations).
+  std::vector<std::string> allocs, windows;
   for (const Stmt& s : block)
     if (const Sym* name = declared_name(s); name && mentions(rest, *name))
-      used.push_back("'" + name->name() + "'");
-  if (!used.empty())
-    refuse(fmt::format("Block contains allocations ({}{}) which are used "
-                       "outside the block.",
-                       fmt::join(used, ", "), used.size() == 1 ? "," : ""),
+      (s->kind == StmtKind::Alloc ? allocs : windows)
+          .push_back("'" + name->name() + "'");
+  auto tuple = [](const std::vector<std::string>& names) {
+    return fmt::format("({}{})", fmt::join(names, ", "),
+                       names.size() == 1 ? "," : "");
+  };
+  std::vector<std::string> kinds;
+  if (!allocs.empty()) kinds.push_back("allocations " + tuple(allocs));
+  if (!windows.empty()) kinds.push_back("window statements " + tuple(windows));
+  if (!kinds.empty())
+    refuse(fmt::format("Block contains {} which are used outside the block.",
+                       fmt::join(kinds, " and ")),
            {.srcinfo = block.front()->srcinfo});
 
   std::vector<Expr> conds;

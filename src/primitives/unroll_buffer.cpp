@@ -77,10 +77,13 @@ cursors::EditResult unroll_buffer(const Proc& proc,
            {.srcinfo = site.srcinfo});
   };
 
-  EditSequence edits(proc);
-  edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));
   std::vector<Expr> rest_shape = shape;
   rest_shape.erase(rest_shape.begin() + dim);
+  rewrite.new_shape = rest_shape;
+  rewrite.action = "unroll";
+
+  EditSequence edits(proc);
+  edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));
   Block allocs;
   for (const auto& [k, sym] : buffers) {
     (void)k;

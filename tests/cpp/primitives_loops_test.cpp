@@ -207,6 +207,42 @@ TEST(PrimitiveLoops, MultLoopsFusesAndForwardsTheOuterLoop) {
                cursors::InvalidCursorError);
 }
 
+// With a negative inner extent the inner loop runs nothing, but n * -2 is
+// positive for a negative outer extent.
+TEST(PrimitiveLoops, MultLoopsRefusesANonPositiveInnerExtent) {
+  Sym n("n"), x("x"), i("i"), j("j");
+  Proc p = proc("tile", {arg(n, kSize), arg(x, tensor({sz(n), lit(4)}))},
+                {loop(i, lit(0), sub(lit(2), sz(n)),
+                      {loop(j, lit(0), lit(-2),
+                            {assign(x, {v(i), v(j)}, real(0.0), 4)}, 3)})});
+  try {
+    primitives::mult_loops(p, Location::node(body(0)), "k");
+    FAIL() << "expected a SchedulingError";
+  } catch (const SchedulingError& e) {
+    EXPECT_STREQ(e.what(),
+                 "expected the inner loop to run a positive number of "
+                 "iterations, got -2.");
+  }
+}
+
+// seq(0, 2) then seq(2, n) is seq(0, n) only when 2 <= n: otherwise the
+// second loop runs nothing and the joined one stops early.
+TEST(PrimitiveLoops, JoinLoopsRefusesAnEmptySecondLoop) {
+  Sym n("n"), x("x"), i("i"), j("j");
+  Proc p = proc("two", {arg(n, kSize), arg(x, tensor({add(sz(n), lit(2))}))},
+                {loop(i, lit(0), lit(2), {assign(x, {v(i)}, real(0.0), 3)}, 2),
+                 loop(j, lit(2), sz(n), {assign(x, {v(j)}, real(0.0), 5)}, 4)});
+  try {
+    primitives::join_loops(p, Location::node(body(0)), Location::node(body(1)));
+    FAIL() << "expected a SchedulingError";
+  } catch (const SchedulingError& e) {
+    EXPECT_STREQ(e.what(),
+                 "expected 0 <= 2 <= n: the joined loop would run other "
+                 "iterations than the two loops");
+    EXPECT_EQ(e.report().counterexample, " n = 1");
+  }
+}
+
 TEST(PrimitiveLoops, JoinLoopsRefusesDifferentBodies) {
   Sym n("n"), x("x"), i("i"), j("j");
   Proc p = proc("two", {arg(n, kSize), arg(x, tensor({sz(n)}))},

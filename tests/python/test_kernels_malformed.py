@@ -237,6 +237,22 @@ CASES = [
         "   n = 1.",
     ),
     (
+        "loop_bounds_from_a_config_field",
+        TypeError,
+        "effect",
+        "for",
+        "expected expression TileCfg.pos to always be non-negative. It can be "
+        "negative when:\n   TileCfg.pos = -1.",
+    ),
+    (
+        "loop_bounds_constant_and_reversed",
+        TypeError,
+        "effect",
+        "for",
+        "expected expression 3 - 5 to always be non-negative. It can be negative "
+        "when:\n   (always: the condition depends on no variable).",
+    ),
+    (
         "config_write_depends_on_loop",
         TypeError,
         "typecheck",
@@ -622,6 +638,11 @@ def test_duplicate_parameter(tmp_path):
         proc(namespace["dup"])
     col = "def dup(n: size, x: f32[n], n: size):".index("n: size)")
     assert str(info.value) == f"{path}:3:{col}: repeated argument name: 'n'"
+
+
+def test_counterexample_names_config_fields():
+    e = raise_from(malformed.loop_bounds_from_a_config_field, TypeError)
+    assert e.counterexample == {"TileCfg.pos": -1}
 
 
 def test_unsatisfiable_precondition_is_located_at_the_assertion():

@@ -6,10 +6,13 @@ forwarding of cursors taken before each primitive."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from exo2 import SchedulingError, proc
 from exo2.API_cursors import InvalidCursorError
 from exo2.stdlib.scheduling import (
+    autolift_alloc,
     divide_dim,
     expand_dim,
     mult_dim,
@@ -198,6 +201,39 @@ def test_resize_dim_fold_refuses_overwriting_live_values():
     assert "tmp[i + 2] at" in message
 
 
+def test_resize_dim_fold_names_the_read_that_loses_its_value():
+    @proc
+    def reverse(x: f32[8], y: f32[8]):
+        t: f32[8]
+        for i in seq(0, 8):
+            t[7 - i] = x[i]
+        for i in seq(0, 8):
+            y[i] = t[i]
+
+    # t[7] (written at i = 0) shares a slot with t[5] (i = 2) before
+    # y[7] = t[7] reads it. (Exo named the write t[7 - i] against itself.)
+    message = refusal(resize_dim, reverse, "t", 0, 2, 0, fold=True)
+    assert re.fullmatch(
+        r"Buffer folding failed because t\[i\] at \S+ reads the value "
+        r"t\[7 - i\] at \S+ wrote, but t\[7 - i\] at \S+, which runs between "
+        r"them, writes 2 or more away from it\.",
+        message,
+    )
+
+
+def test_resize_dim_fold_lets_writes_no_read_needs_wrap():
+    @proc
+    def reverse_each(x: f32[8], y: f32[8]):
+        t: f32[8]
+        for i in seq(0, 8):
+            t[7 - i] = x[i]
+            y[i] = 2.0 * t[7 - i]
+
+    p = resize_dim(reverse_each, "t", 0, 1, 0, fold=True)
+    assert "t: f32[1] @ DRAM" in str(p)
+    assert_same_results(reverse_each, p, {})
+
+
 def test_resize_dim_fold_refuses_calls_and_windows_that_wrap():
     message = refusal(resize_dim, windowed, "t", 1, 8, 0, fold=True)
     assert message.startswith(
@@ -308,6 +344,85 @@ def test_rearrange_dim_errors():
     message = refusal(rearrange_dim, rows, "t", [1, 0])
     assert message.startswith("Permuting the window expression at ")
     assert "would change the meaning of the window" in message
+
+
+# ---- strides: a stride the code reads keeps its value ----------------------
+
+
+@proc
+def stride_read(x: f32[4, 8]):
+    t: f32[4, 8]
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            t[i, j] = x[i, j]
+    if stride(t, 0) == 8:
+        t[0, 0] = 1.0
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            x[i, j] = t[i, j]
+
+
+@proc
+def zero_column(n: size, a: [f32][n]):
+    assert stride(a, 0) == 8
+    for i in seq(0, n):
+        a[i] = 0.0
+
+
+@proc
+def column_call(x: f32[4, 8]):
+    t: f32[4, 8]
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            t[i, j] = x[i, j]
+    zero_column(4, t[0:4, 1])
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            x[i, j] = t[i, j]
+
+
+def test_rearrange_dim_refuses_a_stride_read_whose_value_changes():
+    # stride(t, 0) would become stride(t, 1) == 1 of t: f32[8, 4].
+    message = refusal(rearrange_dim, stride_read, "t", [1, 0])
+    assert message.startswith("Cannot permute t because the value of stride(t, 0) at ")
+    assert message.endswith(" would change")
+
+
+def test_dimension_rewrites_keep_the_strides_the_code_reads():
+    for p in (
+        divide_dim(stride_read, "t", 1, 4),
+        expand_dim(stride_read, "t", 2, 1),
+        resize_dim(stride_read, "t", 0, 6, 0),
+    ):
+        assert_same_results(stride_read, p, {})
+    assert "if stride(t, 1) == 8:" in str(expand_dim(stride_read, "t", 2, 1))
+    message = refusal(resize_dim, stride_read, "t", 1, 9, 0)
+    assert message.startswith("Cannot resize t because the value of stride(t, 0) at ")
+
+
+def test_resize_dim_refuses_changing_a_stride_a_callee_asserts():
+    message = refusal(resize_dim, column_call, "t", 1, 9, 0)
+    assert message.startswith(
+        "Cannot resize t because the value of stride(t, 0), which the window at "
+    )
+    assert message.endswith(" passes on, would change")
+    p = resize_dim(column_call, "t", 0, 6, 0)
+    assert_same_results(column_call, p, {})
+
+
+def test_autolift_alloc_refuses_changing_read_strides():
+    @proc
+    def local_tile(x: f32[4, 8]):
+        for k in seq(0, 2):
+            t: f32[4, 8]
+            for i in seq(0, 4):
+                for j in seq(0, 8):
+                    t[i, j] = x[i, j]
+            if stride(t, 0) == 8:
+                x[k, 0] = t[k, 1]
+
+    with pytest.raises(SchedulingError, match="Cannot lift t with new dimensions"):
+        autolift_alloc(local_tile, "t : _", 1, "col", keep_dims=True)
 
 
 # ---- divide_dim ------------------------------------------------------------------

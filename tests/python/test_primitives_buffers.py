@@ -3,12 +3,12 @@ autolift_alloc / autofission): printed results, results of JIT runs before
 and after, refusals with the spec's texts, and forwarding of cursors taken
 before each primitive."""
 
-# ruff: noqa: F821, E501
+# ruff: noqa: F821, E501, B007
 
 from __future__ import annotations
 
 import pytest
-from exo2 import SchedulingError, proc
+from exo2 import SchedulingError, config, proc
 from exo2.API_cursors import InvalidCursorError
 from exo2.stdlib.scheduling import (
     autofission,
@@ -28,6 +28,11 @@ from exo2.stdlib.scheduling import (
 from schedule_check import assert_same_results
 
 PREFIX = "<<<unknown directive>>>: "
+
+
+@config
+class Cfg:
+    k: index
 
 
 def body_text(p):
@@ -206,6 +211,159 @@ def test_stage_mem_point_window_written_first_has_no_load():
     p = stage_mem(twice, twice.body(), "x[1]", "t")
     assert body_text(p) == ("    t: f32 @ DRAM\n    t = 3.0\n    t += t\n    x[1] = t")
     assert_same_results(twice, p, {})
+
+
+def test_stage_mem_loads_a_point_written_only_under_an_if():
+    @proc
+    def maybe(m: size, x: f32[4]):
+        if m > 3:
+            x[0] = 2.0
+
+    p = stage_mem(maybe, maybe.body()[0], "x[0]", "t")
+    # When m <= 3 the store writes back what the load read.
+    assert body_text(p) == (
+        "    t: f32 @ DRAM\n    t = x[0]\n    if m > 3:\n        t = 2.0\n    x[0] = t"
+    )
+    for m in (1, 3, 4, 7):
+        assert_same_results(maybe, p, {"m": m})
+
+
+def test_stage_mem_loads_a_window_a_loop_may_not_write():
+    @proc
+    def zero_trip(m: size, x: f32[4]):
+        for i in seq(0, m - 1):
+            x[0] = 2.0
+
+    p = stage_mem(zero_trip, zero_trip.find_loop("i"), "x[0]", "t")
+    assert "    t = x[0]\n" in body_text(p)
+    for m in (1, 2, 5):
+        assert_same_results(zero_trip, p, {"m": m})
+
+    @proc
+    def one_short(x: f32[8]):
+        for i in seq(0, 7):
+            x[i] = 2.0
+
+    p = stage_mem(one_short, one_short.find_loop("i"), "x[0:8]", "t")
+    assert "t[i0] = x[i0 + 0]" in body_text(p)
+    assert_same_results(one_short, p, {})
+
+
+def test_stage_mem_loads_what_a_later_iteration_reads_first():
+    @proc
+    def backwards(x: f32[8]):
+        for i in seq(0, 8):
+            x[i] = 2.0
+            x[7 - i] += 1.0
+
+    p = stage_mem(backwards, backwards.find_loop("i"), "x[0:8]", "t")
+    assert "t[i0] = x[i0 + 0]" in body_text(p)
+    assert_same_results(backwards, p, {})
+
+
+def test_stage_mem_leaves_out_the_load_a_block_overwrites_on_every_path():
+    @proc
+    def both_branches(m: size, x: f32[4]):
+        if m > 3:
+            x[0] = 2.0
+        else:
+            x[0] = 3.0
+        x[0] += 1.0
+
+    p = stage_mem(both_branches, both_branches.body(), "x[0]", "t")
+    assert body_text(p) == (
+        "    t: f32 @ DRAM\n"
+        "    if m > 3:\n"
+        "        t = 2.0\n"
+        "    else:\n"
+        "        t = 3.0\n"
+        "    t += 1.0\n"
+        "    x[0] = t"
+    )
+    for m in (1, 4):
+        assert_same_results(both_branches, p, {"m": m})
+
+    @proc
+    def prefix_sum(x: f32[8], y: f32[8]):
+        for i in seq(0, 8):
+            if i < 4:
+                x[i] = y[i]
+            else:
+                x[i] = 0.0
+            if i > 0:
+                x[i] += x[i - 1]
+
+    p = stage_mem(prefix_sum, prefix_sum.find_loop("i"), "x[0:8]", "t")
+    assert "= x[" not in body_text(p)
+    assert_same_results(prefix_sum, p, {})
+
+
+def test_stage_mem_leaves_out_the_load_of_a_zeroed_accumulator():
+    @proc
+    def row_sums(n: size, x: f32[n, 8], y: f32[n, 8]):
+        for i in seq(0, n):
+            for k in seq(0, 8):
+                y[i, k] = 0.0
+            for j in seq(0, n):
+                for k in seq(0, 8):
+                    y[i, k] += x[j, k]
+
+    p = stage_mem(row_sums, row_sums.find_loop("i").body(), "y[i, 0:8]", "acc")
+    assert body_text(simplify(p)) == (
+        "    for i in seq(0, n):\n"
+        "        acc: f32[8] @ DRAM\n"
+        "        for k in seq(0, 8):\n"
+        "            acc[k] = 0.0\n"
+        "        for j in seq(0, n):\n"
+        "            for k in seq(0, 8):\n"
+        "                acc[k] += x[j, k]\n"
+        "        for i0 in seq(0, 8):\n"
+        "            y[i, i0] = acc[i0]"
+    )
+    for n in (1, 2, 5):
+        assert_same_results(row_sums, p, {"n": n})
+
+
+def test_stage_mem_refuses_a_window_the_block_moves():
+    @proc
+    def moving(x: f32[8]):
+        for i in seq(0, 4):
+            x[Cfg.k % 8] = 1.0
+            Cfg.k = Cfg.k + 1
+
+    # The store after the loop would write x[Cfg.k % 8] for the new Cfg.k.
+    with pytest.raises(SchedulingError) as e:
+        stage_mem(moving, moving.find_loop("i"), "x[Cfg.k % 8]", "t")
+    assert str(e.value).startswith(
+        PREFIX + "Cannot stage 'x': the staged window reads Cfg.k, which is "
+        "written at "
+    )
+
+
+def test_stage_mem_refuses_changing_a_stride_a_callee_asserts():
+    @proc
+    def zero_column(n: size, a: [f32][n]):
+        assert stride(a, 0) == 8
+        for i in seq(0, n):
+            a[i] = 0.0
+
+    @proc
+    def column_call(x: f32[4, 8]):
+        zero_column(4, x[0:4, 1])
+
+    call = column_call.find("zero_column(_)")
+    # Staged alone, the column would be a dense f32[4] with stride 1.
+    with pytest.raises(SchedulingError) as e:
+        stage_mem(column_call, call, "x[0:4, 1]", "col")
+    assert str(e.value).startswith(
+        PREFIX + "Cannot stage 'x': the window x[0:4, 1] at "
+    )
+    assert str(e.value).endswith(
+        "passes on stride(x, 0), which the staging buffer would change"
+    )
+    p = stage_mem(column_call, call, "x[0:4, 0:8]", "tile")
+    assert "zero_column(4, tile[0 - 0:4 - 0, 1 - 0])" in str(p)
+    assert_same_results(column_call, p, {})
 
 
 def test_stage_mem_refuses_accum_with_a_read():

@@ -231,3 +231,27 @@ def test_delete_config_refusals():
             lambda: delete_config(write_then_read, write_then_read.find("x[i] = _"))
         ),
     )
+
+
+def test_delete_config_refuses_declarations():
+    # An allocation or window statement modifies nothing, but deleting it
+    # left its uses unbound (code generation then failed).
+    @proc
+    def declares(x: f32[8]):
+        t: f32
+        t = 1.0
+        w = x[0:4]
+        w[0] = t
+
+    assert re.fullmatch(
+        re.escape(PREFIX)
+        + r"Cannot delete the statement at \S+:\d+:8 with delete_config: it is "
+        r"the allocation of t, not a configuration write",
+        refused(lambda: delete_config(declares, declares.find("t : _"))),
+    )
+    assert re.fullmatch(
+        re.escape(PREFIX)
+        + r"Cannot delete the statement at \S+:\d+:8 with delete_config: it is "
+        r"the window statement w = x\[0:4\], not a configuration write",
+        refused(lambda: delete_config(declares, declares.find("w = _"))),
+    )

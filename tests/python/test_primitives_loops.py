@@ -150,6 +150,29 @@ def test_divide_loop_perfect_with_precondition():
     assert_same_results(scale4, p, {"n": 16})
 
 
+def test_divide_loop_cut_refuses_a_loop_that_may_run_nothing():
+    # For n < 4 the loop over i runs nothing, but its cut tail would run
+    # (n - 4) % 4 > 0 iterations, writing before x.
+    @proc
+    def shifted(n: size, x: f32[n + 4]):
+        if n >= 4:
+            for i in seq(0, n - 4):
+                x[i] = 1.0
+
+    p = lift_scope(shifted, shifted.find_loop("i"))
+    p = eliminate_dead_code(p, p.find("if _:_"))
+    for tail in ("cut", "cut_and_guard"):
+        with pytest.raises(SchedulingError) as e:
+            divide_loop(p, "i", 4, ["io", "ii"], tail=tail)
+        assert str(e.value) == (
+            "<<<unknown directive>>>: cannot cut the tail of the loop over i: "
+            "its upper bound n - 4 may be negative"
+        )
+    q = divide_loop(p, "i", 4, ["io", "ii"], tail="guard")
+    for n in (1, 3, 4, 7, 9):
+        assert_same_results(shifted, q, {"n": n})
+
+
 def test_divide_loop_refuses_nonzero_lower_bound():
     @proc
     def from_one(n: size, x: f32[n + 1]):
@@ -844,6 +867,21 @@ def test_specialize_refusals():
         match=r"Block contains allocations \('t',\) which are used outside the block.",
     ):
         specialize(staged, staged.body()[0:2], "n > 2")
+
+    # Exo calls a window statement an allocation too.
+    @proc
+    def windowed(n: size, x: f32[n + 4]):
+        t: f32
+        t = 1.0
+        w = x[0:4]
+        w[0] = t
+
+    with pytest.raises(SchedulingError) as e:
+        specialize(windowed, windowed.body()[0:3], "n > 2")
+    assert str(e.value) == (
+        "<<<unknown directive>>>: Block contains allocations ('t',) and window "
+        "statements ('w',) which are used outside the block."
+    )
     with pytest.raises(SchedulingError, match="Invalid specialization condition."):
         specialize(scale, "for i in _: _", "n + 2")
 
@@ -966,6 +1004,48 @@ def test_join_loops_refusals():
         SchedulingError, match="expected the two loops to have identical bodies"
     ):
         join_loops(different, "i", "i #1")
+
+
+def lifted_tail():
+    """`for i in seq(4, n)` moved out of its `if n >= 4:` by lift_scope (the if
+    then dropped as always true inside the loop): for n < 4 it runs nothing."""
+
+    @proc
+    def tail(n: size, x: f32[n + 4]):
+        for i in seq(0, 4):
+            x[i] = 1.0
+        if n >= 4:
+            for i in seq(4, n):
+                x[i] = 1.0
+
+    p = lift_scope(tail, tail.find_loop("i #1"))
+    return tail, eliminate_dead_code(p, p.find("if _:_"))
+
+
+def test_join_loops_refuses_when_the_second_loop_may_run_nothing():
+    _, p = lifted_tail()
+    with pytest.raises(SchedulingError) as e:
+        join_loops(p, "i", "i #1")
+    assert str(e.value) == (
+        "<<<unknown directive>>>: expected 0 <= 4 <= n: the joined loop would "
+        "run other iterations than the two loops"
+    )
+    assert e.value.counterexample == {"n": 1}
+
+
+def test_join_loops_joins_loops_whose_bounds_are_ordered():
+    @proc
+    def ordered(n: size, x: f32[n]):
+        assert n >= 4
+        for i in seq(0, 4):
+            x[i] = 1.0
+        for i in seq(4, n):
+            x[i] = 1.0
+
+    p = join_loops(ordered, "i", "i #1")
+    assert "    for i in seq(0, n):\n        x[i] = 1.0" in str(p)
+    for n in (4, 5, 9):
+        assert_same_results(ordered, p, {"n": n})
 
 
 def test_join_loops_forwards_the_first_loop():

@@ -7,6 +7,8 @@ and the preconditions replace proves at the new call."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from exo2 import SchedulingError, instr, proc
 from exo2.API_cursors import InvalidCursorError
@@ -887,6 +889,43 @@ def test_insert_noop_call_refuses_non_pass_body():
         SchedulingError, match="Cannot insert a proc whose body is not pass"
     ):
         insert_noop_call(k_assign_loop, gap, zero_column, ["A[0:8]"])
+
+
+@instr("(void)({n});")
+def big_hint(n: size, x: [f32][n]):
+    assert n > 100
+    pass
+
+
+def test_insert_noop_call_proves_the_callee_preconditions():
+    # The generated C assumes n > 100 (EXO_ASSUME): a false assumption is
+    # undefined behaviour, so the call is refused where it may not hold.
+    @proc
+    def small(n: size, x: f32[n]):
+        for i in seq(0, n):
+            x[i] = 1.0
+
+    gap = small.find_loop("i").after()
+    with pytest.raises(SchedulingError) as e:
+        insert_noop_call(small, gap, big_hint, ["n", "x"])
+    assert re.fullmatch(
+        re.escape(PREFIX)
+        + r"Could not verify assertion n > 100 in big_hint at \S+:\d+:11",
+        str(e.value),
+    )
+    assert e.value.counterexample["n"] <= 100
+    with pytest.raises(SchedulingError, match="x is read out-of-bounds"):
+        insert_noop_call(small, gap, big_hint, ["n + 1", "x[0:n + 1]"])
+
+    @proc
+    def large(n: size, x: f32[n]):
+        assert n > 200
+        for i in seq(0, n):
+            x[i] = 1.0
+
+    p = insert_noop_call(large, large.find_loop("i").after(), big_hint, ["n", "x"])
+    assert str(p).endswith("    big_hint(n, x)")
+    assert_same_results(large, p, {"n": 201})
 
 
 def test_insert_noop_call_argument_count():

@@ -14,7 +14,10 @@
 // of loop 2`; a lifted-past loop iterator in the shape (as lift_alloc);
 // `Lift size cannot be less than for-loop bound <hi>` when `size < hi` is
 // possible; the lifted-past code writes a config field that the new
-// extents (evaluated before it) or indices (at every access) read.
+// extents (evaluated before it) or indices (at every access) read; [fix]
+// new dimensions when the code reads a stride of `x` (directly or through a
+// window passed on), whose value they would change (`Cannot lift x with new
+// dimensions: its strides are read ...`).
 // Forwarding: none (legacy).
 #pragma once
 

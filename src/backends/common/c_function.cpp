@@ -791,6 +791,10 @@ class CFunctionEmitter {
     }
     if (e->kind == ExprKind::WindowExpr)
       return window_literal(e->as<WindowExpr>(), e->type, callee_reads_only());
+    // A config field passed to a scalar data parameter is passed by
+    // reference, as a scalar variable is: the callee may write it.
+    if (e->kind == ExprKind::ReadConfig && callee->args[k].type.is_numeric())
+      return "&" + config_read(e->as<ReadConfig>());
     return expr(e);
   }
 

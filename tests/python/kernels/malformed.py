@@ -219,6 +219,22 @@ def loop_bounds_reversed():
             x[i] = 0.0
 
 
+def loop_bounds_from_a_config_field():
+    # No argument or iterator: the counterexample is the field's value.
+    @proc
+    def f(x: f32[8]):
+        for i in seq(0, TileCfg.pos):  # ERR
+            x[0] = 0.0
+
+
+def loop_bounds_constant_and_reversed():
+    # Nothing varies: the message says so instead of an empty list.
+    @proc
+    def f(x: f32[8]):
+        for i in seq(0, 3 - 5):  # ERR
+            x[0] = 0.0
+
+
 def config_write_depends_on_loop():
     @proc
     def f(n: size, x: f32[n]):
