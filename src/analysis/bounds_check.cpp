@@ -186,7 +186,12 @@ class BoundsChecker {
     block(p.body);
 
     if (!diags_.empty()) throw effect_check_error(diags_);
-    if (alias_error_) throw SchedulingError(*alias_error_);
+    if (alias_error_)
+      throw SchedulingError(alias_error_->first,
+                            {.srcinfo = alias_error_->second,
+                             .condition = "NoAlias",
+                             .hint = "pass disjoint windows, or copy one "
+                                     "argument through a temporary buffer"});
   }
 
  private:
@@ -536,12 +541,14 @@ class BoundsChecker {
       if (!b) continue;
       if (!passed.insert(*b).second) {
         // Exo's text (rewrite/new_eff.py), two spaces before "Please".
-        alias_error_ = fmt::format(
-            "Cannot Pass the same buffer '{}' via multiple arguments in call "
-            "to {}, since doing so would introduce aliased arguments.  Please "
-            "contact the Exo developers if you need support for aliased "
-            "arguments.",
-            b->name(), c.f->name);
+        alias_error_ = {
+            fmt::format(
+                "Cannot Pass the same buffer '{}' via multiple arguments in "
+                "call to {}, since doing so would introduce aliased "
+                "arguments.  Please contact the Exo developers if you need "
+                "support for aliased arguments.",
+                b->name(), c.f->name),
+            c.srcinfo};
         return;
       }
     }
@@ -600,7 +607,8 @@ class BoundsChecker {
   const Proc& proc_;
   SmtEncoder smt_;
   std::vector<Diagnostic> diags_;
-  std::optional<std::string> alias_error_;
+  // The message and the call of the first aliased call found.
+  std::optional<std::pair<std::string, SrcInfo>> alias_error_;
   std::unordered_map<Sym, BufferInfo> buffers_;
   // The integer variables shown in counterexamples, outermost first.
   std::vector<NamedTerm> scope_vars_;

@@ -55,7 +55,8 @@ cursors::EditResult insert_noop_call(const Proc& proc,
   const SrcInfo& where = cursors::resolve_stmt(proc, gap.path)->srcinfo;
   std::vector<Expr> typed;
   for (size_t k = 0; k < args.size(); k++) {
-    typed.push_back(typecheck_in_scope(proc, gap.path, args[k]));
+    typed.push_back(
+        typecheck_in_scope(proc, gap.path, args[k], ExprCategory::Any));
     std::string why = argument_mismatch(instr->args[k], typed.back());
     if (!why.empty())
       refuse("Function argument type mismatch:" + why,

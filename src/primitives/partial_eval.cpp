@@ -1,5 +1,7 @@
 #include "exo2/primitives/partial_eval.hpp"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 
 #include "exo2/primitives/refusal.hpp"
@@ -22,9 +24,14 @@ Expr literal_for(const FnArg& a, const ConstValue& value) {
     return make_const(
         is_bool ? std::get<bool>(value) : std::get<int64_t>(value) != 0,
         a.srcinfo, Type(TypeKind::Bool));
-  return make_int(
-      is_bool ? int64_t{std::get<bool>(value)} : std::get<int64_t>(value),
-      a.srcinfo, Type(TypeKind::Int));
+  const int64_t n =
+      is_bool ? int64_t{std::get<bool>(value)} : std::get<int64_t>(value);
+  if (a.type.kind() == TypeKind::Size && n <= 0)
+    refuse(fmt::format("cannot partially evaluate the size parameter {} to "
+                       "{}: sizes are positive",
+                       a.name.name(), n),
+           {.srcinfo = a.srcinfo});
+  return make_int(n, a.srcinfo, Type(TypeKind::Int));
 }
 
 }  // namespace

@@ -28,7 +28,8 @@ cursors::EditResult rewrite_expr(const Proc& proc,
     throw std::invalid_argument(
         "rewrite_expr: expected an expression inside a statement");
 
-  const Expr new_expr = typecheck_in_scope(proc, stmt, untyped);
+  const Expr new_expr =
+      typecheck_in_scope(proc, stmt, untyped, category_of(old_expr->type));
   QueryContext ctx(proc, to_stmt_path(stmt));
   SafetyResult r = prove_equivalent(ctx, old_expr, new_expr);
   require_proven(r,

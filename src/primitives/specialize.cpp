@@ -50,7 +50,9 @@ cursors::EditResult specialize(const Proc& proc,
 
   std::vector<Expr> conds;
   for (const Expr& untyped : untyped_conds) {
-    conds.push_back(typecheck_in_scope(proc, block_loc.path, untyped));
+    // Any: is_valid_condition refuses other expressions in Exo's words.
+    conds.push_back(
+        typecheck_in_scope(proc, block_loc.path, untyped, ExprCategory::Any));
     if (!is_valid_condition(conds.back()))
       refuse("Invalid specialization condition.",
              {.srcinfo = conds.back()->srcinfo});

@@ -414,14 +414,9 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
   for (WindowAccess& e : entries) {
     if (!e.is_interval ? !e.lo : (!e.lo || !e.hi))
       throw std::invalid_argument("stage_mem: incomplete window entry");
-    e.lo = typecheck_in_scope(proc, block.path, e.lo);
-    if (e.is_interval) e.hi = typecheck_in_scope(proc, block.path, e.hi);
-    for (const Expr& bound : {e.lo, e.hi})
-      if (bound && !bound->type.is_indexable())
-        throw typecheck_error(
-            {{bound->srcinfo,
-              fmt::format("cannot index with expression of type '{}'",
-                          bound->type.str())}});
+    e.lo = typecheck_in_scope(proc, block.path, e.lo, ExprCategory::Control);
+    if (e.is_interval)
+      e.hi = typecheck_in_scope(proc, block.path, e.hi, ExprCategory::Control);
   }
 
   QueryContext ctx(proc, at);

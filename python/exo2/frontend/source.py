@@ -46,6 +46,18 @@ class SourceContext:
         raise self.make_error(node, text)
 
 
+class CallSiteContext(SourceContext):
+    """Places every node of a fragment parsed from a string (a new
+    expression given to a primitive) at the user's call: the string's own
+    positions mean nothing in the user's file."""
+
+    def __init__(self, filename, line, col):
+        super().__init__(filename, line, col)
+
+    def position(self, node):
+        return self.line_offset, self.col_offset
+
+
 def parse_definition(obj):
     """The `ast` node of a function or class definition and its context."""
     try:

@@ -28,7 +28,15 @@ def _is_positive_literal(expr):
     return text.isdigit() and int(text) > 0
 
 
-@sched_op([AllocCursorA, IntA, NewExprA("buf_cursor"), NewExprA("buf_cursor"), BoolA])
+@sched_op(
+    [
+        AllocCursorA,
+        IntA,
+        NewExprA("buf_cursor", "control"),
+        NewExprA("buf_cursor", "control"),
+        BoolA,
+    ]
+)
 def resize_dim(proc, buf_cursor, dim_idx, size, offset, fold=False):
     """`x : T[n, ...]` → `x : T[size, ...]`, every index `i` of that
     dimension → `i - offset`; with `fold=True`, `i % size` (a circular
@@ -47,7 +55,9 @@ def resize_dim(proc, buf_cursor, dim_idx, size, offset, fold=False):
     )
 
 
-@sched_op([AllocCursorA, NewExprA("buf_cursor"), NewExprA("buf_cursor")])
+@sched_op(
+    [AllocCursorA, NewExprA("buf_cursor", "control"), NewExprA("buf_cursor", "control")]
+)
 def expand_dim(proc, buf_cursor, alloc_dim, indexing_expr):
     """`x : T[...]` → `x : T[alloc_dim, ...]`, every access `x[...]` →
     `x[indexing_expr, ...]`."""

@@ -10,6 +10,8 @@ import ast
 
 from .. import API_cursors as PC
 from .. import _core
+from ..api_arguments import CONTROL_INTS
+from ..errors import SchedulingError
 from ..frontend.parse_fragment import ParseFragmentError
 from ..frontend.source import PythonScope
 from .new_expressions import (
@@ -40,6 +42,12 @@ def partial_eval(proc, args, kwargs):
             if name not in names:
                 raise TypeError(f"no argument {name} found")
             values.append((names.index(name), value))
+    for position, value in values:
+        if isinstance(value, int) and value not in CONTROL_INTS:
+            raise SchedulingError(
+                f"cannot partially evaluate {names[position]} to {value}: control "
+                "values must lie in [-2**31, 2**31)"
+            )
     return type(proc)(_core.partial_eval(proc._proc, values))
 
 
