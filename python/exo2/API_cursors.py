@@ -140,6 +140,12 @@ class Cursor:
         return ExprListCursor(self._impl, self._proc, self._impl.children(slot))
 
 
+def _check_index(i, length):
+    """IndexError, as sequences raise it, unless `-length <= i < length`."""
+    if not -length <= i < length:
+        raise IndexError(f"cursor index {i} out of range for {length} items")
+
+
 def _no_print(cursor):
     raise NotImplementedError(
         "Cursor printing is only implemented for procs and statements"
@@ -198,6 +204,7 @@ class ListCursorPrototype(Cursor):
             if i.step not in (None, 1):
                 raise IndexError("block cursors must be contiguous")
             return type(self)(self._impl, self._proc, self._items[i])
+        _check_index(i, len(self._items))
         return _lift(self._items[i], self._proc)
 
     def __eq__(self, other):
@@ -307,7 +314,11 @@ class StmtCursor(StmtCursorPrototype):
     @checked
     def is_ancestor_of(self, other: Cursor):
         """Whether `other` (a node, or a block's / gap's anchor) lies in this
-        statement's sub-tree."""
+        statement's sub-tree; False for a cursor of another procedure."""
+        if not other:
+            raise InvalidCursorError("cannot compare with the invalid cursor")
+        if other.proc() is not self._proc:
+            return False
         return self._impl.is_ancestor_of(other._impl)
 
 
@@ -329,6 +340,8 @@ class BlockCursor(StmtCursorPrototype, ListCursorPrototype):
 
     @checked
     def __getitem__(self, i: int | slice):
+        if not isinstance(i, slice):
+            _check_index(i, len(self))
         positions = self._range()[i]
         if isinstance(positions, range):
             if positions.step != 1:

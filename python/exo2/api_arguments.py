@@ -6,7 +6,8 @@ before it runs: a value of the wrong kind raises
 {type}`, the shape primitives use (primitives/arguments.py), instead of an
 `AttributeError` from deep inside. Annotations are classes, `A | B`
 unions, `None`, or strings naming classes that are imported on first use
-(for classes of modules that import this one); `int` never accepts a bool.
+(for classes of modules that import this one); `int` never accepts a bool,
+nor a value outside `CONTROL_INTS` (the core takes 32-bit counts).
 `Annotated[T, "text"]` raises `TypeError("text")` instead, where the API
 documents its own message.
 """
@@ -42,11 +43,15 @@ def checked(fn):
             if arg_name not in expected():
                 continue
             kinds, message = expected()[arg_name]
+            where = f"argument {positions[arg_name]}, '{arg_name}' to {name}"
             if not _is_instance(value, kinds):
                 raise TypeError(
                     message
-                    or f"argument {positions[arg_name]}, '{arg_name}' to {name}: "
-                    f"expected {_describe(kinds)}, not {type(value)}"
+                    or f"{where}: expected {_describe(kinds)}, not {type(value)}"
+                )
+            if _is_int(value) and value not in CONTROL_INTS:
+                raise TypeError(
+                    f"{where}: expected an int in [-2**31, 2**31), not {value}"
                 )
         return fn(*args, **kwargs)
 
@@ -105,6 +110,10 @@ def _is_instance(value, kinds):
     if isinstance(value, bool) and bool not in kinds and int in kinds:
         return False
     return isinstance(value, kinds)
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _describe(kinds):

@@ -1,4 +1,4 @@
-// Definition-time bounds checking (object-language.md §8, errors.md §2).
+// Definition-time bounds checking (docs/writing-kernels.md, docs/errors.md).
 //
 // The checker walks the procedure once, in source order, keeping a context of
 // facts in an SmtEncoder: size arguments are positive, preconditions hold,

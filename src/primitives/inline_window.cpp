@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/primitives/buffer_uses.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
@@ -84,7 +85,7 @@ cursors::EditResult inline_window(const Proc& proc,
   const Stmt s = stmt_of_kind(proc, window, StmtKind::WindowStmt);
   const WindowStmt& w = s->as<WindowStmt>();
   if (w.rhs->kind != ExprKind::WindowExpr)
-    throw std::invalid_argument("inline_window: expected a window expression");
+    throw ArgumentError("inline_window: expected a window expression");
   EditSequence edits(proc);
   edits.apply(
       {Inline(w.name, w.rhs).rewrite_uses(proc), cursors::Forwarding()});

@@ -51,7 +51,7 @@ cursors::EditResult insert_noop_call(const Proc& proc,
   if (instr->body.size() != 1 || instr->body[0]->kind != StmtKind::Pass)
     refuse("Cannot insert a proc whose body is not pass");
   if (args.size() != instr->args.size())
-    throw std::invalid_argument("Function argument count mismatch");
+    throw ArgumentError("Function argument count mismatch");
   const SrcInfo& where = cursors::resolve_stmt(proc, gap.path)->srcinfo;
   std::vector<Expr> typed;
   for (size_t k = 0; k < args.size(); k++) {

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-
 #include "exo2/primitives/refusal.hpp"
 #include "exo2/primitives/substitute.hpp"
 
@@ -40,7 +38,7 @@ Proc partial_eval(const Proc& proc, const std::vector<ParameterValue>& values) {
   Substitution subst;
   for (const ParameterValue& v : values) {
     if (v.param < 0 || v.param >= static_cast<int>(proc->args.size()))
-      throw std::invalid_argument("partial_eval: no such parameter");
+      throw ArgumentError("partial_eval: no such parameter");
     const FnArg& a = proc->args[static_cast<size_t>(v.param)];
     subst[a.name] = literal_for(a, v.value);
   }

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-
 #include "exo2/core_ir/symbol_table.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/new_expressions.hpp"
@@ -31,9 +29,9 @@ cursors::EditResult specialize(const Proc& proc,
                                const cursors::Location& block_loc,
                                const std::vector<Expr>& untyped_conds) {
   if (block_loc.kind != cursors::LocationKind::Block)
-    throw std::invalid_argument("expected a block");
+    throw ArgumentError("expected a block");
   if (untyped_conds.empty())
-    throw std::invalid_argument("expected at least one condition");
+    throw ArgumentError("expected at least one condition");
   const Block& list = cursors::enclosing_list(proc, block_loc.path);
   const Block block(list.begin() + block_loc.lo(), list.begin() + block_loc.hi);
   const Block rest(list.begin() + block_loc.hi, list.end());

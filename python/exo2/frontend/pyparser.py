@@ -646,6 +646,8 @@ class Parser:
                 or isinstance(e.args[1].value, bool)
             ):
                 self.err(e, _BAD_STRIDE)
+            if e.args[1].value not in range(2**31):
+                self.err(e.args[1], f"stride dimension {e.args[1].value} out of range")
             sym = self.resolve_read(e.args[0], has_indices=True)
             return _core.stride_expr(sym, e.args[1].value, self.srcinfo(e))
         function = self.eval_python(e.func)

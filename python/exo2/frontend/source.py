@@ -17,7 +17,7 @@ from .. import _core
 class ParseError(Exception):
     """Kernel syntax outside the object language; `file:line:col: text`."""
 
-    # Users know the class by its documented path (spec/errors.md).
+    # Users know the class by its documented path (docs/errors.md).
     __module__ = "exo2.frontend.pyparser"
 
 

@@ -420,6 +420,11 @@ def sched_op(arg_procs):
                     raise
 
         wrapper._exo2_scheduling_op = True
+        # For tools that generate arguments (tests/fuzz): the processor of
+        # each parameter, by name.
+        wrapper.argument_processors = dict(
+            zip(signature.parameters, processors, strict=True)
+        )
         return wrapper
 
     return decorator

@@ -147,6 +147,13 @@ def parse_new_expr(value, cursor):
         found, _ = scope.lookup(node.id)
         if node.id not in variables and not found:
             raise ParseFragmentError(f"{node.id} not found in the current environment")
+    for node in nodes_outside_unquotes(tree):
+        # `Config.field`: the config must be a Python name in scope.
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if not scope.lookup(node.value.id)[0]:
+                raise ParseFragmentError(
+                    f"{node.value.id} not found in the current environment"
+                )
     return parse_exo_expr(tree, source, scope, variables)
 
 

@@ -11,6 +11,7 @@ import ast
 from .. import API_cursors as PC
 from .. import _core
 from ..api_arguments import CONTROL_INTS
+from ..core.configs import Config
 from ..errors import SchedulingError
 from ..frontend.parse_fragment import ParseFragmentError
 from ..frontend.source import PythonScope
@@ -76,6 +77,8 @@ def _parse_assertion(proc, text, configs):
     statement (the parameters); `C.f` reads a config of `configs` named C."""
     frame, source = _caller()
     tree = parse_python_expr(text)
+    if not all(isinstance(c, Config) for c in configs):
+        raise TypeError("add_assertion: configs must be a list of Config objects")
     by_name = {c.name(): c for c in configs}
     variables = variables_before(proc.body()[0])
     scope = PythonScope(frame.f_globals, {**frame.f_locals, **by_name})
