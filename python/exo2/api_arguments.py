@@ -80,8 +80,8 @@ def _classes(annotation, module):
         annotation = annotation.__forward_arg__
     if isinstance(annotation, str):
         return _classes_named(annotation, module)
-    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) in (
-        typing.Union,
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is (
+        typing.Union
     ):
         return tuple(
             c

@@ -20,6 +20,13 @@ class Exo2cError(ValueError):
     names the file and says what to change."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with usage errors on one line (and exit status 2)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def main():
     """The console entry point: runs exo2c; an error is one line on stderr
     (`exo2c: error: ...`) with exit status 1 (2 for usage errors)."""
@@ -36,7 +43,7 @@ def exo2c(*args, name="exo2c"):
     with status 2 (argparse); input and output problems raise Exo2cError;
     errors in the user's modules propagate."""
     sys.setrecursionlimit(10000)
-    parser = argparse.ArgumentParser(prog=name, description="Compile an exo2 library.")
+    parser = _Parser(prog=name, description="Compile an exo2 library.")
     parser.add_argument(
         "-o", "--outdir", metavar="OUTDIR", help="output directory for build artifacts"
     )

@@ -7,8 +7,10 @@ it was raised, a message, and what the case did (the mutant's edits, the
 chain's steps).
 """
 
-import re
+import os
+import signal
 import tempfile
+import time
 import traceback
 
 import chains
@@ -19,9 +21,9 @@ from exo2 import Procedure
 from outcomes import ACCEPTED, DOCUMENTED, FAILURES, classify
 
 MODES = ("mutate", "chain")
-# Mutants with larger numbers may loop or allocate for a long time when run.
-_RUNNABLE_LIMIT = 10_000
-_NUMBER = re.compile(r"\b\d+(?:\.\d*)?(?:e\d+)?\b")
+# Modes that test the harness itself (tests/python/test_fuzz.py): a case
+# that kills its worker, and one that never ends.
+SELF_TESTS = ("selftest-crash", "selftest-hang")
 _workdir = None
 
 
@@ -29,6 +31,10 @@ def run_case(mode, seed, verbose=False):
     """The result dict of the case `(mode, seed)`."""
     result = {"mode": mode, "seed": seed, "class": "", "where": "", "message": ""}
     result["classes"] = []  # every documented error class the case raised
+    if mode == "selftest-crash":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if mode == "selftest-hang":
+        time.sleep(3600)
     try:
         if mode == "mutate":
             outcome, detail = _run_mutant(seed, result)
@@ -78,7 +84,7 @@ def _run_mutant(seed, result):
     proc.c_code_str()
     if proc.is_instr():
         return ACCEPTED, "an instruction: not run"
-    if any(float(n) > _RUNNABLE_LIMIT for n in _NUMBER.findall(m.source)):
+    if chains.has_large_numbers(m.source):
         return ACCEPTED, "not run: large numbers"
     kernel = proc.jit(extra_cflags=("-O0",))
     rng = chains.random.Random(seed)

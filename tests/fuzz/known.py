@@ -28,7 +28,8 @@ KNOWN = [
     Known(
         UNCOMPILABLE,
         r"two or more data types in declaration specifiers"
-        r"|expected identifier or .\(. before .(void|int|double|char).",
+        r"|expected identifier or .\(. before .(void|int|double|char)."
+        r"|conflicting types for .(malloc|free|select|main|exit|abs).",
         "names that are C keywords or libc functions are not mangled in the C "
         "(issue 15, the code generation part)",
     ),

@@ -112,6 +112,16 @@ def test_the_core_refuses_a_wrong_kind_expression_passed_around_python():
         )
 
 
+def test_add_assertion_names_its_argument_when_it_is_not_a_condition():
+    with pytest.raises(KernelCheckError) as e:
+        scale.add_assertion("n + 1")
+    assert str(e.value).startswith(
+        "argument 1, 'assertion' to add_assertion: expected a bool expression"
+    )
+    with pytest.raises(TypeError, match="configs must be a list of Config objects"):
+        scale.add_assertion("n > 1", [1])
+
+
 def test_new_expression_errors_point_at_the_users_call():
     with pytest.raises(KernelCheckError) as e:
         cut_loop(scale, "i", "x[0]")  # the cut_loop call

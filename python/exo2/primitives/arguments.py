@@ -154,7 +154,10 @@ class ExprCursorA(_CursorA):
     def __call__(self, arg, all_args):
         if self.many:
             if isinstance(arg, str):
-                return self.find(arg, all_args, many=True)
+                found = self.find(arg, all_args, many=True)
+                if not all(isinstance(c, PC.ExprCursor) for c in found):
+                    self.err("expected pattern to match only expressions")
+                return found
             if isinstance(arg, PC.ExprCursor):
                 arg = [arg]
             if not isinstance(arg, (list, tuple)) or not all(

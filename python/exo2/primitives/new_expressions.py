@@ -12,6 +12,7 @@ import collections
 import functools
 import importlib.util
 import inspect
+import itertools
 import os
 
 from .. import API_cursors as PC
@@ -213,15 +214,18 @@ def _at_line_start():
     return node
 
 
-def _outside(frame, directories):
-    """The innermost frame from `frame` outwards whose file lies in none of
-    `directories`, or None."""
+def _innermost(frame, is_wanted):
+    """The innermost frame from `frame` outwards whose file `is_wanted`, or
+    None."""
     while frame is not None:
-        path = os.path.abspath(frame.f_code.co_filename)
-        if not any(path.startswith(os.path.join(d, "")) for d in directories):
+        if is_wanted(os.path.abspath(frame.f_code.co_filename)):
             return frame
         frame = frame.f_back
     return None
+
+
+def _inside(path, directory):
+    return path.startswith(os.path.join(directory, ""))
 
 
 def _call_column(frame):
@@ -229,10 +233,8 @@ def _call_column(frame):
     positions = getattr(frame.f_code, "co_positions", None)
     if positions is None:
         return -1
-    for k, position in enumerate(positions()):
-        if k == frame.f_lasti // 2:
-            return position[2] if position[2] is not None else -1
-    return -1
+    position = next(itertools.islice(positions(), frame.f_lasti // 2, None), None)
+    return -1 if position is None or position[2] is None else position[2]
 
 
 def _caller():
@@ -241,8 +243,14 @@ def _caller():
     SourceContext placing the expression at the user's call (the innermost
     frame outside exo2 and its standard library)."""
     here = inspect.currentframe()
-    scope_frame = _outside(here, [_PACKAGE_DIR])
-    user_frame = _outside(here, [_PACKAGE_DIR, _stdlib_dir()])
+    stdlib = _stdlib_dir()
+    scope_frame = _innermost(
+        here, lambda path: _inside(path, stdlib) or not _inside(path, _PACKAGE_DIR)
+    )
+    user_frame = _innermost(
+        here,
+        lambda path: not _inside(path, stdlib) and not _inside(path, _PACKAGE_DIR),
+    )
     if scope_frame is None:
         return here, SourceContext("<string>", 0, 0)
     user_frame = user_frame or scope_frame

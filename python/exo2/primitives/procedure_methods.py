@@ -12,7 +12,7 @@ from .. import API_cursors as PC
 from .. import _core
 from ..api_arguments import CONTROL_INTS
 from ..core.configs import Config
-from ..errors import SchedulingError
+from ..errors import KernelCheckError, SchedulingError
 from ..frontend.parse_fragment import ParseFragmentError
 from ..frontend.source import PythonScope
 from .new_expressions import (
@@ -69,7 +69,14 @@ def add_assertion(proc, assertion, configs):
     if not isinstance(assertion, str):
         raise TypeError("assertion must be an Exo string")
     expr = _parse_assertion(proc, assertion, configs or [])
-    return type(proc)(_core.add_assertion(proc._proc, expr))
+    try:
+        return type(proc)(_core.add_assertion(proc._proc, expr))
+    except KernelCheckError as e:
+        raise KernelCheckError(
+            f"argument 1, 'assertion' to add_assertion: {e.diagnostics[0][3]}",
+            e.heading,
+            e.diagnostics,
+        ) from None
 
 
 def _parse_assertion(proc, text, configs):
