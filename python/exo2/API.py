@@ -129,6 +129,11 @@ class Procedure(ProcedureBase):
         """`proc` is a core procedure; `_provenance` (internal) records the
         parent and forwarding of a procedure made by a primitive."""
         super().__init__()
+        if not isinstance(proc, _core.CoreProc):
+            raise TypeError(
+                "Procedure objects are made by @proc, @instr and the "
+                f"scheduling operations, not from {type(proc)}"
+            )
         self._proc = proc
         self._provenance = _provenance or _core.Provenance.root(proc)
 

@@ -33,7 +33,7 @@ sys.path.insert(0, str(HERE))
 from known import known_reason  # noqa: E402
 from outcomes import CRASH, FAILURES, HANG, KNOWN_FAILURE, ORDER  # noqa: E402
 
-CI_CASES = 250  # per mode
+CI_CASES = 600  # per mode
 LONG_CASES = 6000  # per mode
 STARTUP_TIMEOUT = 120  # seconds for a worker to import exo2 and the corpus
 

@@ -41,11 +41,13 @@ def resize_dim(proc, buf_cursor, dim_idx, size, offset, fold=False):
     """`x : T[n, ...]` → `x : T[size, ...]`, every index `i` of that
     dimension → `i - offset`; with `fold=True`, `i % size` (a circular
     buffer of literal size)."""
-    assert dim_idx >= 0, "Dimension index must be non-negative"
+    # Exo's AssertionErrors (docs/errors.md), raised also under `python -O`.
+    if dim_idx < 0:
+        raise AssertionError("Dimension index must be non-negative")
     if dim_idx >= _rank(buf_cursor):
         raise ValueError(f"Cannot resize out-of-bounds dimension index {dim_idx}")
-    if fold:
-        assert _is_positive_literal(size), (
+    if fold and not _is_positive_literal(size):
+        raise AssertionError(
             "fold=True needs a positive integer literal size, got " + str(size)
         )
     return derived_procedure(
