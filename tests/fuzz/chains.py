@@ -118,11 +118,10 @@ class Chain:
             default = inspect.signature(op).parameters[param].default
             if default is not inspect.Parameter.empty and self.rng.random() < 0.4:
                 continue  # leave the default
-            args[param] = self.value_for(processor, param)
-        if any(p.startswith("unsafe") and v is True for p, v in args.items()):
-            trusted = True
-        else:
-            trusted = name in TRUSTED
+            args[param] = self.value_for(processor)
+        trusted = name in TRUSTED or any(
+            p.startswith("unsafe") and v is True for p, v in args.items()
+        )
         self.steps.append(f"{name}(p, {_show(args)})")
         result = self.attempt(lambda: op(self.proc, **args))
         if result is None:
@@ -178,13 +177,12 @@ class Chain:
             if outcome == DOCUMENTED:
                 self.errors.append(name)
                 return None
-            e.fuzz_steps = list(self.steps)
             raise
 
     # ----------------------------------------------------------------- #
     # argument values
 
-    def value_for(self, processor, param):
+    def value_for(self, processor):
         """A value for a parameter, mostly of the kind its processor takes."""
         if self.rng.random() < 0.15:
             return self.random_value()
@@ -194,7 +192,7 @@ class Chain:
             length = processor.length or rng.randint(1, 3)
             if rng.random() < 0.1:
                 length = rng.choice([0, 1, 3])
-            values = [self.value_for(processor.elem, param) for _ in range(length)]
+            values = [self.value_for(processor.elem) for _ in range(length)]
             if kind == "ListOrElemA" and values and rng.random() < 0.5:
                 return values[0]
             return values

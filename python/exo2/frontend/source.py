@@ -48,14 +48,17 @@ class SourceContext:
 
 class CallSiteContext(SourceContext):
     """Places every node of a fragment parsed from a string (a new
-    expression given to a primitive) at the user's call: the string's own
-    positions mean nothing in the user's file."""
+    expression given to a primitive) at the user's call, `(filename, line,
+    col)`: the string's own positions mean nothing in the user's file."""
 
     def __init__(self, filename, line, col):
-        super().__init__(filename, line, col)
+        # The offsets put the fragment's line 1 on the call's line, for the
+        # Python code an unquote evaluates.
+        super().__init__(filename, line - 1, 0)
+        self.line, self.col = line, col
 
     def position(self, node):
-        return self.line_offset, self.col_offset
+        return self.line, self.col
 
 
 def parse_definition(obj):
