@@ -10,8 +10,10 @@ class for each result and phrase errors as Exo does.
 import inspect
 import os
 import re
+from typing import Annotated
 
 from . import _core
+from .api_arguments import checked
 from .API_types import ExoType
 from .core.internal_cursors import GapType, InvalidCursorError
 from .core.printing import format_proc_text
@@ -119,7 +121,10 @@ class Cursor:
         """The enclosing statement or expression; InvalidCursor at the top."""
         return _lift_or_invalid(self._impl.parent(), self._proc)
 
-    def find(self, pattern, many=False):
+    @checked
+    def find(
+        self, pattern: Annotated[str, "expected a pattern string"], many: bool = False
+    ):
         """Matches of `pattern` within this cursor's sub-tree."""
         return find(self._impl, self._proc, pattern, many)
 
@@ -133,6 +138,12 @@ class Cursor:
     def _expr_list(self, slot):
         """The ExprListCursor of the list `slot` (`"idx"`, `"args"`)."""
         return ExprListCursor(self._impl, self._proc, self._impl.children(slot))
+
+
+def _check_index(i, length):
+    """IndexError, as sequences raise it, unless `-length <= i < length`."""
+    if not -length <= i < length:
+        raise IndexError(f"cursor index {i} out of range for {length} items")
 
 
 def _no_print(cursor):
@@ -187,11 +198,13 @@ class ListCursorPrototype(Cursor):
     def __len__(self):
         return len(self._items)
 
-    def __getitem__(self, i):
+    @checked
+    def __getitem__(self, i: int | slice):
         if isinstance(i, slice):
             if i.step not in (None, 1):
                 raise IndexError("block cursors must be contiguous")
             return type(self)(self._impl, self._proc, self._items[i])
+        _check_index(i, len(self._items))
         return _lift(self._items[i], self._proc)
 
     def __eq__(self, other):
@@ -281,10 +294,12 @@ class StmtCursor(StmtCursorPrototype):
         """The gap after this statement (it moves with the statement)."""
         return GapCursor(self._impl.after(), self._proc)
 
-    def prev(self, dist=1):
+    @checked
+    def prev(self, dist: int = 1):
         return self.next(-dist)
 
-    def next(self, dist=1):
+    @checked
+    def next(self, dist: int = 1):
         """The statement `dist` positions later in the same block, or
         InvalidCursor."""
         return _lift_or_invalid(self._impl.sibling(dist), self._proc)
@@ -292,12 +307,18 @@ class StmtCursor(StmtCursorPrototype):
     def as_block(self):
         return BlockCursor(self._impl.as_block(), self._proc)
 
-    def expand(self, delta_lo=None, delta_hi=None):
+    @checked
+    def expand(self, delta_lo: int | None = None, delta_hi: int | None = None):
         return self.as_block().expand(delta_lo, delta_hi)
 
-    def is_ancestor_of(self, other):
+    @checked
+    def is_ancestor_of(self, other: Cursor):
         """Whether `other` (a node, or a block's / gap's anchor) lies in this
-        statement's sub-tree."""
+        statement's sub-tree; False for a cursor of another procedure."""
+        if not other:
+            raise InvalidCursorError("cannot compare with the invalid cursor")
+        if other.proc() is not self._proc:
+            return False
         return self._impl.is_ancestor_of(other._impl)
 
 
@@ -317,7 +338,10 @@ class BlockCursor(StmtCursorPrototype, ListCursorPrototype):
     def __len__(self):
         return len(self._range())
 
-    def __getitem__(self, i):
+    @checked
+    def __getitem__(self, i: int | slice):
+        if not isinstance(i, slice):
+            _check_index(i, len(self))
         positions = self._range()[i]
         if isinstance(positions, range):
             if positions.step != 1:
@@ -336,7 +360,8 @@ class BlockCursor(StmtCursorPrototype, ListCursorPrototype):
     def as_block(self):
         return self
 
-    def expand(self, delta_lo=None, delta_hi=None):
+    @checked
+    def expand(self, delta_lo: int | None = None, delta_hi: int | None = None):
         """Grows the block by up to that many statements at each end (None:
         to the edge of the enclosing body)."""
         if delta_lo is not None and delta_lo < 0:

@@ -4,7 +4,7 @@
 `exo2.rewrite.LoopIR_scheduling` (and later the scheduling modules), so that
 `except SchedulingError` catches it whichever path the user imported. At
 import the class is registered with the core, which raises it for failed
-safety conditions and aliased call arguments (spec/errors.md §2).
+safety conditions and aliased call arguments (docs/errors.md).
 """
 
 import inspect
@@ -23,7 +23,7 @@ class SchedulingError(Exception):
     `SchedulingError(message, **blobs)` prefixes the message with the name of
     the innermost public `Procedure` method running (or
     `<<<unknown directive>>>`) and appends one `Name: text` line per blob.
-    The report attributes of spec/errors.md §4 start empty; the layer that
+    The report attributes of docs/errors.md start empty; the layer that
     knows them fills them in.
     """
 
@@ -74,7 +74,7 @@ class SchedulingError(Exception):
 
 
 def _clear_report(exc):
-    """Sets the report attributes of spec/errors.md §4 to empty."""
+    """Sets the report attributes of docs/errors.md to empty."""
     exc.op = None
     exc.op_stack = []
     exc.location = None
@@ -107,7 +107,7 @@ class KernelCheckError(TypeError):
     `str(e)` is Exo's text (`Errors occurred during typechecking:` and one
     `file:line:col: message` line per problem). `diagnostics` lists every
     problem as `(file, line, col, message)`; the report attributes of
-    spec/errors.md §4 describe the first one, and the notes show each
+    docs/errors.md describe the first one, and the notes show each
     problem's source line with a caret under its column.
     """
 
@@ -128,7 +128,7 @@ class UnificationError(Exception):
     """`replace` cannot match a block against a sub-procedure's body.
 
     Raised by the core; re-exported by `exo2.rewrite.LoopIR_unification`.
-    The report attributes of spec/errors.md §4 are present and empty: the
+    The report attributes of docs/errors.md are present and empty: the
     message itself names the mismatching pair.
     """
 
@@ -178,4 +178,13 @@ def _add_report_note(exc, note, first=False):
         exc.__notes__ = [*(notes or []), note]
 
 
-_core.register_error_classes(SchedulingError, KernelCheckError)
+def _user_error(cls, message):
+    """The exception `cls(message)` the core raises for a user's mistake,
+    with the report attributes of every documented error (docs/errors.md)."""
+    exc = cls(message)
+    if not hasattr(exc, "hint"):
+        _clear_report(exc)
+    return exc
+
+
+_core.register_error_classes(SchedulingError, KernelCheckError, _user_error)

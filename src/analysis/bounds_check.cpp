@@ -1,4 +1,4 @@
-// Definition-time bounds checking (object-language.md §8, errors.md §2).
+// Definition-time bounds checking (docs/writing-kernels.md, docs/errors.md).
 //
 // The checker walks the procedure once, in source order, keeping a context of
 // facts in an SmtEncoder: size arguments are positive, preconditions hold,
@@ -134,7 +134,12 @@ class BoundsChecker {
   void run() {
     check_all();
     if (!diags_.empty()) throw effect_check_error(diags_);
-    if (alias_error_) throw SchedulingError(*alias_error_);
+    if (alias_error_)
+      throw SchedulingError(alias_error_->first,
+                            {.srcinfo = alias_error_->second,
+                             .condition = "NoAlias",
+                             .hint = "pass disjoint windows, or copy one "
+                                     "argument through a temporary buffer"});
   }
 
   std::vector<CheckFailure> failures() {
@@ -525,12 +530,14 @@ class BoundsChecker {
       if (!b) continue;
       if (!passed.insert(*b).second) {
         // Exo's text (rewrite/new_eff.py), two spaces before "Please".
-        alias_error_ = fmt::format(
-            "Cannot Pass the same buffer '{}' via multiple arguments in call "
-            "to {}, since doing so would introduce aliased arguments.  Please "
-            "contact the Exo developers if you need support for aliased "
-            "arguments.",
-            b->name(), c.f->name);
+        alias_error_ = {
+            fmt::format(
+                "Cannot Pass the same buffer '{}' via multiple arguments in "
+                "call to {}, since doing so would introduce aliased "
+                "arguments.  Please contact the Exo developers if you need "
+                "support for aliased arguments.",
+                b->name(), c.f->name),
+            c.srcinfo};
         return;
       }
     }
@@ -592,7 +599,8 @@ class BoundsChecker {
   std::vector<CheckFailure> failures_;
   SmtEncoder smt_;
   std::vector<Diagnostic> diags_;
-  std::optional<std::string> alias_error_;
+  // The message and the call of the first aliased call found.
+  std::optional<std::pair<std::string, SrcInfo>> alias_error_;
   std::unordered_map<Sym, BufferInfo> buffers_;
   // The integer variables shown in counterexamples, outermost first.
   std::vector<NamedTerm> scope_vars_;

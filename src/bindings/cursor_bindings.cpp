@@ -12,6 +12,7 @@
 #include "exo2/cursors/provenance.hpp"
 #include "handles.hpp"
 #include "python_objects.hpp"
+#include "user_errors.hpp"
 
 namespace exo2::bindings {
 
@@ -353,20 +354,18 @@ ProvenanceHandle apply_test_edit(const ProvenanceHandle& parent,
 
 void translate_cursor_errors() {
   py::register_exception_translator([](std::exception_ptr e) {
-    auto raise = [](const char* module, const char* cls, const char* what) {
-      py::object type = py::module_::import(module).attr(cls);
-      PyErr_SetString(type.ptr(), what);
-    };
     try {
       if (e) std::rethrow_exception(e);
     } catch (const InvalidCursorError& err) {
-      raise("exo2.core.internal_cursors", "InvalidCursorError", err.what());
+      set_user_error("exo2.core.internal_cursors", "InvalidCursorError",
+                     err.what());
     } catch (const PatternMatchError& err) {
-      raise("exo2.frontend.pattern_match", "PatternMatchError", err.what());
+      set_user_error("exo2.frontend.pattern_match", "PatternMatchError",
+                     err.what());
     } catch (const ForwardingNotImplemented& err) {
-      PyErr_SetString(PyExc_NotImplementedError, err.what());
+      set_user_error(PyExc_NotImplementedError, err.what());
     } catch (const PathError& err) {
-      PyErr_SetString(PyExc_IndexError, err.what());
+      set_user_error(PyExc_IndexError, err.what());
     }
   });
 }

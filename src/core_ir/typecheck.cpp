@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "exo2/core_ir/instr_template.hpp"
+
 namespace exo2 {
 
 namespace {
@@ -1148,6 +1150,8 @@ Proc typecheck(const Proc& untyped) {
   Proc typed = checker.check(untyped);
   std::vector<Diagnostic>& diagnostics = checker.diagnostics();
   check_config_writes(typed, diagnostics);
+  if (std::string problem = instr_template_problem(*typed); !problem.empty())
+    diagnostics.push_back({typed->srcinfo, std::move(problem)});
   if (!diagnostics.empty()) throw typecheck_error(std::move(diagnostics));
   return typed;
 }

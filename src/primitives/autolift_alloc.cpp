@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
 #include <unordered_set>
 #include <vector>
 
@@ -187,7 +186,7 @@ Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
                     int n_lifts, const std::string& mode,
                     std::optional<int64_t> size, bool keep_dims) {
   if (mode != "row" && mode != "col")
-    throw std::invalid_argument("autolift_alloc: mode must be row or col");
+    throw ArgumentError("autolift_alloc: mode must be row or col");
   const Stmt s = stmt_of_kind(proc, alloc, StmtKind::Alloc);
   const Alloc& a = s->as<Alloc>();
   // The enclosing loops and ifs, innermost first.

@@ -289,13 +289,7 @@ void require_in_bounds(const Proc& proc, const cursors::Location& alloc,
 
 Expr control_expr_before(const Proc& proc, const cursors::Location& alloc,
                          const Expr& untyped) {
-  Expr e = typecheck_in_scope(proc, alloc.path, untyped);
-  if (!e->type.is_indexable())
-    throw typecheck_error({Diagnostic{
-        e->srcinfo,
-        fmt::format("expected size or index type expression, but got type {}",
-                    e->type.str())}});
-  return e;
+  return typecheck_in_scope(proc, alloc.path, untyped, ExprCategory::Control);
 }
 
 Stmt with_shape(const Stmt& alloc, const std::vector<Expr>& shape) {

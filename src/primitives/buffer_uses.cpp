@@ -1,7 +1,6 @@
 #include "exo2/primitives/buffer_uses.hpp"
 
-#include <stdexcept>
-
+#include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/cursors/edits.hpp"
 #include "exo2/cursors/navigation.hpp"
 
@@ -38,7 +37,7 @@ Declaration declaration_at(const Proc& proc, const cursors::Location& decl) {
       return {decl, -1, a.name, a.type, a.mem, a.srcinfo};
     }
   }
-  throw std::invalid_argument("expected a parameter or an allocation");
+  throw ArgumentError("expected a parameter or an allocation");
 }
 
 Proc redeclare(const Proc& proc, const Declaration& d, Type type,

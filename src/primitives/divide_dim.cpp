@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/primitives/buffer_accesses.hpp"
 #include "exo2/primitives/control_exprs.hpp"
@@ -19,10 +17,10 @@ cursors::EditResult divide_dim(const Proc& proc, const cursors::Location& alloc,
   const auto& a = alloc_stmt->as<Alloc>();
   const std::vector<Expr>& shape = a.type.shape();
   if (dim < 0 || dim >= static_cast<int>(shape.size()))
-    throw std::invalid_argument(
+    throw ArgumentError(
         fmt::format("Cannot divide out-of-bounds dimension index {}", dim));
   if (quotient <= 0)
-    throw std::invalid_argument("divide_dim: expected a positive quotient");
+    throw ArgumentError("divide_dim: expected a positive quotient");
   const size_t d = static_cast<size_t>(dim);
   const Expr& extent = shape[d];
   const std::string x = a.name.name();

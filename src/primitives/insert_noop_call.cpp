@@ -52,11 +52,12 @@ cursors::EditResult insert_noop_call(const Proc& proc,
   if (instr->body.size() != 1 || instr->body[0]->kind != StmtKind::Pass)
     refuse("Cannot insert a proc whose body is not pass");
   if (args.size() != instr->args.size())
-    throw std::invalid_argument("Function argument count mismatch");
+    throw ArgumentError("Function argument count mismatch");
   const SrcInfo& where = cursors::resolve_stmt(proc, gap.path)->srcinfo;
   std::vector<Expr> typed;
   for (size_t k = 0; k < args.size(); k++) {
-    typed.push_back(typecheck_in_scope(proc, gap.path, args[k]));
+    typed.push_back(
+        typecheck_in_scope(proc, gap.path, args[k], ExprCategory::Any));
     std::string why = argument_mismatch(instr->args[k], typed.back());
     if (!why.empty())
       refuse("Function argument type mismatch:" + why,

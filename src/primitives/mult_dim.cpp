@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/primitives/buffer_accesses.hpp"
@@ -21,10 +20,10 @@ cursors::EditResult mult_dim(const Proc& proc, const cursors::Location& alloc,
   const std::vector<Expr>& shape = a.type.shape();
   for (int d : {hi, lo})
     if (d < 0 || d >= static_cast<int>(shape.size()))
-      throw std::invalid_argument(
+      throw ArgumentError(
           fmt::format("Cannot multiply out-of-bounds dimension index {}", d));
   if (hi == lo)
-    throw std::invalid_argument(
+    throw ArgumentError(
         fmt::format("Cannot multiply dimension {} by itself", hi));
   const std::string x = a.name.name();
   const Expr& lo_extent = shape[static_cast<size_t>(lo)];

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -169,7 +168,7 @@ cursors::EditResult resize_dim(const Proc& proc, const cursors::Location& alloc,
   const auto& a = alloc_stmt->as<Alloc>();
   const std::vector<Expr>& shape = a.type.shape();
   if (dim < 0 || dim >= static_cast<int>(shape.size()))
-    throw std::invalid_argument(
+    throw ArgumentError(
         fmt::format("Cannot resize out-of-bounds dimension index {}", dim));
   const std::string x = a.name.name();
   const Expr size = control_expr_before(proc, alloc, size_untyped);
@@ -179,7 +178,7 @@ cursors::EditResult resize_dim(const Proc& proc, const cursors::Location& alloc,
   if (fold) {
     fold_size = int_literal(size);
     if (!fold_size || *fold_size <= 0)
-      throw std::invalid_argument(
+      throw ArgumentError(
           "resize_dim: fold needs a positive integer literal size");
   } else {
     QueryContext ctx(proc, to_stmt_path(alloc.path));

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-
 #include "exo2/core_ir/symbol_table.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/new_expressions.hpp"
@@ -31,9 +29,9 @@ cursors::EditResult specialize(const Proc& proc,
                                const cursors::Location& block_loc,
                                const std::vector<Expr>& untyped_conds) {
   if (block_loc.kind != cursors::LocationKind::Block)
-    throw std::invalid_argument("expected a block");
+    throw ArgumentError("expected a block");
   if (untyped_conds.empty())
-    throw std::invalid_argument("expected at least one condition");
+    throw ArgumentError("expected at least one condition");
   const Block& list = cursors::enclosing_list(proc, block_loc.path);
   const Block block(list.begin() + block_loc.lo(), list.begin() + block_loc.hi);
   const Block rest(list.begin() + block_loc.hi, list.end());
@@ -59,7 +57,9 @@ cursors::EditResult specialize(const Proc& proc,
 
   std::vector<Expr> conds;
   for (const Expr& untyped : untyped_conds) {
-    conds.push_back(typecheck_in_scope(proc, block_loc.path, untyped));
+    // Any: is_valid_condition refuses other expressions in Exo's words.
+    conds.push_back(
+        typecheck_in_scope(proc, block_loc.path, untyped, ExprCategory::Any));
     if (!is_valid_condition(conds.back()))
       refuse("Invalid specialization condition.",
              {.srcinfo = conds.back()->srcinfo});

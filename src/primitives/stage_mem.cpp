@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <optional>
-#include <stdexcept>
 #include <unordered_set>
 #include <vector>
 
@@ -286,7 +285,7 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
                               const Expr& window, const std::string& new_name,
                               bool accum) {
   if (block.kind != cursors::LocationKind::Block)
-    throw std::invalid_argument("stage_mem: expected a block");
+    throw ArgumentError("stage_mem: expected a block");
   const Block& list = cursors::enclosing_list(proc, block.path);
   const int lo = block.lo();
   const Block stmts(list.begin() + lo, list.begin() + block.hi);
@@ -304,14 +303,14 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
     x = window->as<WindowExpr>().name;
     entries = window->as<WindowExpr>().idx;
   } else {
-    throw std::invalid_argument("stage_mem: expected a window of a buffer");
+    throw ArgumentError("stage_mem: expected a window of a buffer");
   }
   const std::vector<SymbolInfo> scope = variables_in_scope(proc, block.path);
   const SymbolInfo* info = nullptr;
   for (const SymbolInfo& v : scope)
     if (v.sym == x) info = &v;
   if (info == nullptr)
-    throw std::invalid_argument("stage_mem: the buffer is not in scope");
+    throw ArgumentError("stage_mem: the buffer is not in scope");
   if (!info->type.is_numeric())
     refuse(fmt::format("Cannot stage '{}': it is not a data buffer, but has "
                        "type {}.",
@@ -325,15 +324,10 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
            {.srcinfo = window->srcinfo});
   for (WindowAccess& e : entries) {
     if (!e.is_interval ? !e.lo : (!e.lo || !e.hi))
-      throw std::invalid_argument("stage_mem: incomplete window entry");
-    e.lo = typecheck_in_scope(proc, block.path, e.lo);
-    if (e.is_interval) e.hi = typecheck_in_scope(proc, block.path, e.hi);
-    for (const Expr& bound : {e.lo, e.hi})
-      if (bound && !bound->type.is_indexable())
-        throw typecheck_error(
-            {{bound->srcinfo,
-              fmt::format("cannot index with expression of type '{}'",
-                          bound->type.str())}});
+      throw ArgumentError("stage_mem: incomplete window entry");
+    e.lo = typecheck_in_scope(proc, block.path, e.lo, ExprCategory::Control);
+    if (e.is_interval)
+      e.hi = typecheck_in_scope(proc, block.path, e.hi, ExprCategory::Control);
   }
 
   // The store nest evaluates the window again, after the block.

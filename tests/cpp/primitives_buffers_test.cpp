@@ -240,7 +240,7 @@ TEST(Autofission, SplitsAndDropsALoopThatRunsOnce) {
                            Location::gap(with(top(0), {Slot::Body, 0}),
                                          cursors::GapSide::Before),
                            1),
-               std::invalid_argument);
+               ArgumentError);
 }
 
 }  // namespace

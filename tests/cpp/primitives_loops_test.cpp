@@ -5,6 +5,7 @@
 #include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/cut_loop.hpp"
 #include "exo2/primitives/divide_loop.hpp"
 #include "exo2/primitives/divide_with_recompute.hpp"
 #include "exo2/primitives/fission.hpp"
@@ -12,6 +13,7 @@
 #include "exo2/primitives/lift_scope.hpp"
 #include "exo2/primitives/mult_loops.hpp"
 #include "exo2/primitives/reorder_loops.hpp"
+#include "exo2/primitives/shift_loop.hpp"
 #include "exo2/primitives/specialize.hpp"
 #include "exo2/primitives/unroll_loop.hpp"
 #include "typed_ir_builders.hpp"
@@ -282,6 +284,35 @@ TEST(PrimitiveLoops, DivideWithRecomputeOverlapsAndRefusesUnsafeUses) {
   EXPECT_THROW(primitives::divide_with_recompute(
                    k.proc(), Location::node(body(0)), sz(k.n), 1, "io", "ii"),
                SchedulingError);
+}
+
+// The core types every new expression in its category, whatever the Python
+// layer checked: a bool where a loop bound goes is a CheckError, not a
+// crash in the analysis.
+TEST(PrimitiveLoops, NewExpressionsOfTheWrongKindAreCheckErrors) {
+  Scale k;
+  const Location loop = Location::node(body(0));
+  auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const CheckError& e) {
+      return e.diagnostics().front().message;
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(
+      message([&] { primitives::shift_loop(k.proc(), loop, truth(true)); }),
+      "expected size or index type expression, but got type bool (True)");
+  EXPECT_EQ(message([&] {
+              primitives::cut_loop(k.proc(), loop, data(k.x, {lit(0)}));
+            }),
+            "expected size or index type expression, but got type f32 (x[0])");
+  EXPECT_EQ(
+      message([&] {
+        primitives::divide_with_recompute(k.proc(), loop, truth(false), 1, "io",
+                                          "ii");
+      }),
+      "expected size or index type expression, but got type bool (False)");
 }
 
 }  // namespace

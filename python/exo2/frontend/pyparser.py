@@ -81,6 +81,21 @@ _BAD_WINDOW_STEP = (
 )
 
 
+# Integer literals are held as 64-bit integers by the core.
+_INT64 = range(-(2**63), 2**63)
+
+
+def literal_problem(value):
+    """Why the Python number `value` cannot be an object-language literal,
+    or None when it can."""
+    if isinstance(value, bool) or not isinstance(value, int) or value in _INT64:
+        return None
+    problem = f"integer literal {value} does not fit in 64 bits"
+    if abs(value) < 2**1023:
+        problem += f"; write it as a float ({float(value)!r}) for a data value"
+    return problem
+
+
 def parse_procedure(fdef, source, scope, instr=None):
     """The untyped core procedure of the function definition `fdef`.
 
@@ -126,6 +141,8 @@ class Parser:
         # Literal values of the literal expressions built so far, by id(),
         # for folding `-3` into one literal.
         self._literals = {}
+        # The procedure being parsed (None for fragments).
+        self.function_name = None
 
     # ----------------------------------------------------------------- #
     # helpers
@@ -137,7 +154,13 @@ class Parser:
         self.source.error(node, text)
 
     def eval_python(self, node):
-        return self.scope.eval(node, self.source)
+        """The value of the Python expression `node`; a ParseError at `node`
+        when evaluating it fails (a name that is not defined, ...)."""
+        try:
+            return self.scope.eval(node, self.source)
+        except Exception as e:
+            text = ast.unparse(node)
+            self.err(node, f"could not evaluate '{text}': {type(e).__name__}: {e}")
 
     def push(self):
         self.exo_locals = self.exo_locals.new_child()
@@ -160,6 +183,8 @@ class Parser:
         )
 
     def literal(self, value, node):
+        if problem := literal_problem(value):
+            self.err(node, problem)
         expr = _core.const(value, self.srcinfo(node))
         self._literals[id(expr)] = (expr, value)
         return expr
@@ -173,6 +198,7 @@ class Parser:
     # procedures
 
     def parse_function(self, fdef, instr):
+        self.function_name = fdef.name
         arguments = fdef.args
         if (
             arguments.posonlyargs
@@ -500,7 +526,18 @@ class Parser:
 
     def parse_call_stmt(self, call):
         """`f(a1, a2, ...)`: a call of another procedure."""
-        callee = self.eval_python(call.func)
+        func = call.func
+        if (
+            isinstance(func, ast.Name)
+            and func.id == self.function_name
+            and not self.scope.lookup(func.id)[0]
+        ):
+            self.err(
+                call,
+                f"procedure '{func.id}' cannot call itself: the object language "
+                "has no recursion",
+            )
+        callee = self.eval_python(func)
         if not isinstance(callee, ProcedureBase):
             self.err(call.func, "expected called object to be a procedure")
         if call.keywords:
@@ -609,6 +646,8 @@ class Parser:
                 or isinstance(e.args[1].value, bool)
             ):
                 self.err(e, _BAD_STRIDE)
+            if e.args[1].value not in range(2**31):
+                self.err(e.args[1], f"stride dimension {e.args[1].value} out of range")
             sym = self.resolve_read(e.args[0], has_indices=True)
             return _core.stride_expr(sym, e.args[1].value, self.srcinfo(e))
         function = self.eval_python(e.func)
@@ -621,6 +660,13 @@ class Parser:
 
     def parse_config(self, node):
         """The core config that the name `node` evaluates to."""
+        if node.id in self.exo_locals:
+            self.err(
+                node,
+                f"expected indexed object to be a Config, but '{node.id}' is a "
+                "variable of the kernel (configuration fields are read and "
+                "written as 'Config.field')",
+            )
         config = self.eval_python(node)
         if not isinstance(config, Config):
             self.err(node, "expected indexed object to be a Config")

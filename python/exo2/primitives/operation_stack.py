@@ -1,4 +1,4 @@
-"""The user-level operations running now, for error reports (errors.md §3).
+"""The user-level operations running now, for error reports (docs/errors.md).
 
 `user_op` (library functions) and `sched_op` (primitives) push the
 operation's name and call site while it runs; an exo2 error passing through

@@ -10,6 +10,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -18,6 +19,7 @@
 #include "exo2/backends/c_names.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
+#include "exo2/core_ir/instr_template.hpp"
 #include "exo2/core_ir/printer.hpp"
 
 namespace exo2 {
@@ -139,34 +141,6 @@ CIndexPtr simplify(const CIndexPtr& e) {
   if (is_const(rhs, 1) && (op == BinOpKind::Mul || op == BinOpKind::Div))
     return lhs;
   return CIndex::binop(op, lhs, rhs, e->source);
-}
-
-// `str.format` of Python for templates that use `{name}`, `{{` and `}}`.
-std::string format_template(
-    const std::string& tmpl,
-    const std::unordered_map<std::string, std::string>& values,
-    const std::string& instr_name) {
-  std::string out;
-  for (size_t k = 0; k < tmpl.size(); ++k) {
-    const char c = tmpl[k];
-    if ((c == '{' || c == '}') && k + 1 < tmpl.size() && tmpl[k + 1] == c) {
-      out += c;
-      ++k;
-    } else if (c == '{') {
-      const size_t close = tmpl.find('}', k);
-      const std::string key = tmpl.substr(k + 1, close - k - 1);
-      auto it = values.find(key);
-      if (close == std::string::npos || it == values.end())
-        throw CodegenError(CodegenError::Kind::Value,
-                           "the template of instruction " + instr_name +
-                               " uses the unknown key '" + key + "'");
-      out += it->second;
-      k = close;
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 std::string window_struct_name(TypeKind elem, size_t dims, bool is_const) {
@@ -869,6 +843,8 @@ class CFunctionEmitter {
       const Expr& a = c.args[k];
       if (!a->type.is_window()) {
         values[pname + "_data"] = "(" + args[k] + ")";
+        if (a->kind == ExprKind::Read && a->type.is_tensor())
+          values[pname + "_int"] = c_name(a->as<Read>().name);
         continue;
       }
       if (a->kind == ExprKind::WindowExpr) {
@@ -885,7 +861,15 @@ class CFunctionEmitter {
         values[pname + "_int"] = c_name(name);
       }
     }
-    add_line(format_template(c.f->instr->c_instr, values, c.f->name));
+    try {
+      add_line(fill_instr_template(c.f->instr->c_instr, values));
+    } catch (const std::invalid_argument& e) {
+      // Unreachable for checked procedures (typecheck refuses such
+      // templates); kept as an error, not a crash.
+      throw CodegenError(CodegenError::Kind::Value,
+                         "the template of instruction " + c.f->name +
+                             " cannot be filled: " + e.what());
+    }
   }
 
   void stmt(const Stmt& s) {
