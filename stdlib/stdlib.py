@@ -1621,8 +1621,10 @@ def accumulate_in_registers(
     into `name` before the block and stores it after; its last dimension,
     a constant multiple of `vec_width`, is divided into vectors
     (`divide_dim`) put in `mem_type`; every loop that runs along that
-    dimension (the copies' and the block's) is vectorized with
-    `instructions` and `rules` (tail "perfect": it must provably divide);
+    dimension (the copies' and the block's) is moved inside the loops of
+    its body, so that each of their steps updates the whole tile, and
+    vectorized with `instructions` and `rules` (tail "perfect": it must
+    provably divide);
     and with `unroll`, the loops over registers are unrolled, so that each
     register has a constant index. rc: `(alloc,)`."""
     block = proc.forward(block)
@@ -1651,16 +1653,20 @@ def accumulate_in_registers(
             loop = proc.forward(loop)
         except InvalidCursorError:
             continue  # an earlier vectorize's replace_all already matched it
-        proc = vectorize(
-            proc,
-            loop,
-            vec_width,
-            precision,
-            mem_type,
-            instructions,
-            rules,
-            tail="perfect",
-        )
+        # the whole lane loop moves inside inner loops (a conv's ky, kx), so
+        # that each of their steps updates every register of the tile
+        proc, copies = _lane_loops(proc, loop)
+        for copy in copies:
+            proc = vectorize(
+                proc,
+                copy,
+                vec_width,
+                precision,
+                mem_type,
+                instructions,
+                rules,
+                tail="perfect",
+            )
     _check_all_replaced(proc, before, mem_type, vec_width, "accumulate_in_registers")
     if unroll:
         while loop := _register_loops(proc, _scope_of(proc, alloc), name):

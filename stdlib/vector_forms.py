@@ -122,7 +122,14 @@ def _operation(proc, stmt, memory, lane):
             return f"{_strided(proc, rhs, lane)}{kind} from {src}"
         if not lhs_vec:
             if reduce and not lhs_uses_lane:
-                return f"horizontal sum of the lanes into one {dst} value"
+                into = f"one {dst} value"
+                if len(stmt.idx()) > 0:  # an element: scalar parameters refuse it
+                    into = (
+                        f"the element {stmt.name()}[...] (an instruction whose "
+                        "result is a scalar parameter needs a scalar: stage the "
+                        "element into one first, stage_mem(..., accum=True))"
+                    )
+                return f"horizontal sum of the lanes into {into}"
             kind = "add" if reduce else "store"
             return f"{_strided(proc, stmt, lane)}{kind} into {dst}"
         return "lane-wise `dst += a`" if reduce else "register copy `dst = a`"
