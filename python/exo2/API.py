@@ -24,6 +24,7 @@ from .core.memory import DRAM, Memory
 from .core.printing import proc_to_str
 from .errors import SchedulingError
 from .frontend import pyparser
+from .frontend.future_annotations import check_annotations_are_text
 from .frontend.parse_fragment import ParseFragmentError
 from .frontend.source import PythonScope, parse_definition
 from .primitives import procedure_methods
@@ -49,6 +50,7 @@ __all__ = [
 def _parse_procedure(f, frame, instr):
     """The checked `Procedure` of `f`, whose free names resolve in `frame`."""
     fdef, source = parse_definition(f)
+    check_annotations_are_text(f, (fdef, source))
     scope = PythonScope(f.__globals__, frame.f_locals)
     untyped = pyparser.parse_procedure(fdef, source, scope, instr)
     return Procedure(_core.check_proc(untyped))

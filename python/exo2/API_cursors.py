@@ -7,6 +7,7 @@ and inspection run in the core; the classes here choose the right cursor
 class for each result and phrase errors as Exo does.
 """
 
+import difflib
 import inspect
 import os
 import re
@@ -642,8 +643,53 @@ def find(scope, proc, pattern, many):
             impl = impl.block_item(impl.block_range()[0])
         cursors.append(_lift(impl, proc))
     if not cursors:
+        hint = _find_hint(scope, proc, text)
+        if hint:
+            raise SchedulingError("failed to find matches", pattern=pattern, hint=hint)
         raise SchedulingError("failed to find matches", pattern=pattern)
     return cursors if many else cursors[0]
+
+
+# What a pattern looks for, by its first words: a loop's iterator, an
+# allocation, or the buffer a statement writes.
+_LOOP_PATTERN = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\b")
+_ALLOC_PATTERN = re.compile(r"^\s*([A-Za-z_]\w*)\s*:")
+_WRITE_PATTERN = re.compile(r"^\s*([A-Za-z_]\w*)\s*(\[|=|\+=)")
+
+
+def _names_in(scope, pattern, name_of):
+    """The distinct names of the matches of `pattern` in `scope`, in order."""
+    names = []
+    for impl in scope.find(parse_pattern(pattern, {}), None):
+        name = name_of(impl)
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def _find_hint(scope, proc, text):
+    """For a pattern nothing matched: the loops (or buffers) there are,
+    and the closest name to the one it looks for ("did you mean `jo`?
+    loops here: io, jo, ji"); None for other patterns."""
+    if match := _LOOP_PATTERN.match(text):
+        kind, names = "loops", _names_in(scope, "for _ in _: _", lambda c: c.name())
+    elif match := (_ALLOC_PATTERN.match(text) or _WRITE_PATTERN.match(text)):
+        if match[1] == "_":
+            return None
+        names = [a.name() for a in proc_args(proc) if a.type().is_numeric()]
+        names += _names_in(scope, "_ : _", lambda c: c.name())
+        if match[1] in names:
+            return None  # the buffer is there: the rest of the pattern differs
+        kind = "buffers"
+    else:
+        return None
+    if not names:
+        return f"there are no {kind} here"
+    close = difflib.get_close_matches(match[1], names, n=1, cutoff=0.5)
+    listing = f"{kind} here: {', '.join(names)}"
+    if close and close[0] != match[1]:
+        return f"did you mean `{close[0]}`? {listing}"
+    return listing
 
 
 def forward(proc, cursor):

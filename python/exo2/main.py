@@ -1,5 +1,5 @@
 """`exo2c`: compiles the procedures of Python modules into a C library
-(procedure-and-codegen.md §3)."""
+(docs/compiling-and-calling.md)."""
 
 import argparse
 import importlib.machinery
@@ -13,6 +13,7 @@ from pathlib import Path
 import exo2
 
 from .API import Procedure, compile_procs
+from .backend.target_flags import target_flags
 
 
 class Exo2cError(ValueError):
@@ -112,6 +113,10 @@ def exo2c(*args, name="exo2c"):
     try:
         outdir.mkdir(parents=True, exist_ok=True)
         compile_procs(library, outdir, f"{stem}.c", f"{stem}.h")
+        flags = target_flags(library)
+        if "#pragma omp" in (outdir / f"{stem}.c").read_text():  # par loops
+            flags.append("-fopenmp")
+        write_flags(outdir, stem, flags)
         write_depfile(outdir, stem)
     except OSError as e:
         raise Exo2cError(
@@ -121,6 +126,13 @@ def exo2c(*args, name="exo2c"):
 
 
 exocc = exo2c
+
+
+def write_flags(outdir, stem, flags):
+    """Writes `outdir/stem.cflags`: the compiler flags the library needs
+    (its instructions' ISA, `-fopenmp` for `par` loops), one per line: a
+    GCC / Clang response file, used as `@stem.cflags`; empty for plain C."""
+    (Path(outdir) / f"{stem}.cflags").write_text("".join(f"{f}\n" for f in flags))
 
 
 def write_depfile(outdir, stem):

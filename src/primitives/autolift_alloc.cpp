@@ -130,10 +130,14 @@ class AddIndices {
     const bool whole = a->kind == ExprKind::Read && a->as<Read>().name == x_ &&
                        a->as<Read>().idx.empty();
     if (whole && !extra_.empty() && !a->type.is_tensor())
-      refuse(
-          "TODO: Please Contact the developers to fix (i.e. add) support for "
-          "passing windows to scalar arguments",
-          {.srcinfo = a->srcinfo});
+      refuse(fmt::format(
+                 "Cannot lift {0}: it is passed to a scalar parameter of a "
+                 "call, and a scalar argument must be a variable name, which "
+                 "an element {0}[...] of the lifted buffer is not; copy the "
+                 "value into a scalar of its own around the call, or inline "
+                 "the call first",
+                 x_.name()),
+             {.srcinfo = a->srcinfo});
     if (whole && !extra_.empty() && !param.is_window())
       refuse(fmt::format("Cannot expand {} because buffer is passed as an "
                          "argument",

@@ -46,10 +46,13 @@ cursors::EditResult expand_dim(const Proc& proc, const cursors::Location& alloc,
   rewrite.stride = [](int d, const AccessSite&) { return d + 1; };
   rewrite.whole_buffer = [&](const AccessSite& site) {
     if (!a.type.is_tensor())
-      refuse(
-          "TODO: Please Contact the developers to fix (i.e. add) support for "
-          "passing windows to scalar arguments",
-          {.srcinfo = site.srcinfo});
+      refuse(fmt::format(
+                 "Cannot expand {0}: it is passed to a scalar parameter of a "
+                 "call, and a scalar argument must be a variable name, which "
+                 "an element {0}[...] is not; copy the value into a scalar of "
+                 "its own around the call, or inline the call first",
+                 a.name.name()),
+             {.srcinfo = site.srcinfo});
     refuse(
         fmt::format("Cannot expand {} because buffer is passed as an argument",
                     a.name.name()),

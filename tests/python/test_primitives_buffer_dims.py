@@ -312,9 +312,14 @@ def test_expand_dim_refusals():
         set_one(s)
         x[0] = s
 
-    assert "support for passing windows to scalar arguments" in refusal(
-        expand_dim, calls, "s", 2, 0
+    # a scalar argument must be a variable name: `s[0]` could not be passed
+    message = refusal(expand_dim, calls, "s", 2, 0)
+    assert message.startswith(
+        "Cannot expand s: it is passed to a scalar parameter of a call, and a "
+        "scalar argument must be a variable name"
     )
+    assert "copy the value into a scalar of its own around the call" in message
+    assert "TODO" not in message
 
 
 # ---- rearrange_dim -------------------------------------------------------------

@@ -516,6 +516,27 @@ def test_lift_alloc_refuses_a_shape_depending_on_the_loop():
         lift_alloc(ragged, ragged.find("t : _"))
 
 
+def test_autolift_alloc_of_a_scalar_passed_to_a_scalar_parameter_is_refused():
+    @proc
+    def set_one(a: f32):
+        a = 1.0
+
+    @proc
+    def calls(n: size, x: f32[n]):
+        for i in seq(0, n):
+            s: f32
+            set_one(s)
+            x[i] = s
+
+    with pytest.raises(SchedulingError) as info:
+        autolift_alloc(calls, calls.find("s : _"), keep_dims=True)
+    assert (
+        "Cannot lift s: it is passed to a scalar parameter of a call, and a "
+        "scalar argument must be a variable name"
+    ) in str(info.value)
+    assert "TODO" not in str(info.value)
+
+
 def test_autolift_alloc_keeps_dimensions_without_forwarding():
     alloc = temp.find("t : _")
     p = autolift_alloc(temp, alloc, n_lifts=2, keep_dims=True)

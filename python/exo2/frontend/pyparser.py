@@ -9,6 +9,7 @@ typechecker's business, not the parser's.
 """
 
 import ast
+import difflib
 import inspect
 from collections import ChainMap
 
@@ -30,6 +31,27 @@ _SYNC_TYPES = ("barrier",)
 # Element types of allocations only: barriers synchronise, they hold no data.
 _SYNC_TYPES = ("barrier",)
 _CONTROL_TYPES = ("size", "index", "bool", "stride")
+
+
+def _unknown_type(node, control=()):
+    """The message for an annotation that names no type: the token, the
+    closest valid name, and the valid names (`control` types too, in a
+    signature)."""
+    token = ast.unparse(node)
+    message = f"unrecognized type '{token}'"
+    if isinstance(node, ast.Name):
+        valid = control + _PRECISIONS
+        close = difflib.get_close_matches(node.id, valid, n=1, cutoff=0.5)
+        if close:
+            message += f" (did you mean '{close[0]}'?)"
+    kinds = f"{', '.join(control)} and " if control else ""
+    return (
+        f"{message}; the types are {kinds}the precisions "
+        f"{', '.join(_PRECISIONS)}, with tensors `f32[n, m]` and windows "
+        "`[f32][n, m]` of a precision"
+    )
+
+
 _BINARY_OPERATORS = {
     ast.Add: "+",
     ast.Sub: "-",
@@ -310,7 +332,7 @@ class Parser:
             return self.unquote_type(node)
         if isinstance(node, ast.Name) and node.id in _CONTROL_TYPES:
             self.err(node, f"Cannot allocate an intermediate value of type {node.id}")
-        self.err(node, "unrecognized type: " + ast.dump(node))
+        self.err(node, _unknown_type(node, _CONTROL_TYPES if is_arg else ()))
 
     def parse_dim(self, node, is_arg):
         """`(extent, annotation or None)` of one dimension of a shape: `e`,
@@ -333,6 +355,8 @@ class Parser:
             return _core.Type.scalar(node.id)
         if isinstance(node, ast.Set):
             return self.unquote_type(node)
+        if isinstance(node, ast.Name):  # a misspelt precision, `f23[n]`
+            self.err(node, _unknown_type(node))
         self.err(outer, message)
 
     # ----------------------------------------------------------------- #
