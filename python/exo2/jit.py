@@ -409,6 +409,37 @@ class JitKernel:
             self._check_preconditions(env)
         self._fn(*c_args)
 
+    def bind(self, *args, **kwargs):
+        """**[exo2]** The call `self(*args, **kwargs)` with its arguments
+        checked and converted once: returns a `BoundCall` whose `()` runs
+        only the C function, for timing loops (`exo2.bench`). The arrays
+        must stay as they are (same objects, shapes and dtypes) while it is
+        used; it keeps them alive."""
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError:
+            self(*args, **kwargs)  # raises the call's own error
+            raise
+        # Scalars passed as Python numbers are boxed by `__call__` into
+        # arrays that die with the call: box them here, so that the
+        # addresses in the captured C arguments stay valid.
+        values = []
+        for p in self._params:
+            value = bound.arguments[p.name]
+            if p.is_data and not p.is_tensor and type(value) in (int, float):
+                value = np.array(value, dtype=p.dtype)
+            values.append(value)
+        captured = []
+        function = self._fn
+        # `__call__` ends by handing the converted arguments to `self._fn`:
+        # intercepting that call reuses every check exactly as it is.
+        self._fn = lambda *c_args: captured.append(c_args)
+        try:
+            self(*values)
+        finally:
+            self._fn = function
+        return BoundCall(function, captured[0], values)
+
     def _check_preconditions(self, env):
         names = dict(env)
         for p in self._params:
@@ -424,3 +455,18 @@ class JitKernel:
                 continue  # mentions something only C knows
             if not ok:
                 raise ValueError(f"{self.__name__}: precondition violated: {text}")
+
+
+class BoundCall:
+    """A kernel call with converted arguments (see `JitKernel.bind`):
+    `call()` runs the C function; `function` and `c_args` are the ctypes
+    function and its arguments; `arguments` keeps the Python values (and
+    so the buffers whose addresses are in `c_args`) alive."""
+
+    def __init__(self, function, c_args, arguments):
+        self.function = function
+        self.c_args = c_args
+        self.arguments = arguments
+
+    def __call__(self):
+        self.function(*self.c_args)
