@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from .counts import CountError, Counts, count
 from .probe import Machine, machine_key, probe
-from .roofline import Roof, plot as plot_roofline, roof
+from .roofline import Roof, roof
+from .roofline import plot as plot_roofline
 from .timing import Timing, as_call, calibrate, interleaved, time_batch
 
 __all__ = [

@@ -268,24 +268,29 @@ def _fma(library, isa, prec, seconds):
     )
 
 
+def _mix_rate(library, mix, array_bytes, seconds):
+    """GB/s of one mix with arrays of `array_bytes` together."""
+    arrays = {"read": 1, "copy": 2, "triad": 3}[mix]
+    n = max(array_bytes // (8 * arrays), 64)
+    bufs = [np.ones(n, dtype=np.int64) for _ in range(arrays)]
+    ptrs = [b.ctypes.data for b in bufs]
+    sink = np.zeros(1, dtype=np.int64)
+
+    def run(passes):
+        if mix == "read":
+            return library.stream_read(ptrs[0], n, passes, sink.ctypes.data)
+        if mix == "copy":
+            return library.stream_copy(*ptrs, n, passes)
+        return library.stream_triad(*ptrs, n, passes)
+
+    run(1)  # first touch
+    return _best_rate(run, lambda passes: passes * n * MIX_BYTES[mix], seconds) / 1e9
+
+
 def _bandwidth(library, array_bytes, seconds):
     """GB/s of each mix with arrays of `array_bytes` (all arrays of a mix
     together)."""
-    results = {}
-    for mix, arrays in (("read", 1), ("copy", 2), ("triad", 3)):
-        n = max(array_bytes // (8 * arrays), 64)
-        bufs = [np.ones(n, dtype=np.int64) for _ in range(arrays)]
-        ptrs = [b.ctypes.data for b in bufs]
-        sink = np.zeros(1, dtype=np.int64)
-        if mix == "read":
-            run = lambda p: library.stream_read(ptrs[0], n, p, sink.ctypes.data)  # noqa: E731
-        elif mix == "copy":
-            run = lambda p: library.stream_copy(*ptrs, n, p)  # noqa: E731
-        else:
-            run = lambda p: library.stream_triad(*ptrs, n, p)  # noqa: E731
-        run(1)  # first touch
-        results[mix] = _best_rate(run, lambda p: p * n * MIX_BYTES[mix], seconds) / 1e9
-    return results
+    return {mix: _mix_rate(library, mix, array_bytes, seconds) for mix in MIX_BYTES}
 
 
 def measure_machine(quick=False):
