@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .counts import CountError, Counts, count
-from .probe import Machine, machine_key, probe
+from .machine import Machine, machine_key, probe
 from .roofline import Roof, roof
 from .roofline import plot as plot_roofline
 from .timing import Timing, as_call, calibrate, interleaved, time_batch
