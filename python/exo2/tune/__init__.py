@@ -51,15 +51,15 @@ __all__ = [
 
 _LAZY = {
     "BayesianSampler": "sampler",
-    "Infeasible": "search",
-    "KernelObjective": "search",
-    "Result": "search",
-    "WrongResult": "search",
-    "best": "search",
-    "default_storage": "search",
-    "load": "search",
-    "search": "search",
-    "study_name": "search",
+    "Infeasible": "study",
+    "KernelObjective": "study",
+    "Result": "study",
+    "WrongResult": "study",
+    "best": "study",
+    "default_storage": "study",
+    "load": "study",
+    "search": "study",
+    "study_name": "study",
     "plot_convergence": "plot",
 }
 

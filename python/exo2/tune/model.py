@@ -1,7 +1,9 @@
 """The Bayesian model of the tuner: a Gaussian process over a search
 space's features, a feasibility estimate, and expected improvement.
 
-- The GP models log(time) of the feasible points: Matérn 5/2 kernel with
+- The GP models log(time) of the evaluated points (an infeasible one
+  counted as slow as the slowest feasible one, so that the search moves
+  away from it): Matérn 5/2 kernel with
   one length scale per parameter (a parameter's features share it), a
   constant mean and a noise term; the length scales and the noise are
   chosen by maximising the marginal likelihood over a grid, coordinate by
@@ -14,7 +16,7 @@ space's features, a feasibility estimate, and expected improvement.
   learns the unknown constraints (schedules that raise SchedulingError, C
   that does not compile) as BaCO does with its feasibility classifier.
 - Acquisition: expected improvement over the best time, times the
-  probability of feasibility.
+  probability of feasibility (added as logarithms).
 """
 
 from __future__ import annotations
@@ -109,10 +111,16 @@ def feasibility(x, evaluated, feasible, groups, scales):
     return (1 + w @ feasible) / (2 + w.sum(1))
 
 
-def expected_improvement(mu, sigma, best):
-    """Expected improvement below `best` (minimisation)."""
-    improvement = best - mu
-    z = improvement / sigma
-    cdf = 0.5 * (1 + _erf(z / math.sqrt(2)))
-    pdf = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
-    return improvement * cdf + sigma * pdf
+def log_expected_improvement(mu, sigma, best):
+    """log of the expected improvement below `best` (minimisation), exact
+    where it is large and by its asymptotic form where it underflows, so
+    that far-from-best candidates are still ranked (and the feasibility
+    factor still counts) instead of all being 0."""
+    z = (best - mu) / sigma
+    log_pdf = -0.5 * z * z - 0.5 * math.log(2 * math.pi)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cdf = 0.5 * (1 + _erf(z / math.sqrt(2)))
+        exact = np.log(np.maximum(z * cdf + np.exp(log_pdf), 1e-300))
+        # z Phi(z) + phi(z) ~ phi(z) / z^2 for z -> -inf
+        tail = log_pdf - 2 * np.log(np.abs(z))
+    return np.log(sigma) + np.where(z > -5, exact, tail)

@@ -25,7 +25,7 @@ import optuna
 from optuna.samplers import BaseSampler
 from optuna.trial import TrialState
 
-from .model import GaussianProcess, expected_improvement, feasibility
+from .model import GaussianProcess, feasibility, log_expected_improvement
 
 ENUMERATE_LIMIT = 50_000
 STATUS = "exo2_status"  # user attribute: ok, infeasible, constraint, repeat, wrong
@@ -137,14 +137,16 @@ class BayesianSampler(BaseSampler):
         candidates, features = self._candidates(rng, seen, [p for p, _ in best])
         if not candidates:  # everything was evaluated
             return best[0][0]
-        x, groups = self.space.features([p for p, _ in done.values()])
+        # The GP sees the infeasible points too, as slow as the slowest
+        # feasible one: expected improvement then fades around them.
+        outcomes = [p for p, _ in done.values()] + list(failed.values())
+        x, groups = self.space.features(outcomes)
         y = np.log([t for _, t in done.values()])
-        gp = GaussianProcess(x, y, groups)
+        y_all = np.concatenate([y, np.full(len(failed), y.max())])
+        gp = GaussianProcess(x, y_all, groups)
         mu, sigma = gp.predict(features)
-        score = expected_improvement(mu, sigma, float(y.min()))
+        score = log_expected_improvement(mu, sigma, float(y.min()))
         if failed:
-            outcomes = [p for p, _ in done.values()] + list(failed.values())
             labels = np.array([1.0] * len(done) + [0.0] * len(failed))
-            x_all, _ = self.space.features(outcomes)
-            score = score * feasibility(features, x_all, labels, groups, gp.scales)
+            score = score + np.log(feasibility(features, x, labels, groups, gp.scales))
         return candidates[int(np.argmax(score))]

@@ -30,6 +30,7 @@ import fcntl
 import json
 import multiprocessing
 import os
+import socket
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -200,6 +201,21 @@ def _evaluations(study):
     return done, running
 
 
+def _taken(study, space, key, number):
+    """Whether a trial other than `number` is evaluating the point `key`
+    now (the parameters of a trial are stored when it is asked, before this
+    check, so two workers that asked for one point cannot both miss the
+    other)."""
+    from optuna.trial import TrialState
+
+    for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        if trial.number != number and trial.user_attrs.get(STATUS) is None:
+            point = space.from_optuna(trial.params)
+            if point is not None and space.key(point) == key:
+                return True
+    return False
+
+
 def _wrong_trial(study):
     for trial in study.get_trials(deepcopy=False):
         if trial.user_attrs.get(STATUS) == "wrong":
@@ -238,6 +254,10 @@ def _work(
             continue
         known, failed, _ = observations(study, space)
         key = space.key(point)
+        if _taken(study, space, key, trial.number):  # another worker has it
+            trial.set_user_attr(STATUS, "repeat")
+            study.tell(trial, state=TrialState.FAIL)
+            continue
         if key in known or key in failed:  # answered from the study
             trial.set_user_attr(STATUS, "repeat")
             if key in known:
@@ -246,6 +266,7 @@ def _work(
                 study.tell(trial, state=TrialState.FAIL)
             continue
         trial.set_user_attr("point", json.dumps(point, default=list))
+        trial.set_user_attr("worker", f"{socket.gethostname()}:{os.getpid()}")
         try:
             seconds = objective(point)
         except Infeasible as error:
@@ -411,6 +432,14 @@ def search(
     storage = storage or default_storage()
     children = []
     if jobs > 1:
+        # The study (and the database's tables) exist before the workers
+        # start, so that they do not race to create them; the connection
+        # is closed, as forked processes must not share it.
+        created = _storage(storage)
+        _optuna().create_study(study_name=study, storage=created, load_if_exists=True)
+        engine = getattr(created, "engine", None)
+        if engine is not None:
+            engine.dispose()
         context = multiprocessing.get_context("fork")
         for j in range(1, jobs):
             worker_seed = None if seed is None else seed + 1000 * j
