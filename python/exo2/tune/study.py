@@ -252,12 +252,14 @@ def _work(
             trial.set_user_attr(STATUS, "constraint")
             study.tell(trial, state=TrialState.FAIL)
             continue
-        known, failed, _ = observations(study, space)
         key = space.key(point)
-        if _taken(study, space, key, trial.number):  # another worker has it
+        # first whether another worker has it, then whether it is done: the
+        # other order misses a point finished between the two reads
+        if _taken(study, space, key, trial.number):
             trial.set_user_attr(STATUS, "repeat")
             study.tell(trial, state=TrialState.FAIL)
             continue
+        known, failed, _ = observations(study, space)
         if key in known or key in failed:  # answered from the study
             trial.set_user_attr(STATUS, "repeat")
             if key in known:
