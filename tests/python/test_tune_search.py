@@ -17,6 +17,8 @@ optuna = pytest.importorskip("optuna")
 from exo2 import proc, tune  # noqa: E402
 from exo2.API_scheduling import divide_loop, reorder_loops, simplify  # noqa: E402
 from exo2.tune.sampler import BayesianSampler  # noqa: E402
+from kernels.tune_synthetic import SYNTHETIC, slow_synthetic  # noqa: E402
+from kernels.tune_synthetic import synthetic as _synthetic  # noqa: E402
 
 
 @proc
@@ -103,29 +105,6 @@ def test_space_enumerates_only_what_the_constraints_allow():
 
 
 # ---- the sampler on a known objective ---------------------------------------------
-
-
-def _synthetic(point):
-    """Seconds of a made-up kernel: best at tile 16, order (c, a, b),
-    unroll on; tile 64 with unroll cannot be built."""
-    if point["tile"] == 64 and point["unroll"]:
-        raise tune.Infeasible("too many registers")
-    order_penalty = {("c", "a", "b"): 0.0, ("a", "c", "b"): 0.3}.get(
-        point["order"], 0.8
-    )
-    return (
-        1e-3
-        * (1 + abs(np.log2(point["tile"]) - 4) ** 2 + order_penalty)
-        * (0.8 if point["unroll"] else 1.0)
-    )
-
-
-SYNTHETIC = tune.Space(
-    tune.PowersOfTwo("tile", 1, 64),
-    tune.Permutation("order", "abc"),
-    tune.Categorical("unroll", [False, True]),
-    constraints=[lambda p: p["tile"] != 2],
-)
 
 
 def test_bayesian_search_finds_the_optimum_and_learns_the_infeasible_region(storage):
@@ -256,17 +235,10 @@ def test_resuming_a_study_reuses_its_points(storage):
     assert len(calls) == 8 and again.best_point == second.best_point
 
 
-def _slow_synthetic(point):
-    import time
-
-    time.sleep(0.05)
-    return _synthetic(point)
-
-
 def test_two_worker_processes_share_one_study(storage):
     result = tune.search(
         SYNTHETIC,
-        objective=_slow_synthetic,
+        objective=slow_synthetic,
         budget=10,
         study="shared",
         storage=storage,

@@ -30,7 +30,9 @@ import fcntl
 import json
 import multiprocessing
 import os
+import random
 import socket
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -223,6 +225,24 @@ def _wrong_trial(study):
     return None
 
 
+def _open_study(optuna, name, storage, sampler, tries=5):
+    """The study, created if missing. Workers that start together on
+    several machines may race to create the database's tables or the
+    study: the loser tries again."""
+    for attempt in range(tries):
+        try:
+            return optuna.create_study(
+                study_name=name,
+                storage=_storage(storage),
+                sampler=sampler,
+                load_if_exists=True,
+            )
+        except Exception:  # the race surfaces as the database's own errors
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.2 * (attempt + 1) + random.random() * 0.3)
+
+
 def _work(
     space, objective, storage, name, strategy, seed, warm_start, budget, progress
 ):
@@ -232,9 +252,7 @@ def _work(
     from optuna.trial import TrialState
 
     sampler = _sampler(strategy, space, seed, warm_start)
-    study = optuna.create_study(
-        study_name=name, storage=_storage(storage), sampler=sampler, load_if_exists=True
-    )
+    study = _open_study(optuna, name, storage, sampler)
     distributions = space.distributions()
     asks = 0
     while True:
