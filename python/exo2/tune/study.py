@@ -169,7 +169,9 @@ class KernelObjective:
                     f"{self.reference.name()}); a schedule must keep the results"
                 )
 
-    def __call__(self, point):
+    def build(self, point):
+        """The checked `JitKernel` of `point`; raises `Infeasible` or
+        `WrongResult`."""
         try:
             proc = self.schedule(point)
             kernel = jit(proc)
@@ -177,12 +179,19 @@ class KernelObjective:
             raise Infeasible(f"{type(error).__name__}: {error}") from error
         if self.check:
             self._check(kernel, point)
+        return kernel
+
+    def time(self, kernel):
+        """Median seconds per call of `kernel`, under the timing lock."""
         call = as_call(kernel, _inputs(self.args, 1))
         with timing_lock():
             (timing,) = interleaved(
                 [call], repeat=self.repeat, warmup=1, min_time=self.min_time
             )
         return timing.median
+
+    def __call__(self, point):
+        return self.time(self.build(point))
 
 
 # ---- the loop ---------------------------------------------------------------------
