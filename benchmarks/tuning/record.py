@@ -1,8 +1,10 @@
 """Records the objective over a whole tuning space once: every point of a
 problem of `spaces.py` is scheduled, compiled and checked (in parallel
-processes), then timed (one at a time, on a core the compilers do not
-use), and the table is written as JSON for `search_efficiency.py` to
-replay. Recording once makes the comparison of search strategies
+processes); then, with the compilers done, every built point is timed in
+`--rounds` rounds over the whole table (so that a burst of load on a shared
+machine hits one round of a point, not all of them), and its time is the
+smallest of its rounds' medians. The table is written as JSON for
+`search_efficiency.py` to replay. Recording once makes the comparison of search strategies
 reproducible and affordable: each strategy and seed reads the same
 measured times instead of compiling and timing again.
 
@@ -31,11 +33,6 @@ from exo2 import bench, tune  # noqa: E402
 _PROBLEM = {}
 
 
-def _pin(cores):
-    if hasattr(os, "sched_setaffinity") and cores:
-        os.sched_setaffinity(0, cores)
-
-
 def _build(index):
     """Schedules, compiles and checks point `index`: `(index, path of the
     shared library or None, error)`."""
@@ -61,6 +58,7 @@ def main(argv=None):
     parser.add_argument("problem", choices=list(spaces.PROBLEMS))
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument(
         "--limit", type=int, help="only the first N points (a trial run)"
     )
@@ -71,38 +69,44 @@ def main(argv=None):
         problem.schedule, problem.reference, problem.args, repeat=7, min_time=0.01
     )
     _PROBLEM["value"] = (problem, points, objective)
-    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    timing_core, build_cores = cores[:1], cores[1:] or cores
     machine = bench.probe()
     args = problem.args(np.random.default_rng(1))
     c_args = _c_arguments(args)
-    results = [None] * len(points)
+    results = [
+        {"point": point, "seconds": None, "error": None, "rounds": []}
+        for point in points
+    ]
     t0 = time.perf_counter()
     context = multiprocessing.get_context("fork")
+    built = {}
     with concurrent.futures.ProcessPoolExecutor(
-        options.jobs, mp_context=context, initializer=_pin, initargs=(build_cores,)
+        options.jobs, mp_context=context
     ) as pool:
-        _pin(timing_core)
         futures = [pool.submit(_build, i) for i in range(len(points))]
         for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
             index, path, error = future.result()
-            record = {"point": points[index], "seconds": None, "error": error}
+            results[index]["error"] = error
             if path is not None:
-                function = getattr(ctypes.CDLL(path), problem.reference.name())
-                call = bench.native.word_loop(function, c_args)
-                timed = lambda call=call: call(1)  # noqa: E731
-                timed.repeat = call
-                (timing,) = bench.interleaved(
-                    [timed], repeat=7, warmup=1, min_time=0.01
-                )
-                record["seconds"] = timing.median
-                record["iqr"] = timing.iqr
-            results[index] = record
+                built[index] = path
             if done % 20 == 0 or done == len(points):
                 print(
-                    f"{done}/{len(points)} in {time.perf_counter() - t0:.0f} s",
+                    f"built {done}/{len(points)} in {time.perf_counter() - t0:.0f} s",
                     flush=True,
                 )
+    calls = {}
+    for index, path in built.items():
+        function = getattr(ctypes.CDLL(path), problem.reference.name())
+        repeat = bench.native.word_loop(function, c_args)
+        call = lambda repeat=repeat: repeat(1)  # noqa: E731
+        call.repeat = repeat
+        calls[index] = call
+    for r in range(options.rounds):
+        for index, call in calls.items():
+            (timing,) = bench.interleaved([call], repeat=5, warmup=1, min_time=0.005)
+            results[index]["rounds"].append(timing.median)
+        print(f"timing round {r + 1}/{options.rounds} done", flush=True)
+    for index in calls:
+        results[index]["seconds"] = min(results[index]["rounds"])
     table = {
         "problem": problem.name,
         "sizes": problem.sizes,
