@@ -426,7 +426,12 @@ class JitKernel:
         values = []
         for p in self._params:
             value = bound.arguments[p.name]
-            if p.is_data and not p.is_tensor and type(value) in (int, float):
+            if (
+                p.is_data
+                and not p.is_tensor
+                and isinstance(value, (int, float, np.number))
+                and not isinstance(value, (bool, np.bool_))
+            ):
                 value = np.array(value, dtype=p.dtype)
             values.append(value)
         captured = []

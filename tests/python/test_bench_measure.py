@@ -138,6 +138,13 @@ def test_bound_call_runs_the_kernel_with_checked_arguments():
     call()
     call.repeat(3)
     np.testing.assert_allclose(y, 1 + 4 * 2.0 * np.arange(5))
+    y[:] = 1
+    call = as_call(kernel, (5, np.float64(3.0), x, y))  # a NumPy scalar too
+    import gc
+
+    gc.collect()
+    call()
+    np.testing.assert_allclose(y, 1 + 3.0 * np.arange(5))
 
 
 def test_bind_reports_the_calls_own_argument_errors():
