@@ -58,7 +58,7 @@ def main(argv=None):
     parser.add_argument("problem", choices=list(spaces.PROBLEMS))
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument(
         "--limit", type=int, help="only the first N points (a trial run)"
     )
@@ -102,7 +102,7 @@ def main(argv=None):
         calls[index] = call
     for r in range(options.rounds):
         for index, call in calls.items():
-            (timing,) = bench.interleaved([call], repeat=5, warmup=1, min_time=0.005)
+            (timing,) = bench.interleaved([call], repeat=3, warmup=1, min_time=0.002)
             results[index]["rounds"].append(timing.median)
         print(f"timing round {r + 1}/{options.rounds} done", flush=True)
     for index in calls:

@@ -87,6 +87,9 @@ def main(argv=None):
     parser.add_argument("table", type=Path)
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
+    parser.add_argument(
+        "--budget", type=int, help="evaluations per run (default: 3x random's need)"
+    )
     options = parser.parse_args(argv)
     table, space, times = load_table(options.table)
     best = min(s for s in times.values() if s is not None)
@@ -94,7 +97,7 @@ def main(argv=None):
     good = sum(1 for s in times.values() if s is not None and best / s >= TARGET)
     random_expected = (allowed + 1) / (good + 1)
     fixed_budget = max(1, math.floor(random_expected / 3))
-    budget = min(allowed, max(30, math.ceil(3 * random_expected)))
+    budget = options.budget or min(allowed, max(30, math.ceil(3 * random_expected)))
     print(
         f"{table['problem']}: {allowed} points, {good} within {TARGET:.0%} of the best; "
         f"random search needs {random_expected:.1f} evaluations on average; "
