@@ -267,3 +267,24 @@ def test_progress_bar_and_convergence_plot(storage, tmp_path, capsys):
     )
     path = tune.plot_convergence({"bayes": [curve, curve]}, tmp_path / "c.png")
     assert os.path.getsize(path) > 1000
+
+
+def test_a_trial_left_running_by_a_dead_worker_frees_its_point(storage, monkeypatch):
+    import exo2.tune.sampler as sampler_module
+
+    point = {"tile": 8, "order": ("b", "a", "c"), "unroll": True}
+    study = optuna.create_study(study_name="stale", storage=storage)
+    study.enqueue_trial(SYNTHETIC.to_optuna(point))
+    trial = study.ask(SYNTHETIC.distributions())  # never told: its worker died
+    assert SYNTHETIC.from_optuna(trial.params) == point
+    monkeypatch.setattr(sampler_module, "STALE_SECONDS", 0)
+    result = tune.search(
+        SYNTHETIC,
+        objective=_synthetic,
+        budget=2,
+        study="stale",
+        storage=storage,
+        warm_start=[point],
+        progress=False,
+    )
+    assert result.history[0][0] == point

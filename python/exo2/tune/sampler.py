@@ -20,6 +20,8 @@ other.
 
 from __future__ import annotations
 
+import datetime
+
 import numpy as np
 import optuna
 from optuna.samplers import BaseSampler
@@ -29,6 +31,19 @@ from .model import GaussianProcess, feasibility, log_expected_improvement
 
 ENUMERATE_LIMIT = 50_000
 STATUS = "exo2_status"  # user attribute: ok, infeasible, constraint, repeat, wrong
+
+
+# A trial under way for longer than this is taken for one whose worker died
+# (killed, or its machine lost): its point is free again.
+STALE_SECONDS = 1800
+
+
+def under_way(trial):
+    """Whether `trial` is being evaluated now (not stale)."""
+    if trial.state != TrialState.RUNNING or trial.datetime_start is None:
+        return False
+    age = (datetime.datetime.now() - trial.datetime_start).total_seconds()
+    return age < STALE_SECONDS
 
 
 def observations(study, space):
@@ -48,7 +63,7 @@ def observations(study, space):
                 done[key] = (point, trial.value)
         elif trial.state == TrialState.FAIL and status == "infeasible":
             failed[key] = point
-        elif trial.state == TrialState.RUNNING and trial.params:
+        elif under_way(trial) and trial.params:
             pending[key] = point
     return done, failed, pending
 

@@ -40,7 +40,7 @@ import numpy as np
 from ..bench import as_call, interleaved, machine_key
 from ..errors import SchedulingError
 from ..jit import JitCompileError, cache_dir, jit
-from .sampler import STATUS, BayesianSampler, observations
+from .sampler import STATUS, BayesianSampler, observations, under_way
 
 
 class Infeasible(Exception):
@@ -77,6 +77,7 @@ def study_name(kernel, sizes, machine=None):
 
 
 def _storage(url):
+    """An Optuna storage for `url` (a storage object passes through)."""
     optuna = _optuna()
     if isinstance(url, str) and url.startswith("sqlite"):
         # concurrent workers wait for the file lock instead of failing
@@ -200,12 +201,11 @@ class KernelObjective:
 def _evaluations(study):
     """Trials that cost an evaluation (feasible, infeasible or wrong), and
     the ones under way."""
-    from optuna.trial import TrialState
 
     done = running = 0
     for trial in study.get_trials(deepcopy=False):
         status = trial.user_attrs.get(STATUS)
-        if trial.state == TrialState.RUNNING:
+        if under_way(trial):
             running += 1
         elif status in ("ok", "infeasible", "wrong"):
             done += 1
@@ -220,7 +220,11 @@ def _taken(study, space, key, number):
     from optuna.trial import TrialState
 
     for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
-        if trial.number != number and trial.user_attrs.get(STATUS) is None:
+        if (
+            trial.number != number
+            and under_way(trial)
+            and STATUS not in trial.user_attrs
+        ):
             point = space.from_optuna(trial.params)
             if point is not None and space.key(point) == key:
                 return True
