@@ -188,6 +188,13 @@ def test_search_over_infeasible_schedules_does_not_crash(storage):
         == result.best_point
     )
     assert tune.best(matmul, {"M": 16, "N": 10, "K": 6}, storage=storage) is None
+    # confirming the fastest few: timed again together, fastest first
+    top = result.top(2)
+    assert top[0] == result.best_point and len(top) == 2
+    objective = tune.KernelObjective(schedule_matmul, matmul, matmul_args)
+    compared = objective.compare(top, repeat=3)
+    assert sorted(p["ti"] for p, _ in compared) == sorted(p["ti"] for p in top)
+    assert compared[0][1].median <= compared[1][1].median
 
 
 def test_a_wrong_schedule_is_an_error_not_a_result(storage):

@@ -194,6 +194,18 @@ class KernelObjective:
     def __call__(self, point):
         return self.time(self.build(point))
 
+    def compare(self, points, repeat=9):
+        """`[(point, Timing)]` of `points` timed together, their
+        repetitions interleaved, fastest median first: the confirmation of
+        a search's best few on a noisy machine, where one evaluation's
+        median can be a lucky one."""
+        calls = [as_call(self.build(p), _inputs(self.args, 1)) for p in points]
+        with timing_lock():
+            timings = interleaved(
+                calls, repeat=repeat, warmup=1, min_time=self.min_time
+            )
+        return sorted(zip(points, timings, strict=True), key=lambda pt: pt[1].median)
+
 
 # ---- the loop ---------------------------------------------------------------------
 
@@ -343,6 +355,13 @@ class Result:
     best_point: dict | None
     best_seconds: float | None
     history: list = field(default_factory=list)
+
+    def top(self, k):
+        """The `k` fastest feasible points, fastest first."""
+        feasible = sorted(
+            (s, i) for i, (_, s) in enumerate(self.history) if s is not None
+        )
+        return [self.history[i][0] for _, i in feasible[:k]]
 
     @property
     def evaluations(self):
