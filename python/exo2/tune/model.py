@@ -16,7 +16,10 @@ space's features, a feasibility estimate, and expected improvement.
   learns the unknown constraints (schedules that raise SchedulingError, C
   that does not compile) as BaCO does with its feasibility classifier.
 - Acquisition: expected improvement over the best time, times the
-  probability of feasibility (added as logarithms).
+  probability of feasibility (added as logarithms). Timings on a shared
+  machine are noisy, so the noise term may be large, and the best time
+  improved on is the GP's mean at the best evaluated point rather than the
+  luckiest measurement (the "plug-in" incumbent).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import math
 import numpy as np
 
 _SCALES = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4)
-_NOISES = (1e-4, 1e-3, 1e-2, 0.05, 0.2)
+_NOISES = (1e-4, 1e-3, 1e-2, 0.05, 0.2, 0.5, 1.0)
 
 
 def _matern52(distance):

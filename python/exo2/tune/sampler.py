@@ -160,7 +160,8 @@ class BayesianSampler(BaseSampler):
         y_all = np.concatenate([y, np.full(len(failed), y.max())])
         gp = GaussianProcess(x, y_all, groups)
         mu, sigma = gp.predict(features)
-        score = log_expected_improvement(mu, sigma, float(y.min()))
+        incumbent = float(gp.predict(x[: len(done)])[0].min())
+        score = log_expected_improvement(mu, sigma, incumbent)
         if failed:
             labels = np.array([1.0] * len(done) + [0.0] * len(failed))
             score = score + np.log(feasibility(features, x, labels, groups, gp.scales))
