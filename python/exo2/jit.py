@@ -652,6 +652,10 @@ class BoundCall(functools.partial):
         bound.kernel = kernel
         bound._struct = struct
         bound._keep = keep
+        # The C entry and its one argument, for callers that loop in C
+        # (`exo2.bench`); None where each call checks preconditions first.
+        bound.function = None if kernel._config_preconditions else kernel._call_bound
+        bound.c_args = (ctypes.c_void_p(ctypes.addressof(struct)),)
         return bound
 
     def __repr__(self):
