@@ -16,6 +16,7 @@ from .backend import c_compiler
 from .backend.c_compiler import compile_procs, compile_procs_to_strings
 from .core import equivalence
 from .core.configs import Config
+from .core.extensions import InstrMetadata
 from .core.extern import Extern, extern
 from .core.memory import DRAM, Memory
 from .core.printing import proc_to_str
@@ -62,18 +63,23 @@ def proc(f):
         del frame
 
 
-def instr(c_instr, c_global=""):
+def instr(c_instr, c_global="", **backend_fields):
     """`@instr(c_instr, c_global)`: a procedure emitted as the C text
-    `c_instr` at each call site (memories-and-instructions.md §4)."""
+    `c_instr` at each call site (memories-and-instructions.md §4).
+
+    **[exo2]** Keyword-only fields describe the instruction to backends
+    (`unit=cuda_warp`, `timeline="cp_async"`, `codegen=...`; see
+    `exo2.core.extensions.InstrMetadata` and docs/cuda.md)."""
     if not isinstance(c_instr, str):
         raise TypeError("@instr decorator must be @instr(<your instruction>)")
+    metadata = InstrMetadata(**backend_fields) if backend_fields else None
 
     def parse_instr(f):
         if not isinstance(f, types.FunctionType):
             raise TypeError("@instr decorator must be applied to a function")
         frame = inspect.currentframe().f_back
         try:
-            return _parse_procedure(f, frame, (c_instr, c_global))
+            return _parse_procedure(f, frame, (c_instr, c_global, metadata))
         finally:
             del frame
 

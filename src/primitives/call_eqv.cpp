@@ -24,7 +24,7 @@ CallSwapResult call_eqv(const Proc& proc, const cursors::Location& call,
                     "unsafe_assert_eq"});
 
   cursors::EditResult edit = cursors::replace_stmt_attributes(
-      proc, call, make_call(eqv_proc, c.args, s->srcinfo));
+      proc, call, make_call(eqv_proc, c.args, s->srcinfo, c.barriers));
 
   // Either callee may run again in a later iteration, reading a field the
   // other left different: check the field's liveness in both procedures.
