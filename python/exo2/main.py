@@ -60,9 +60,6 @@ def exo2c(*args, name="exo2c"):
     else:
         parser.error("Must provide --stem when processing multiple source files.")
 
-    if args.target == "cuda":
-        parser.error("the CUDA target is not available in this build")
-
     if args.pythonpath:
         pythonpath = str(Path(args.pythonpath).resolve())
     elif len(args.source) == 1:
@@ -81,16 +78,22 @@ def exo2c(*args, name="exo2c"):
     finally:
         sys.path.remove(pythonpath)
 
-    compile_procs(library, outdir, f"{stem}.c", f"{stem}.h")
-    write_depfile(outdir, stem)
+    if args.target == "cuda":
+        from .platforms.cuda import compile_cuda
+
+        compile_cuda(library, outdir, stem)
+        write_depfile(outdir, stem, extensions=("c", "h", "cuh", "cu"))
+    else:
+        compile_procs(library, outdir, f"{stem}.c", f"{stem}.h")
+        write_depfile(outdir, stem)
 
 
 exocc = exo2c
 
 
-def write_depfile(outdir, stem):
+def write_depfile(outdir, stem, extensions=("c", "h")):
     """Writes the make-style depfile `outdir/stem.d` listing the files of
-    every loaded module."""
+    every loaded module as dependencies of `outdir/stem.<ext>`."""
     modules = set()
     for mod in list(sys.modules.values()):
         try:
@@ -99,9 +102,8 @@ def write_depfile(outdir, stem):
             pass  # built-in modules have no file
     outdir = Path(outdir)
     sep = " \\\n  "
-    contents = (
-        f"{outdir / f'{stem}.c'} {outdir / f'{stem}.h'} : {sep.join(sorted(modules))}"
-    )
+    targets = " ".join(str(outdir / f"{stem}.{ext}") for ext in extensions)
+    contents = f"{targets} : {sep.join(sorted(modules))}"
     (outdir / f"{stem}.d").write_text(contents)
 
 

@@ -359,7 +359,8 @@ class Simplifier {
         return;
       }
       case StmtKind::Sync:
-        out.push_back(with_barriers(s->as<Sync>(), exprs(s->as<Sync>().barriers)));
+        out.push_back(
+            with_barriers(s->as<Sync>(), exprs(s->as<Sync>().barriers)));
         return;
       case StmtKind::Pass:
       case StmtKind::Free:

@@ -47,11 +47,12 @@ std::string kind_of(const CursorHandle& c) {
 
 Slot slot_named(const std::string& name) {
   static const std::pair<const char*, Slot> names[] = {
-      {"body", Slot::Body}, {"orelse", Slot::Orelse}, {"cond", Slot::Cond},
-      {"lo", Slot::Lo},     {"hi", Slot::Hi},         {"rhs", Slot::Rhs},
-      {"lhs", Slot::Lhs},   {"arg", Slot::Operand},   {"idx", Slot::Idx},
-      {"args", Slot::Arg},  {"shape", Slot::Shape},
-      {"barriers", Slot::Barrier}};
+      {"body", Slot::Body},   {"orelse", Slot::Orelse},
+      {"cond", Slot::Cond},   {"lo", Slot::Lo},
+      {"hi", Slot::Hi},       {"rhs", Slot::Rhs},
+      {"lhs", Slot::Lhs},     {"arg", Slot::Operand},
+      {"idx", Slot::Idx},     {"args", Slot::Arg},
+      {"shape", Slot::Shape}, {"barriers", Slot::Barrier}};
   for (const auto& [n, s] : names)
     if (name == n) return s;
   throw py::value_error("unknown slot: " + name);

@@ -260,8 +260,8 @@ void bind_stmts(py::module_& m) {
         auto timeline = [](const py::object& t) {
           return t.is_none() ? nullptr : wrap_sync_timeline(t);
         };
-        return wrap(make_sync(k, timeline(pre), timeline(post),
-                              unwrap(barriers), s));
+        return wrap(
+            make_sync(k, timeline(pre), timeline(post), unwrap(barriers), s));
       },
       py::arg("kind"), py::arg("pre"), py::arg("post"), py::arg("barriers"),
       py::arg("srcinfo"),

@@ -2,9 +2,8 @@
 
 #include <pybind11/stl.h>
 
-#include <variant>
-
 #include <unordered_map>
+#include <variant>
 
 namespace exo2::bindings {
 

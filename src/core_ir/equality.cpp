@@ -147,8 +147,7 @@ bool Comparer::stmt(const Stmt& a, const Stmt& b) {
     }
     case StmtKind::Call: {
       const auto &x = a->as<Call>(), &y = b->as<Call>();
-      return x.f == y.f && list(x.args, y.args) &&
-             list(x.barriers, y.barriers);
+      return x.f == y.f && list(x.args, y.args) && list(x.barriers, y.barriers);
     }
     case StmtKind::WindowStmt: {
       const auto &x = a->as<WindowStmt>(), &y = b->as<WindowStmt>();
@@ -192,10 +191,10 @@ bool equal(const Proc& a, const Proc& b) {
       return false;
   }
   if (a->instr.has_value() != b->instr.has_value()) return false;
-  if (a->instr && (a->instr->c_instr != b->instr->c_instr ||
-                   a->instr->c_global != b->instr->c_global ||
-                   !same_object(a->instr->metadata.get(),
-                                b->instr->metadata.get())))
+  if (a->instr &&
+      (a->instr->c_instr != b->instr->c_instr ||
+       a->instr->c_global != b->instr->c_global ||
+       !same_object(a->instr->metadata.get(), b->instr->metadata.get())))
     return false;
   if (a->preds.size() != b->preds.size()) return false;
   for (size_t i = 0; i < a->preds.size(); i++)

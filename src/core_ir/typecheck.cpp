@@ -389,10 +389,10 @@ class TypeChecker {
       return make_read(r.name, std::move(idx), r.srcinfo, kError);
     }
     if (idx.size() != t->shape().size()) {
-      error(r.srcinfo, fmt::format("expected {} indices for barrier '{}', got "
-                                   "{}",
-                                   t->shape().size(), r.name.name(),
-                                   idx.size()));
+      error(r.srcinfo,
+            fmt::format("expected {} indices for barrier '{}', got "
+                        "{}",
+                        t->shape().size(), r.name.name(), idx.size()));
       return make_read(r.name, std::move(idx), r.srcinfo, kError);
     }
     return make_read(r.name, std::move(idx), r.srcinfo, t->basetype());

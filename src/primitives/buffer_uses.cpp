@@ -204,9 +204,8 @@ Stmt BufferUseRewriter::stmt(const Stmt& s) {
     case StmtKind::Sync: {
       const auto& y = s->as<Sync>();
       std::vector<Expr> barriers = exprs(y.barriers);
-      return same(barriers, y.barriers)
-                 ? s
-                 : with_barriers(y, std::move(barriers));
+      return same(barriers, y.barriers) ? s
+                                        : with_barriers(y, std::move(barriers));
     }
     case StmtKind::Pass:
     case StmtKind::Alloc:

@@ -37,9 +37,7 @@ class Properties {
   void set(const std::string& key, PropertyValue value) {
     values_[key] = std::move(value);
   }
-  const std::map<std::string, PropertyValue>& values() const {
-    return values_;
-  }
+  const std::map<std::string, PropertyValue>& values() const { return values_; }
 
  private:
   std::map<std::string, PropertyValue> values_;

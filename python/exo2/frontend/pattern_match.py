@@ -168,7 +168,7 @@ class _PatternParser:
 
     @staticmethod
     def sync_kind(value):
-        """"Fence" / "Arrive" / "Await" for the sync statement patterns
+        """ "Fence" / "Arrive" / "Await" for the sync statement patterns
         `Fence(_, _)`, `Arrive(_) >> _` and `Await(_, _)`, else None."""
         while isinstance(value, ast.BinOp) and isinstance(value.op, ast.RShift):
             value = value.left

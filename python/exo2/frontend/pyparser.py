@@ -543,7 +543,7 @@ class Parser:
 
     @classmethod
     def sync_kind(cls, node):
-        """"Fence", "Arrive" or "Await" when `node` is a sync statement."""
+        """ "Fence", "Arrive" or "Await" when `node` is a sync statement."""
         head, _ = cls.split_trailing_barriers(node)
         if (
             isinstance(head, ast.Call)
@@ -590,14 +590,18 @@ class Parser:
                 node, "expected a timeline such as cuda_in_order"
             ) from e
         if not isinstance(timeline, Timeline):
-            self.err(node, f"expected a timeline such as cuda_in_order, got {timeline!r}")
+            self.err(
+                node, f"expected a timeline such as cuda_in_order, got {timeline!r}"
+            )
         return timeline
 
     def parse_barrier(self, node):
         """One barrier element `bar[i, j]` (the typechecker checks that
         `bar` is a barrier buffer)."""
         if not isinstance(node, (ast.Name, ast.Subscript)):
-            self.err(node, "expected one element of a barrier buffer, such as 'full[k]'")
+            self.err(
+                node, "expected one element of a barrier buffer, such as 'full[k]'"
+            )
         return self.parse_expr(node)
 
     def parse_with(self, s):

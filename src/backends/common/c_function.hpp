@@ -18,6 +18,7 @@ struct CFunction {
   // Window structs used, by struct name: the guarded definition.
   std::map<std::string, std::string> window_structs;
   bool needs_floor_div = false;
+  bool needs_bf16 = false;  // uses exo_bf16_to_f32 / exo_f32_to_bf16
   // (extern, C type) of every extern call, in emission order.
   std::vector<std::pair<ExternPtr, std::string>> externs;
 };
