@@ -14,8 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from exo2.API_cursors import ForCursor
-from exo2.API_scheduling import divide_loop, lift_scope, reorder_loops, user_op
+from exo2.API_scheduling import (
+    divide_loop,
+    lift_scope,
+    reorder_loops,
+    set_memory,
+    simplify,
+    stage_mem,
+    user_op,
+)
 from exo2.platforms.cuda import (
+    CUDA_SMEM,
     cuda_tasks,
     cuda_thread,
     cuda_threads,
@@ -23,7 +32,7 @@ from exo2.platforms.cuda import (
     wrap_with,
 )
 
-__all__ = ["to_kernel", "to_threads"]
+__all__ = ["to_kernel", "to_threads", "stage_smem"]
 
 
 @dataclass
@@ -89,3 +98,18 @@ def to_threads(proc, loop, unit=cuda_thread):
     pieces of `unit` threads (`cuda_threads(lo, hi, unit=unit)`)."""
     loop = proc.find_loop(loop) if isinstance(loop, str) else proc.forward(loop)
     return set_loop_mode(proc, loop, cuda_threads(unit=unit))
+
+
+@user_op
+def stage_smem(proc, block, window, name, memory=CUDA_SMEM):
+    """Stages `window` (`"x[16 * t : 16 * t + 16]"`) through a new buffer
+    `name` in shared memory around `block` (`stage_mem`, then the memory).
+    The load nest it adds runs on the block's collective: map it to threads
+    (`to_threads`) and order it before the block's reads with a
+    `Fence(cuda_in_order, cuda_in_order)`; `check_parallel` says when a
+    fence is missing."""
+    proc = stage_mem(proc, block, window, name)
+    # Shared memory has literal extents: `32 * io + 33 - (32 * io + 1)`
+    # becomes 32.
+    proc = simplify(proc)
+    return set_memory(proc, name, memory)

@@ -228,6 +228,16 @@ class Procedure(ProcedureBase):
         unchecked."""
         return procedure_methods.add_assertion(self, assertion, configs)
 
+    def check_parallel(self, sms=132, **sizes):
+        """**[exo2]** The parallel check of this procedure's CUDA kernels:
+        tier A, and tier B with values for the sizes (docs/cuda.md,
+        "Checking a kernel"). Raises ParallelSafetyError."""
+        from .platforms.cuda.checks import check_parallel
+
+        return check_parallel(self, sms=sms, **sizes)
+
+    sync_check = check_parallel
+
     def INTERNAL_proc(self):
         """The core procedure (internal)."""
         return self._proc

@@ -250,3 +250,8 @@ def test_errors_list_every_violation_with_locations():
     assert {"RAW", "WAR"} <= kinds
     for file, line, _col, _ in e.value.diagnostics:
         assert file.endswith("cuda_kernels.py") and line > 0
+
+
+def test_procedures_check_their_own_kernels():
+    assert K.reverse_blocks.check_parallel(n=256).tiers == ("A", "B")
+    assert K.reverse_blocks.sync_check().tiers == ("A",)

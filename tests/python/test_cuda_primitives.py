@@ -140,3 +140,34 @@ def test_set_loop_mode_takes_modes_only():
         set_loop_mode(scale, "t", "cuda_tasks")
     p = set_loop_mode(scale, "t", par)
     assert "for t in par(0, n / 32):" in str(p)
+
+
+def test_stage_smem_then_threads_and_fences_make_a_cooperative_load():
+    from exo2.platforms.cuda import check_parallel
+    from exo2.stdlib.cuda import stage_smem, to_kernel, to_threads
+
+    @proc
+    def shift(n: size, x: f32[n + 1] @ CUDA_GMEM, y: f32[n] @ CUDA_GMEM):
+        assert n % 32 == 0
+        for i in seq(0, n):
+            y[i] = x[i + 1]
+
+    p, (_, (task,), (lane,)) = to_kernel(
+        shift, ["i"], [32], CudaDeviceFunction(blockDim=32), rc=True
+    )
+    p = to_threads(p, lane, cuda_thread)
+    # Each task reads x[32 * io + 1 : 32 * io + 33]: staged in shared memory.
+    p = stage_smem(p, p.forward(lane), "x[32 * io + 1 : 32 * io + 33]", "xs")
+    assert "xs: f32[32] @ CUDA_SMEM" in str(p)
+    assert p.is_eq(shift)
+    load = p.find_loop("i0")
+    # The load nest runs on the whole CTA: plain stores must run on threads.
+    with pytest.raises(
+        TypeError, match="a plain statement writing xs must run on one thread"
+    ):
+        check_parallel(p)
+    p = to_threads(p, load, cuda_thread)
+    # Thread i stores xs[i] and reads xs[i]: no fence is needed, and the
+    # check knows it.
+    check_parallel(p, n=64, sms=1)
+    assert p.is_eq(shift)
