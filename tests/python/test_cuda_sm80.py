@@ -128,3 +128,19 @@ def test_commit_group_depth_must_be_a_constant():
         match="cannot tell how many commit groups .* leaves pending: an Arrive on g under the condition",
     ):
         check_parallel(conditional_commit)
+
+
+def test_waiting_for_a_group_committed_later_is_refused():
+    # The wait names the group the next iteration commits: no `wait_group N`
+    # can express it.
+    from exo2.platforms.cuda import delete_sync, insert_await
+
+    p = gemm()
+    wait = p.find("Await(_, _) #0")
+    commit = p.find("Arrive(_) >> _ #1")  # in the loop, after the prologue's
+    mutant = insert_await(p, commit.before(), "loaded[k + 1]", cuda_in_order)
+    mutant = delete_sync(mutant, mutant.forward(wait))
+    with pytest.raises(
+        ParallelSafetyError, match=r"it waits for group k \+ 1, which is committed after it"
+    ):
+        check_parallel(mutant)

@@ -164,3 +164,18 @@ def test_wgmma_must_be_issued_by_a_warpgroup():
         "wgmma_ss_bf16_n256_k64_zero_init must be executed by a warpgroup, but here it "
         "is executed by one warp (cuda_threads loop at" in str(e.value)
     )
+
+
+def test_mbarrier_elements_must_get_their_arrivals():
+    # The B load signals the previous element instead of the current one:
+    # full[k] is awaited with one of its two arrivals (the wait would never
+    # end) and full[k - 1] gets three.
+    from exo2.platforms.cuda import set_trailing_barrier
+
+    p = gemm()
+    mutant = set_trailing_barrier(p, p.find("tma_load_bf16_256x64(_) #1"), ["full[k - 1]"])
+    with pytest.raises(ParallelSafetyError) as e:
+        check_parallel(mutant, M=64, N=256, K=192, sms=1)
+    message = str(e.value)
+    assert "which has 1 of its 2 arrivals at that point: the wait may never end" in message
+    assert "once too many (3 arrivals, 2 expected)" in message
