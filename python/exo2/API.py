@@ -19,6 +19,7 @@ from .backend import c_compiler
 from .backend.c_compiler import compile_procs, compile_procs_to_strings
 from .core import equivalence
 from .core.configs import Config
+from .core.extensions import InstrMetadata
 from .core.extern import Extern, extern
 from .core.memory import DRAM, Memory
 from .core.printing import proc_to_str
@@ -83,11 +84,16 @@ def proc(f):
         del frame
 
 
-def instr(c_instr, c_global=""):
+def instr(c_instr, c_global="", **backend_fields):
     """`@instr(c_instr, c_global)`: a procedure emitted as the C text
-    `c_instr` at each call site (memories-and-instructions.md §4)."""
+    `c_instr` at each call site (memories-and-instructions.md §4).
+
+    **[exo2]** Keyword-only fields describe the instruction to backends
+    (`unit=cuda_warp`, `timeline="cp_async"`, `codegen=...`; see
+    `exo2.core.extensions.InstrMetadata` and docs/cuda.md)."""
     if not isinstance(c_instr, str):
         raise TypeError("@instr decorator must be @instr(<your instruction>)")
+    metadata = InstrMetadata(**backend_fields) if backend_fields else None
 
     if not isinstance(c_global, str):
         raise TypeError("@instr: c_global must be a string of C text")
@@ -96,7 +102,7 @@ def instr(c_instr, c_global=""):
         _check_kernel_function(f, "@instr")
         frame = inspect.currentframe().f_back
         try:
-            return _parse_procedure(f, frame, (c_instr, c_global))
+            return _parse_procedure(f, frame, (c_instr, c_global, metadata))
         finally:
             del frame
 
@@ -267,6 +273,16 @@ class Procedure(ProcedureBase):
         resolved through `configs`) appended to the preconditions,
         unchecked."""
         return procedure_methods.add_assertion(self, assertion, configs)
+
+    def check_parallel(self, sms=132, **sizes):
+        """**[exo2]** The parallel check of this procedure's CUDA kernels:
+        tier A, and tier B with values for the sizes (docs/cuda.md,
+        "Checking a kernel"). Raises ParallelSafetyError."""
+        from .platforms.cuda.checks import check_parallel
+
+        return check_parallel(self, sms=sms, **sizes)
+
+    sync_check = check_parallel
 
     def INTERNAL_proc(self):
         """The core procedure (internal)."""

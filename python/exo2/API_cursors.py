@@ -441,6 +441,18 @@ class ForCursor(StmtCursor):
     def name(self):
         return self._impl.name()
 
+    def mode(self):
+        """**[exo2]** The loop mode: `seq`, `par` (the objects of
+        `exo2.core.extensions`) or a backend's mode (`cuda_tasks`, ...)."""
+        from .core import extensions
+
+        mode = self._impl.loop_mode()
+        if mode == "seq":
+            return extensions.seq
+        if mode == "par":
+            return extensions.par
+        return mode
+
     def lo(self):
         return self._child("lo")
 
@@ -454,6 +466,11 @@ class ForCursor(StmtCursor):
 class AllocCursor(_DeclarationInspection, StmtCursor):
     """`name : type @ mem`"""
 
+    def dim_annotations(self):
+        """**[exo2]** One annotation object (`ring(4)`, a unit) or None per
+        dimension."""
+        return self._impl.dim_annotations()
+
 
 class CallCursor(StmtCursor):
     """`subproc(args)`"""
@@ -466,6 +483,43 @@ class CallCursor(StmtCursor):
 
     def args(self):
         return self._expr_list("args")
+
+    def trailing_barriers(self):
+        """**[exo2]** The barrier elements of `f(args) >> bar[i]` (an
+        ExprListCursor, empty without trailing barriers)."""
+        return self._expr_list("barriers")
+
+
+class WithCursor(StmtCursor):
+    """**[exo2]** `with ctx: body` (docs/cuda.md)."""
+
+    def ctx(self):
+        """The context object (`CudaDeviceFunction(...)`, ...)."""
+        return self._impl.with_context()
+
+    def body(self):
+        return BlockCursor(self._impl.child_block("body"), self._proc)
+
+
+class SyncCursor(StmtCursor):
+    """**[exo2]** `Fence(pre, post)`, `Arrive(pre) >> bar[i]` or
+    `Await(bar[i], post)` (docs/cuda.md)."""
+
+    def kind(self):
+        """`"fence"`, `"arrive"` or `"await"`."""
+        return self._impl.sync_kind().lower()
+
+    def pre(self):
+        """The `pre` timeline, or None (Await)."""
+        return self._impl.sync_timelines()[0]
+
+    def post(self):
+        """The `post` timeline, or None (Arrive)."""
+        return self._impl.sync_timelines()[1]
+
+    def barriers(self):
+        """The barrier elements named (an ExprListCursor)."""
+        return self._expr_list("barriers")
 
 
 class WindowStmtCursor(StmtCursor):
@@ -579,8 +633,8 @@ _CLASS_OF_KIND = {
     "Call": CallCursor,
     "WindowStmt": WindowStmtCursor,
     "Free": StmtCursor,
-    "With": StmtCursor,
-    "Sync": StmtCursor,
+    "With": WithCursor,
+    "Sync": SyncCursor,
     "Read": ReadCursor,
     "Const": LiteralCursor,
     "USub": UnaryMinusCursor,

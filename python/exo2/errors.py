@@ -124,6 +124,24 @@ class KernelCheckError(TypeError):
             _add_report_note(self, _location_note(*diagnostic[:3]))
 
 
+class ParallelSafetyError(KernelCheckError):
+    """**[exo2]** A CUDA kernel whose parallel execution may differ from its
+    sequential meaning, or that breaks a structural rule of kernels
+    (docs/cuda.md, "Checking a kernel"). `diagnostics` lists every
+    violation: the element, the two statements, their threads and the
+    task."""
+
+
+# The heading of the parallel check's errors (core: backends/cuda).
+_PARALLEL_HEADING = "Errors occurred during parallel checking:"
+
+
+def _check_error(message, heading="", diagnostics=()):
+    """The exception of a failed check the core reports."""
+    cls = ParallelSafetyError if heading == _PARALLEL_HEADING else KernelCheckError
+    return cls(message, heading, diagnostics)
+
+
 class UnificationError(Exception):
     """`replace` cannot match a block against a sub-procedure's body.
 
@@ -187,4 +205,4 @@ def _user_error(cls, message):
     return exc
 
 
-_core.register_error_classes(SchedulingError, KernelCheckError, _user_error)
+_core.register_error_classes(SchedulingError, _check_error, _user_error)

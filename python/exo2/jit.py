@@ -44,8 +44,11 @@ from .backend.prec_analysis import get_default_prec
 
 DEFAULT_CFLAGS = ("-O3", "-march=native", "-shared", "-fPIC")
 
+# bf16 buffers are passed as uint16 arrays holding the raw bits (the upper
+# half of a float32).
 _NUMPY_TYPES = {
     "f16": np.float16,
+    "bf16": np.uint16,
     "f32": np.float32,
     "f64": np.float64,
     "i8": np.int8,
@@ -76,6 +79,7 @@ _C_FAST32 = _int_fast32()
 
 _CTYPES = {
     "f16": ctypes.c_uint16,
+    "bf16": ctypes.c_uint16,
     "f32": ctypes.c_float,
     "f64": ctypes.c_double,
     "i8": ctypes.c_int8,

@@ -88,9 +88,6 @@ def exo2c(*args, name="exo2c"):
             "give the directory with -o"
         )
 
-    if args.target == "cuda":
-        parser.error("the CUDA target is not available in this build")
-
     if args.pythonpath:
         pythonpath = str(Path(args.pythonpath).resolve())
     elif len(args.source) == 1:
@@ -112,12 +109,18 @@ def exo2c(*args, name="exo2c"):
     # leaves nothing behind.
     try:
         outdir.mkdir(parents=True, exist_ok=True)
-        compile_procs(library, outdir, f"{stem}.c", f"{stem}.h")
-        flags = target_flags(library)
-        if "#pragma omp" in (outdir / f"{stem}.c").read_text():  # par loops
-            flags.append("-fopenmp")
-        write_flags(outdir, stem, flags)
-        write_depfile(outdir, stem)
+        if args.target == "cuda":
+            from .platforms.cuda import compile_cuda
+
+            compile_cuda(library, outdir, stem)
+            write_depfile(outdir, stem, extensions=("c", "h", "cuh", "cu"))
+        else:
+            compile_procs(library, outdir, f"{stem}.c", f"{stem}.h")
+            flags = target_flags(library)
+            if "#pragma omp" in (outdir / f"{stem}.c").read_text():  # par loops
+                flags.append("-fopenmp")
+            write_flags(outdir, stem, flags)
+            write_depfile(outdir, stem)
     except OSError as e:
         raise Exo2cError(
             f"cannot write to the output directory {outdir}: "
@@ -135,9 +138,9 @@ def write_flags(outdir, stem, flags):
     (Path(outdir) / f"{stem}.cflags").write_text("".join(f"{f}\n" for f in flags))
 
 
-def write_depfile(outdir, stem):
+def write_depfile(outdir, stem, extensions=("c", "h")):
     """Writes the make-style depfile `outdir/stem.d` listing the files of
-    every loaded module."""
+    every loaded module as dependencies of `outdir/stem.<ext>`."""
     modules = set()
     for mod in list(sys.modules.values()):
         try:
@@ -146,9 +149,8 @@ def write_depfile(outdir, stem):
             pass  # built-in modules have no file
     outdir = Path(outdir)
     sep = " \\\n  "
-    contents = (
-        f"{outdir / f'{stem}.c'} {outdir / f'{stem}.h'} : {sep.join(sorted(modules))}"
-    )
+    targets = " ".join(str(outdir / f"{stem}.{ext}") for ext in extensions)
+    contents = f"{targets} : {sep.join(sorted(modules))}"
     (outdir / f"{stem}.d").write_text(contents)
 
 

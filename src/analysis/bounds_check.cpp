@@ -463,6 +463,7 @@ class BoundsChecker {
       }
       case StmtKind::Call:
         call(s.as<Call>());
+        barriers(s.as<Call>().barriers);
         advance_config_state(smt_, s);
         return;
       case StmtKind::WindowStmt:
@@ -471,11 +472,22 @@ class BoundsChecker {
       case StmtKind::With:
         block(s.as<With>().body);
         return;
+      case StmtKind::Sync:
+        barriers(s.as<Sync>().barriers);
+        return;
       case StmtKind::Pass:
       case StmtKind::Free:
-      case StmtKind::Sync:
         return;
     }
+  }
+
+  // Barrier elements are logical: within the full extent of every
+  // dimension, ring dimensions included (docs/cuda.md).
+  void barriers(const std::vector<Expr>& bs) {
+    for (const Expr& b : bs)
+      if (b->kind == ExprKind::Read)
+        check_access(b->as<Read>().name, b->as<Read>().idx, "signalled",
+                     b->srcinfo);
   }
 
   void window_stmt(const WindowStmt& w) {

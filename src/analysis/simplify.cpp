@@ -368,7 +368,8 @@ class Simplifier {
       }
       case StmtKind::Call: {
         const auto& c = s->as<Call>();
-        out.push_back(make_call(c.f, exprs(c.args), s->srcinfo));
+        out.push_back(
+            make_call(c.f, exprs(c.args), s->srcinfo, exprs(c.barriers)));
         return;
       }
       case StmtKind::WindowStmt: {
@@ -382,9 +383,12 @@ class Simplifier {
             w.ctx, child_block(w.body, cursors::Slot::Body, out), s->srcinfo));
         return;
       }
+      case StmtKind::Sync:
+        out.push_back(
+            with_barriers(s->as<Sync>(), exprs(s->as<Sync>().barriers)));
+        return;
       case StmtKind::Pass:
       case StmtKind::Free:
-      case StmtKind::Sync:
         out.push_back(s);
         return;
     }

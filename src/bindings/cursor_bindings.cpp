@@ -48,10 +48,12 @@ std::string kind_of(const CursorHandle& c) {
 
 Slot slot_named(const std::string& name) {
   static const std::pair<const char*, Slot> names[] = {
-      {"body", Slot::Body}, {"orelse", Slot::Orelse}, {"cond", Slot::Cond},
-      {"lo", Slot::Lo},     {"hi", Slot::Hi},         {"rhs", Slot::Rhs},
-      {"lhs", Slot::Lhs},   {"arg", Slot::Operand},   {"idx", Slot::Idx},
-      {"args", Slot::Arg},  {"shape", Slot::Shape}};
+      {"body", Slot::Body},   {"orelse", Slot::Orelse},
+      {"cond", Slot::Cond},   {"lo", Slot::Lo},
+      {"hi", Slot::Hi},       {"rhs", Slot::Rhs},
+      {"lhs", Slot::Lhs},     {"arg", Slot::Operand},
+      {"idx", Slot::Idx},     {"args", Slot::Arg},
+      {"shape", Slot::Shape}, {"barriers", Slot::Barrier}};
   for (const auto& [n, s] : names)
     if (name == n) return s;
   throw py::value_error("unknown slot: " + name);
@@ -305,6 +307,12 @@ StmtPattern stmt_pattern(const py::handle& h) {
     p.field = py::str(t[2]);
   } else if (tag == "pass") {
     p.kind = K::Pass;
+  } else if (tag == "with") {
+    p.kind = K::With;
+    p.body = stmt_patterns(t[1]);
+  } else if (tag == "sync") {
+    p.kind = K::Sync;
+    p.name = py::str(t[1]);
   } else {
     throw py::value_error("unknown statement pattern: " + tag);
   }
@@ -495,6 +503,47 @@ void bind_cursors(py::module_& m) {
            [](const CursorHandle& c) {
              return ProcHandle{c.stmt()->as<Call>().f};
            })
+      // CUDA constructs (docs/cuda.md).
+      .def(
+          "loop_mode",
+          [](const CursorHandle& c) -> py::object {
+            const LoopModePtr& mode = c.stmt()->as<For>().mode;
+            if (mode == LoopMode::seq()) return py::str("seq");
+            if (mode == LoopMode::par()) return py::str("par");
+            return python_object_of(*mode);
+          },
+          "A loop's mode: 'seq', 'par' or the Python LoopMode object.")
+      .def(
+          "with_context",
+          [](const CursorHandle& c) {
+            return python_object_of(*c.stmt()->as<With>().ctx);
+          },
+          "The context object of a `with` statement.")
+      .def("sync_kind",
+           [](const CursorHandle& c) {
+             return std::string(sync_kind_name(c.stmt()->as<Sync>().sync));
+           })
+      .def("sync_timelines",
+           [](const CursorHandle& c) {
+             const Sync& y = c.stmt()->as<Sync>();
+             auto obj = [](const SyncTimelinePtr& t) {
+               return t ? python_object_of(*t) : py::none();
+             };
+             return py::make_tuple(obj(y.pre), obj(y.post));
+           })
+      .def(
+          "dim_annotations",
+          [](const CursorHandle& c) {
+            py::list out;
+            const Type& t = type_of(c);
+            const auto& annotations = t.dim_annotations();
+            for (size_t d = 0; d < t.shape().size(); ++d)
+              out.append(d < annotations.size() && annotations[d]
+                             ? python_object_of(*annotations[d])
+                             : py::none());
+            return out;
+          },
+          "One annotation object or None per dimension of an allocation.")
       .def(
           "print",
           [](const CursorHandle& c) {

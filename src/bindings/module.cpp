@@ -22,6 +22,7 @@ void bind_buffer_dim_primitives(py::module_& m);
 void bind_replace_primitives(py::module_& m);
 void bind_subproc_config_primitives(py::module_& m);
 void bind_backend_primitives(py::module_& m);
+void bind_cuda(py::module_& m);
 
 namespace {
 // Python classes and factories registered at import time by exo2/errors.py.
@@ -156,4 +157,5 @@ PYBIND11_MODULE(_core, m) {
   exo2::bindings::bind_replace_primitives(m);
   exo2::bindings::bind_subproc_config_primitives(m);
   exo2::bindings::bind_backend_primitives(m);
+  exo2::bindings::bind_cuda(m);
 }

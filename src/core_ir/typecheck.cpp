@@ -211,8 +211,7 @@ class TypeChecker {
         const auto& st = s->as<Sync>();
         std::vector<Expr> barriers;
         for (const Expr& b : st.barriers) barriers.push_back(check_barrier(b));
-        return std::make_shared<const Sync>(st.text, std::move(barriers),
-                                            st.info, st.srcinfo);
+        return with_barriers(st, std::move(barriers));
       }
     }
     return s;
@@ -286,6 +285,13 @@ class TypeChecker {
       error(st.srcinfo, "expected a procedure to call");
       return make_call(st.f, st.args, st.srcinfo);
     }
+    std::vector<Expr> barriers;
+    for (const Expr& b : st.barriers) barriers.push_back(check_barrier(b));
+    if (!st.barriers.empty() && !st.f->is_instr())
+      error(st.srcinfo,
+            fmt::format("only instructions can signal barriers, but {} is "
+                        "not an instruction",
+                        st.f->name));
     const std::vector<FnArg>& params = st.f->args;
     if (params.size() != st.args.size())
       error(st.srcinfo, fmt::format("expected {} arguments but got {}",
@@ -306,7 +312,7 @@ class TypeChecker {
       check_call_arg(arg, sig);
       args.push_back(arg);
     }
-    return make_call(st.f, std::move(args), st.srcinfo);
+    return make_call(st.f, std::move(args), st.srcinfo, std::move(barriers));
   }
 
   // Exo's check_call_types for one argument.
@@ -365,14 +371,33 @@ class TypeChecker {
   }
 
   // A barrier access of a synchronisation statement: `bar` or `bar[i]`.
+  // One element of a barrier buffer, `full[k]`, named by a sync statement
+  // or a trailing barrier (docs/cuda.md).
   Expr check_barrier(const Expr& e) {
-    if (!e || e->kind != ExprKind::Read) return check_expr(e, Context::Control);
+    if (!e || e->kind != ExprKind::Read) {
+      const SrcInfo& at = e ? e->srcinfo : current_;
+      error(at, "expected one element of a barrier buffer, such as 'full[k]'");
+      return error_expr(at);
+    }
     const auto& r = e->as<Read>();
     std::optional<Type> t = lookup(r.name, r.srcinfo);
     std::vector<Expr> idx;
     for (const Expr& i : r.idx) idx.push_back(check_index(i));
-    Type result = !t ? kError : (idx.empty() ? *t : t->basetype());
-    return make_read(r.name, std::move(idx), r.srcinfo, result);
+    if (!t) return make_read(r.name, std::move(idx), r.srcinfo, kError);
+    if (t->basetype().kind() != TypeKind::Barrier) {
+      error(r.srcinfo, fmt::format("expected '{}' to be a barrier buffer, but "
+                                   "it has type {}",
+                                   r.name.name(), t->str()));
+      return make_read(r.name, std::move(idx), r.srcinfo, kError);
+    }
+    if (idx.size() != t->shape().size()) {
+      error(r.srcinfo,
+            fmt::format("expected {} indices for barrier '{}', got "
+                        "{}",
+                        t->shape().size(), r.name.name(), idx.size()));
+      return make_read(r.name, std::move(idx), r.srcinfo, kError);
+    }
+    return make_read(r.name, std::move(idx), r.srcinfo, t->basetype());
   }
 
   // ---------------------------------------------------------- expressions

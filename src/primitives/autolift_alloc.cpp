@@ -86,7 +86,7 @@ class AddIndices {
         std::vector<Expr> args;
         for (size_t k = 0; k < c.args.size(); ++k)
           args.push_back(call_arg(c.args[k], c.f->args[k].type));
-        return make_call(c.f, args, s->srcinfo);
+        return make_call(c.f, args, s->srcinfo, c.barriers);
       }
       case StmtKind::WindowStmt: {
         const WindowStmt& w = s->as<WindowStmt>();

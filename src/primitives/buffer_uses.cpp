@@ -178,8 +178,11 @@ Stmt BufferUseRewriter::stmt(const Stmt& s) {
     case StmtKind::Call: {
       const auto& c = s->as<Call>();
       std::vector<Expr> args = exprs(c.args);
-      return same(args, c.args) ? s
-                                : make_call(c.f, std::move(args), c.srcinfo);
+      std::vector<Expr> barriers = exprs(c.barriers);
+      return same(args, c.args) && same(barriers, c.barriers)
+                 ? s
+                 : make_call(c.f, std::move(args), c.srcinfo,
+                             std::move(barriers));
     }
     case StmtKind::WindowStmt: {
       const auto& w = s->as<WindowStmt>();
@@ -200,10 +203,8 @@ Stmt BufferUseRewriter::stmt(const Stmt& s) {
     case StmtKind::Sync: {
       const auto& y = s->as<Sync>();
       std::vector<Expr> barriers = exprs(y.barriers);
-      return same(barriers, y.barriers)
-                 ? s
-                 : std::make_shared<const Sync>(y.text, std::move(barriers),
-                                                y.info, y.srcinfo);
+      return same(barriers, y.barriers) ? s
+                                        : with_barriers(y, std::move(barriers));
     }
     case StmtKind::Pass:
     case StmtKind::Alloc:

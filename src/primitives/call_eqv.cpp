@@ -25,7 +25,7 @@ CallSwapResult call_eqv(const Proc& proc, const cursors::Location& call,
                     "unsafe_assert_eq"});
 
   cursors::EditResult edit = cursors::replace_stmt_attributes(
-      proc, call, make_call(eqv_proc, c.args, s->srcinfo));
+      proc, call, make_call(eqv_proc, c.args, s->srcinfo, c.barriers));
   // An equivalent procedure may assert more than the callee did
   // (add_assertion).
   require_call_safe(edit.proc, call.path, &proc);

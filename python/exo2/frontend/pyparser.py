@@ -16,7 +16,13 @@ from collections import ChainMap
 from .. import _core
 from ..API_types import ProcedureBase
 from ..core.configs import FIELD_TYPES, Config
-from ..core.extensions import BuiltinLoopMode, DimAnnotation, LoopMode, WithContext
+from ..core.extensions import (
+    BuiltinLoopMode,
+    DimAnnotation,
+    LoopMode,
+    Timeline,
+    WithContext,
+)
 from ..core.extern import Extern
 from ..core.memory import DRAM, Memory
 from . import metaprogramming as meta
@@ -26,10 +32,11 @@ from .source import ParseError, SourceContext
 __all__ = ["ParseError", "Parser", "parse_procedure", "parse_config_class"]
 
 _PRECISIONS = ("R", "f16", "bf16", "f32", "f64", "i8", "ui8", "ui16", "i32")
-# Allocation element types that hold no data: barriers (cuda.md §2.4).
+# Element types of allocations only: barriers synchronise, they hold no data
+# (docs/cuda.md).
 _SYNC_TYPES = ("barrier",)
-# Element types of allocations only: barriers synchronise, they hold no data.
-_SYNC_TYPES = ("barrier",)
+# The synchronisation statements, recognised by name like `seq` and `par`.
+_SYNC_STATEMENTS = ("Fence", "Arrive", "Await")
 _CONTROL_TYPES = ("size", "index", "bool", "stride")
 
 
@@ -381,8 +388,19 @@ class Parser:
                 orelse = self.parse_block(s.orelse)
                 self.pop()
                 out.append(_core.if_(cond, body, orelse, self.srcinfo(s)))
+            elif isinstance(s, ast.Expr) and self.sync_kind(s.value):
+                out.append(self.parse_sync(s.value))
             elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
                 out.append(self.parse_call_stmt(s.value))
+            elif (
+                isinstance(s, ast.Expr)
+                and isinstance(s.value, ast.BinOp)
+                and isinstance(s.value.op, ast.RShift)
+            ):
+                call, barriers = self.split_trailing_barriers(s.value)
+                if not isinstance(call, ast.Call):
+                    self.err(s, "expected 'f(args) >> barrier[i]'")
+                out.append(self.parse_call_stmt(call, barriers))
             elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Set):
                 value = self.evaluate_unquote(s.value)
                 if not isinstance(value, ExoStatementList):
@@ -548,8 +566,9 @@ class Parser:
             keywords[keyword.arg] = self.eval_python(keyword.value)
         return keywords
 
-    def parse_call_stmt(self, call):
-        """`f(a1, a2, ...)`: a call of another procedure."""
+    def parse_call_stmt(self, call, barriers=()):
+        """`f(a1, a2, ...)`: a call of another procedure; `barriers` are the
+        trailing barrier nodes of `f(...) >> bar[i]` (docs/cuda.md)."""
         func = call.func
         if (
             isinstance(func, ast.Name)
@@ -567,7 +586,84 @@ class Parser:
         if call.keywords:
             self.err(call, "cannot call procedure() with keyword arguments")
         args = [self.parse_expr(arg) for arg in call.args]
-        return _core.call(callee.INTERNAL_proc(), args, self.srcinfo(call))
+        return _core.call(
+            callee.INTERNAL_proc(),
+            args,
+            self.srcinfo(call),
+            [self.parse_barrier(b) for b in barriers],
+        )
+
+    @staticmethod
+    def split_trailing_barriers(node):
+        """`(head, [b1, b2])` of `head >> b1 >> b2`."""
+        barriers = []
+        while isinstance(node, ast.BinOp) and isinstance(node.op, ast.RShift):
+            barriers.append(node.right)
+            node = node.left
+        return node, barriers[::-1]
+
+    @classmethod
+    def sync_kind(cls, node):
+        """ "Fence", "Arrive" or "Await" when `node` is a sync statement."""
+        head, _ = cls.split_trailing_barriers(node)
+        if (
+            isinstance(head, ast.Call)
+            and isinstance(head.func, ast.Name)
+            and head.func.id in _SYNC_STATEMENTS
+        ):
+            return head.func.id
+        return None
+
+    def parse_sync(self, node):
+        """`Fence(pre, post)`, `Arrive(pre) >> bar[i] >> ...` or
+        `Await(bar[i], post)` (docs/cuda.md). Timelines are Python
+        expressions evaluating to `Timeline` objects; barriers are elements
+        of barrier buffers."""
+        head, barriers = self.split_trailing_barriers(node)
+        kind = head.func.id
+        if head.keywords:
+            self.err(head, f"{kind}() does not take keyword arguments")
+        arity = {"Fence": 2, "Arrive": 1, "Await": 2}[kind]
+        if len(head.args) != arity:
+            self.err(head, f"{kind}() expects exactly {arity} arguments")
+        srcinfo = self.srcinfo(head)
+        if kind == "Arrive":
+            if not barriers:
+                self.err(head, "expected 'Arrive(pre) >> barrier[i]'")
+            pre = self.parse_timeline(head.args[0])
+            targets = [self.parse_barrier(b) for b in barriers]
+            return _core.sync("Arrive", pre, None, targets, srcinfo)
+        if barriers:
+            self.err(node, f"{kind}() cannot signal barriers with '>>'")
+        if kind == "Fence":
+            pre = self.parse_timeline(head.args[0])
+            post = self.parse_timeline(head.args[1])
+            return _core.sync("Fence", pre, post, [], srcinfo)
+        target = self.parse_barrier(head.args[0])
+        post = self.parse_timeline(head.args[1])
+        return _core.sync("Await", None, post, [target], srcinfo)
+
+    def parse_timeline(self, node):
+        try:
+            timeline = self.eval_python(node)
+        except Exception as e:
+            raise self.source.make_error(
+                node, "expected a timeline such as cuda_in_order"
+            ) from e
+        if not isinstance(timeline, Timeline):
+            self.err(
+                node, f"expected a timeline such as cuda_in_order, got {timeline!r}"
+            )
+        return timeline
+
+    def parse_barrier(self, node):
+        """One barrier element `bar[i, j]` (the typechecker checks that
+        `bar` is a barrier buffer)."""
+        if not isinstance(node, (ast.Name, ast.Subscript)):
+            self.err(
+                node, "expected one element of a barrier buffer, such as 'full[k]'"
+            )
+        return self.parse_expr(node)
 
     def parse_with(self, s):
         """`with python:` (statements it emits) or `with <WithContext>:`."""

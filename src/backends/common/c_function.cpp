@@ -282,6 +282,21 @@ class CFunctionEmitter {
   // The `par` loops around the statement being emitted, innermost last.
   std::vector<const For*> parallel_loops_;
 
+  // ---- bf16 ---------------------------------------------------------------
+  // bf16 is 16-bit storage (uint16_t) with arithmetic in float: reads
+  // convert to float, writes round to nearest even (helpers in c_library).
+  static bool is_bf16(const Type& t) {
+    return t.basetype().kind() == TypeKind::BF16;
+  }
+  std::string bf16_to_f32(const std::string& value) {
+    result_.needs_bf16 = true;
+    return "exo_bf16_to_f32(" + value + ")";
+  }
+  std::string f32_to_bf16(const std::string& value) {
+    result_.needs_bf16 = true;
+    return "exo_f32_to_bf16(" + value + ")";
+  }
+
   // ---- names and lines ---------------------------------------------------
   const std::string* taken(const std::string& n) const {
     for (auto it = names_.rbegin(); it != names_.rend(); ++it) {
@@ -658,7 +673,9 @@ class CFunctionEmitter {
                                 : std::get<double>(c.value);
     if (!std::isfinite(v)) return non_finite_constant(v, c.type);
     if (c.type.kind() == TypeKind::F64) return python_float_repr(v);
-    if (c.type.kind() == TypeKind::F32) return python_float_repr(v) + "f";
+    // bf16 arithmetic is done in float (see bf16_to_f32).
+    if (c.type.kind() == TypeKind::F32 || c.type.kind() == TypeKind::BF16)
+      return python_float_repr(v) + "f";
     const std::string text =
         c.is_int() ? std::to_string(c.int_value()) : python_float_repr(v);
     return std::string("((") + c.type.ctype() + ") " + text + ")";
@@ -700,9 +717,14 @@ class CFunctionEmitter {
                              e->srcinfo.str() + ": cannot read from buffer '" +
                                  r.name.name() + "' in memory '" + mem->name() +
                                  "'");
-        if (scalar_refs_.count(r.name)) return "*" + c_name(r.name);
-        if (!t.is_tensor()) return c_name(r.name);
-        return access(r.name, r.idx);
+        std::string value;
+        if (scalar_refs_.count(r.name))
+          value = "*" + c_name(r.name);
+        else if (!t.is_tensor())
+          value = c_name(r.name);
+        else
+          value = access(r.name, r.idx);
+        return is_bf16(t) ? bf16_to_f32(value) : value;
       }
       case ExprKind::WindowExpr: {
         const auto& w = e->as<WindowExpr>();
@@ -889,10 +911,16 @@ class CFunctionEmitter {
           lhs = access(a.name, a.idx);
         std::string rhs = expr(a.rhs);
         const Type lt = a.type.basetype(), rt = a.rhs->type.basetype();
-        if (lt.kind() != rt.kind())
-          rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
         const Memory::Access info{a.name.name(), s->srcinfo};
         const MemoryPtr& mem = memory(a.name);
+        if (is_bf16(lt)) {
+          // 16-bit storage, float arithmetic, rounded once when stored.
+          if (s->kind == StmtKind::Reduce) rhs = bf16_to_f32(lhs) + " + " + rhs;
+          add_line(mem->write(info, lhs, f32_to_bf16(rhs)));
+          break;
+        }
+        if (lt.kind() != rt.kind())
+          rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
         add_line(s->kind == StmtKind::Assign ? mem->write(info, lhs, rhs)
                                              : mem->reduce(info, lhs, rhs));
         break;
