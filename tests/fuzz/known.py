@@ -10,6 +10,7 @@ a case).
 import re
 from dataclasses import dataclass
 
+
 @dataclass(frozen=True)
 class Known:
     outcome: str
