@@ -126,6 +126,7 @@ echo "conformance: exo2 took $((SECONDS - t0)) s"
 
 status=0
 "$PYTHON" "$HARNESS/report.py" --exo "$OUT/control.json" --exo2 "$OUT/exo2.json" \
-  --expected "$HARNESS/expected_differences.toml" --out "$OUT/report.md" || status=$?
+  --expected "$HARNESS/expected_differences.toml" --out "$OUT/report.md" \
+  ${PYTEST_ARGS[@]+--subset} || status=$?
 echo "conformance: report in $OUT/report.md ($((SECONDS - start)) s in all)"
 exit $status

@@ -63,7 +63,7 @@ def test_tile_keeps_the_loop_names_outside():
 def test_compute_at_rows_recomputes_the_overlap():
     p = compute_at(hp.blur, hp.blur.find("blur_x = _"), hp.blur.find_loop("y #1"))
     assert str(p) == (
-        "def blur(W: size, H: size, inp: f32[2 + H, 2 + W] @ DRAM,\n"
+        "def blur(W: size, H: size, inp: f32[H + 2, W + 2] @ DRAM,\n"
         "         out: f32[H, W] @ DRAM):\n"
         "    blur_x: f32[2 + H, W] @ DRAM\n"
         "    for y in seq(0, H):\n"

@@ -623,6 +623,27 @@ def test_simplify_keeps_results():
         assert_same_results(p, simplify(p), {"n": 11})
 
 
+def test_simplify_leaves_the_signature_shapes_as_written():
+    """The signature is the procedure's interface: simplify rewrites the
+    body's shapes and indices but not the parameters' (as Exo)."""
+
+    @proc
+    def pad(n: size, m: size, A: f32[n + m + 2], B: f32[m + 1 - 1, 2 * n]):
+        t: f32[m + 1 - 1]
+        for i in seq(0, n + m - m):
+            A[i + 1 + 1] = B[0, i + n - n]
+
+    p = simplify(pad)
+    assert str(p) == text("""
+        def pad(n: size, m: size, A: f32[n + m + 2] @ DRAM,
+                B: f32[m + 1 - 1, 2 * n] @ DRAM):
+            t: f32[m] @ DRAM
+            for i in seq(0, n):
+                A[2 + i] = B[0, i]
+        """)
+    assert_same_results(pad, p, {"n": 3, "m": 2})
+
+
 # ---------------------------------------------------------------- lift_scope
 
 
