@@ -359,10 +359,12 @@ def test_lift_alloc_refuses_a_shape_depending_on_the_loop():
 
 
 def test_autolift_alloc_keeps_dimensions_without_forwarding():
+    """Exo's legacy extents (checked against exo-lang 1.0): a loop from 0 to
+    a literal gives its bound, to any other bound `hi + 1`."""
     alloc = temp.find("t : _")
     p = autolift_alloc(temp, alloc, n_lifts=2, keep_dims=True)
     assert body_text(p) == (
-        "    t: f32[n, 4] @ DRAM\n"
+        "    t: f32[n + 1, 4] @ DRAM\n"
         "    for i in seq(0, n):\n"
         "        for j in seq(0, 4):\n"
         "            t[i, j] = x[i, j] * 2.0\n"
@@ -384,6 +386,50 @@ def test_autolift_alloc_keeps_dimensions_without_forwarding():
         autolift_alloc(temp, alloc, n_lifts=2, keep_dims=True, size=8)
     with pytest.raises(ValueError, match="expected one of the following values"):
         autolift_alloc(temp, alloc, mode="diagonal")
+
+
+def test_autolift_alloc_keeps_only_the_dimensions_its_values_depend_on():
+    """A lifted loop adds a dimension only when the buffer's values depend
+    on its iterator (`k` here does not: `t` holds the same values in every
+    iteration of `k`), as Exo; a loop from a literal lo indexes by its own
+    iterator."""
+
+    @proc
+    def nodep(n: size, x: f32[n + 3], y: f32[n + 3]):
+        for i in seq(2, n + 2):
+            for k in seq(0, 3):
+                t: f32
+                t = x[i] * 2.0
+                y[i] += t
+
+    p = autolift_alloc(nodep, nodep.find("t : _"), n_lifts=2, keep_dims=True)
+    assert body_text(p) == (
+        "    t: f32[n + 2 + 1] @ DRAM\n"
+        "    for i in seq(2, n + 2):\n"
+        "        for k in seq(0, 3):\n"
+        "            t[i] = x[i] * 2.0\n"
+        "            y[i] += t[i]"
+    )
+    assert_same_results(nodep, p, {"n": 5})
+
+
+def test_autolift_alloc_shifts_a_loop_from_a_non_literal_lo():
+    @proc
+    def window(n: size, m: size, x: f32[n], y: f32[n]):
+        assert m < n
+        for i in seq(m, n):
+            t: f32
+            t = x[i] + 1.0
+            y[i] = t
+
+    p = autolift_alloc(window, window.find("t : _"), keep_dims=True)
+    assert body_text(p) == (
+        "    t: f32[n - m] @ DRAM\n"
+        "    for i in seq(m, n):\n"
+        "        t[i - m] = x[i] + 1.0\n"
+        "        y[i] = t[i - m]"
+    )
+    assert_same_results(window, p, {"n": 7, "m": 3})
 
 
 def test_sink_alloc_moves_into_the_next_loop():
