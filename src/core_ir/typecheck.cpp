@@ -616,8 +616,9 @@ class TypeChecker {
         error(b.srcinfo, "cannot compute modulus of 'R' values");
         return kError;
       }
-      // Mixed precisions: `R` gives way to the concrete one.
-      return lt.kind() == TypeKind::R ? rt : lt;
+      // Mixed precisions: the left operand's, as Exo (`2.0 * a` is `R`,
+      // `a * 2.0` the precision of `a`).
+      return lt;
     }
     if (rt.is_real_scalar()) {
       error(lhs->srcinfo, "expected scalar type");

@@ -8,7 +8,7 @@ before each primitive."""
 from __future__ import annotations
 
 import pytest
-from exo2 import SchedulingError, proc
+from exo2 import ExoType, SchedulingError, proc
 from exo2.API_cursors import InvalidCursorError
 from exo2.stdlib.scheduling import (
     autofission,
@@ -293,6 +293,26 @@ def test_bind_expr_replaces_copies_up_to_a_write():
     assert_same_results(doubled, p, {"n": 6})
 
 
+def test_bind_expr_buffer_has_the_type_of_the_expression():
+    """A data operation mixing `R` and a precision has its left operand's
+    type, as in Exo: `2.0 * a` is `R`, so its binding is an `R` buffer."""
+
+    @proc
+    def scale(n: size, a: i8[n], b: i8[n]):
+        for i in seq(0, n):
+            b[i] = 2.0 * a[i]
+            a[i] = a[i] * 2.0
+
+    assert scale.find("b[_] = _").rhs().type() == ExoType.R
+    assert scale.find("a[_] = _").rhs().type() == ExoType.I8
+    p = bind_expr(scale, scale.find("2.0 * a[_]"), "t")
+    assert "        t: R @ DRAM\n        t = 2.0 * a[i]\n" in str(p)
+    q = bind_expr(scale, scale.find("a[_] * 2.0"), "t")
+    assert "        t: i8 @ DRAM\n        t = a[i] * 2.0\n" in str(q)
+    assert_same_results(scale, p, {"n": 5})
+    assert_same_results(scale, q, {"n": 5})
+
+
 def test_bind_expr_refuses_a_copy_after_a_write_and_control_exprs():
     with pytest.raises(SchedulingError) as e:
         bind_expr(doubled, doubled.find("x[_] * 2.0", many=True), "b")
@@ -397,7 +417,7 @@ def test_autolift_alloc_keeps_only_the_dimensions_its_values_depend_on():
     @proc
     def nodep(n: size, x: f32[n + 3], y: f32[n + 3]):
         for i in seq(2, n + 2):
-            for k in seq(0, 3):
+            for k in seq(0, 3):  # noqa: B007
                 t: f32
                 t = x[i] * 2.0
                 y[i] += t
