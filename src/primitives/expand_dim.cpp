@@ -43,16 +43,16 @@ cursors::EditResult expand_dim(const Proc& proc, const cursors::Location& alloc,
     return WindowedAccess{a.name, std::move(out)};
   };
   rewrite.stride = [](int d, const AccessSite&) { return d + 1; };
+  // Exo's message for both a scalar and a tensor passed whole (its tests
+  // match on it); the hint says what happened.
   rewrite.whole_buffer = [&](const AccessSite& site) {
-    if (!a.type.is_tensor())
-      refuse(
-          "TODO: Please Contact the developers to fix (i.e. add) support for "
-          "passing windows to scalar arguments",
-          {.srcinfo = site.srcinfo});
     refuse(
-        fmt::format("Cannot expand {} because buffer is passed as an argument",
-                    a.name.name()),
-        {.srcinfo = site.srcinfo});
+        "TODO: Please Contact the developers to fix (i.e. add) support for "
+        "passing windows to scalar arguments",
+        {.srcinfo = site.srcinfo,
+         .hint = fmt::format("Cannot expand {} because buffer is passed as an "
+                             "argument",
+                             a.name.name())});
   };
 
   EditSequence edits(proc);

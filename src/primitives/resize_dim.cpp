@@ -102,11 +102,22 @@ void require_foldable(const Proc& proc, const cursors::Location& alloc,
           r.timed_out()
               ? fmt::format("the solver gave up ({})", r.reason_unknown)
               : "";
+      // Worded as Exo's refusals ("access window of ..."), which its tests
+      // match on; the same access twice is a later iteration's.
+      const std::string message =
+          p == q ? fmt::format(
+                       "Buffer folding failed because access window "
+                       "of iteration i + 1 in {} at {} may access {} "
+                       "or more before the accesses of iteration i.",
+                       second.text, second.srcinfo.str(), size)
+                 : fmt::format(
+                       "Buffer folding failed because access window "
+                       "of {} at {} may access {} or more before {} "
+                       "at {}, which runs earlier.",
+                       second.text, second.srcinfo.str(), size, first.text,
+                       first.srcinfo.str());
       refuse(
-          fmt::format("Buffer folding failed because {} at {} may access "
-                      "{} or more before {} at {}, which runs earlier.",
-                      second.text, second.srcinfo.str(), size, first.text,
-                      first.srcinfo.str()),
+          message,
           {.srcinfo = second.srcinfo,
            .condition = "accesses move forward within a window of " +
                         std::to_string(size),

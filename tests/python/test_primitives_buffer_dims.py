@@ -194,8 +194,31 @@ def test_resize_dim_fold_makes_a_circular_buffer():
 
 def test_resize_dim_fold_refuses_overwriting_live_values():
     message = refusal(resize_dim, stencil, "tmp", 0, 2, 0, fold=True)
-    assert message.startswith("Buffer folding failed because tmp[i] at ")
+    assert message.startswith(
+        "Buffer folding failed because access window of tmp[i] at "
+    )
     assert "tmp[i + 2] at" in message
+
+
+def test_resize_dim_fold_refuses_an_iteration_overwriting_the_previous_ones():
+    """The same access in a later iteration lands a fold or more below: said
+    in Exo's words ("access window of iteration")."""
+
+    @proc
+    def runs(n: size, y: f32[n + 4]):
+        assert n > 4
+        x: f32[n]
+        for i in seq(0, n - 4):
+            for j in seq(i, i + 4):
+                x[j] = 1.0
+                y[j] = x[j]
+
+    message = refusal(resize_dim, runs, "x", 0, 2, 0, fold=True)
+    assert message.startswith(
+        "Buffer folding failed because access window of iteration i + 1 in x[j]"
+    )
+    p = resize_dim(runs, "x", 0, 3, 0, fold=True)
+    assert_same_results(runs, p, {"n": 9})
 
 
 def test_resize_dim_fold_refuses_calls_and_windows_that_wrap():
@@ -279,6 +302,23 @@ def test_expand_dim_refusals():
     assert "support for passing windows to scalar arguments" in refusal(
         expand_dim, calls, "s", 2, 0
     )
+
+    @proc
+    def set_row(m: size, a: f32[m]):
+        a[0] = 1.0
+
+    @proc
+    def calls_with_row(n: size, m: size, x: f32[m]):
+        for i in seq(0, n):  # noqa: B007
+            a: f32[m]
+            set_row(m, a)
+            x[0] = a[0]
+
+    # A tensor passed whole is refused with Exo's words; the hint says why.
+    with pytest.raises(SchedulingError) as e:
+        expand_dim(calls_with_row, "a : _", "n", "i")
+    assert "support for passing windows to scalar arguments" in str(e.value)
+    assert e.value.hint == "Cannot expand a because buffer is passed as an argument"
 
 
 # ---- rearrange_dim -------------------------------------------------------------

@@ -868,6 +868,16 @@ def test_specialize_refusals():
     with pytest.raises(SchedulingError, match="Invalid specialization condition."):
         specialize(scale, "for i in _: _", "n + 2")
 
+    @proc
+    def axpy(n: size, alpha: f32, x: f32[n], y: f32[n]):
+        for i in seq(0, n):
+            y[i] += alpha * x[i]
+
+    # A data condition is not a valid condition (as in Exo), not a type error.
+    for cond in ("alpha == 0.0", "n > 2 and alpha < 1.0"):
+        with pytest.raises(SchedulingError, match="Invalid specialization condition."):
+            specialize(axpy, "for i in _: _", cond)
+
 
 def test_add_loop_refuses_to_wrap_a_declaration():
     @proc
