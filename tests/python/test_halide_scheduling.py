@@ -120,6 +120,28 @@ def test_compute_at_a_tile_computes_the_tile_and_its_halo():
     check(naive, p, TILE_SIZES)
 
 
+def test_compute_at_a_loop_inside_a_tile_follows_the_tile():
+    """compute_at at the tile's inner loop: the region one iteration of `yi`
+    reads moves with the enclosing tile loops (`yi + 3 * y`); each iteration
+    computes its rows of the tile (as Exo, checked against exo-lang 1.0)."""
+    naive = hp.blur_kernel(3, 5)
+    tiled = halide_tile(naive, "out", "y", "x", "yi", "xi", 3, 5)
+    p = compute_at(tiled, tiled.find("blur_x = _"), tiled.find_loop("yi"))
+    assert (
+        str(p)
+        .split("\n", 4)[4]
+        .startswith(
+            "    blur_x: f32[2 + H, W] @ DRAM\n"
+            "    for y in seq(0, H / 3):\n"
+            "        for x in seq(0, W / 5):\n"
+            "            for yi in seq(0, 3):\n"
+            "                for yii in seq(0, 3):\n"
+            "                    for xi in seq(0, 5):\n"
+        )
+    )
+    check(naive, p, TILE_SIZES)
+
+
 def test_blur_tiled_recompute():
     p = hp.blur_tiled_recompute(3, 5)
     assert "for yi in seq(0, 5):" in str(p) and "blur_x: f32[2 + H, W]" in str(p)

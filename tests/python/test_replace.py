@@ -404,7 +404,13 @@ def k_avx_load(A: f32[8]):
 ACCEPTED = [
     (k_offset_row, "for j in _: _", zero_n, "zero_n(8, A[k + 0, 4:12])", {"m": 3}),
     (k_load, "for i in _: _", loadu8, "loadu8(B[0:8], A[8:16])", {}),
-    (k_store_rows, "for j in _: _", storeu8, "storeu8(C[i + 0, 0:8], T[0:8])", {"n": 3}),
+    (
+        k_store_rows,
+        "for j in _: _",
+        storeu8,
+        "storeu8(C[i + 0, 0:8], T[0:8])",
+        {"n": 3},
+    ),
     (
         k_fmadd,
         "for j in _: _",
@@ -438,7 +444,13 @@ ACCEPTED = [
     ),
     (k_scale_rows, "for i in _: _", scale2, "scale2(4, A[r + 0, 0:4])", {"n": 3}),
     (k_tile, "for i in _: _", copy_tile, "copy_tile(B[0:4, 4:8], A[4:8, 0:4])", {}),
-    (k_fill_range, "for i in _: _", fill_range, "fill_range(2, n + 0, n + 0, x)", {"n": 6}),
+    (
+        k_fill_range,
+        "for i in _: _",
+        fill_range,
+        "fill_range(2, n + 0, n + 0, x)",
+        {"n": 6},
+    ),
     (k_add_at, "for i in _: _", add_at, "add_at(n + 0, 4, x, y[0:4])", {"n": 9}),
     (
         k_masked,
@@ -459,7 +471,13 @@ ACCEPTED = [
     ),
     (k_tensor, "for i in _: _", copy_tensor8, "copy_tensor8(B, A)", {}),
     (k_even, "for j in _: _", even_elements, "even_elements(A[1:17])", {}),
-    (k_window_param, "for i in _: _", zero_column, "zero_column(W[r + 0, 0:8])", {"n": 3}),
+    (
+        k_window_param,
+        "for i in _: _",
+        zero_column,
+        "zero_column(W[r + 0, 0:8])",
+        {"n": 3},
+    ),
     (k_window_stmt, "for i in _: _", zero_column, "zero_column(row[8:16])", {}),
     (k_bound_by_assert, "for i in _: _", zero_column, "zero_column(A[0:8])", {"n": 8}),
     (

@@ -363,8 +363,12 @@ def test_guarded_tails_mask_every_vector_iteration(tail):
     assert "    for io in seq(0, (n + 7) / 8):\n" in text or (
         "    for io in seq(0, (7 + n) / 8):\n" in text
     )
-    assert "        load_prefix(-8 * io + n + 0, var1[0:8], y[8 * io + 0:n + 0])\n" in text
-    assert "        store_prefix(-8 * io + n + 0, y[8 * io + 0:n + 0], var0[0:8])" in text
+    assert (
+        "        load_prefix(-8 * io + n + 0, var1[0:8], y[8 * io + 0:n + 0])\n" in text
+    )
+    assert (
+        "        store_prefix(-8 * io + n + 0, y[8 * io + 0:n + 0], var0[0:8])" in text
+    )
     vector_loops_are_calls(p)
     if HAS_AVX2:
         kernel, after = saxpy_f32.jit(), p.jit()
