@@ -41,6 +41,7 @@ from exo2.API_cursors import (
 )
 from exo2.frontend.syntax import *  # noqa: E402, F401, F403
 from exo2.libs.memories import *  # noqa: E402, F401, F403
+from exo2.platforms.neon import *  # noqa: E402, F401, F403
 from exo2.platforms.x86 import *  # noqa: E402, F401, F403
 from exo2.stdlib.analysis import *  # noqa: E402, F401, F403
 from exo2.stdlib.analysis import get_observed_stmts

@@ -913,6 +913,26 @@ class Unifier {
         }
       }
     }
+    // A window as wide as a literal dimension of its buffer can only start
+    // at 0 (any other offset leaves the buffer): that pins an offset the
+    // accesses leave open, as a lane read through `rhs[lane]` does.
+    for (size_t k = 0; k < w.size(); k++) {
+      const BufferParam& param = *w[k];
+      const Type& bt = block_type(*param.solution);
+      const std::vector<Expr>& pshape = param.arg->type.shape();
+      size_t next = 0;
+      for (size_t d = 0; d < choice[k].size(); d++) {
+        if (choice[k][d]) continue;
+        const std::optional<int64_t> full = int_literal(bt.shape()[d]);
+        const std::optional<int64_t> width = int_literal(pshape[next++]);
+        if (!full || !width || *full != *width) continue;
+        const std::string name = param.arg->name.name();
+        window_eqs.push_back(
+            {Linear::of_var(param.offsets[d]), [name] {
+               return fmt::format("the window of '{}' fills its buffer", name);
+             }});
+      }
+    }
     for (const Equation& eq : window_eqs) {
       std::string why = add_to(sys, eq);
       if (!why.empty()) return {why, {}};
