@@ -19,8 +19,6 @@ from exo2.stdlib.scheduling import (
 )
 from schedule_check import assert_same_results
 
-PREFIX = "<<<unknown directive>>>: "
-
 
 def body_text(p):
     """The printed procedure without its `def` line and preconditions."""
@@ -36,8 +34,10 @@ def flat(p):
 def refusal(op, *args, **kwargs):
     with pytest.raises(SchedulingError) as e:
         op(*args, **kwargs)
-    assert str(e.value).startswith(PREFIX)
-    return str(e.value)[len(PREFIX) :]
+    # the message starts with the operation called
+    prefix = op.__name__ + ": "
+    assert str(e.value).startswith(prefix)
+    return str(e.value)[len(prefix) :]
 
 
 # A staged 6x16 tile of C inside a tiled loop nest, as an x86 SGEMM

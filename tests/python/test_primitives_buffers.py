@@ -27,8 +27,6 @@ from exo2.stdlib.scheduling import (
 )
 from schedule_check import assert_same_results
 
-PREFIX = "<<<unknown directive>>>: "
-
 
 def body_text(p):
     """The printed procedure without its `def` line and assertions."""
@@ -217,14 +215,15 @@ def test_stage_mem_refuses_accum_with_a_read():
     with pytest.raises(SchedulingError) as e:
         stage_mem(copy_add, copy_add.find_loop("i"), "y[0:n]", "ys", accum=True)
     assert str(e.value) == (
-        PREFIX + "The buffer y is accessed in a way other than simply reducing into it"
+        "stage_mem: "
+        + "The buffer y is accessed in a way other than simply reducing into it"
     )
 
 
 def test_stage_mem_refuses_accesses_partly_in_the_window():
     with pytest.raises(SchedulingError) as e:
         stage_mem(fill, fill.find_loop("j"), "y[i, 0:2]", "half")
-    assert str(e.value) == PREFIX + (
+    assert str(e.value) == "stage_mem: " + (
         "Buffer has accesses which are neither fully within nor disjoint "
         "from the window"
     )
@@ -234,11 +233,11 @@ def test_stage_mem_refuses_wrong_index_count_and_unaccessed_buffer():
     with pytest.raises(SchedulingError) as e:
         stage_mem(fill, fill.find_loop("j"), "y[i]", "row")
     assert str(e.value) == (
-        PREFIX + "expected windowing of 'y' to have 2 indices, but only got 1"
+        "stage_mem: " + "expected windowing of 'y' to have 2 indices, but only got 1"
     )
     with pytest.raises(SchedulingError) as e:
         stage_mem(fill, fill.find_loop("j"), "y[i + 1, 0:4]", "row")
-    assert str(e.value) == PREFIX + (
+    assert str(e.value) == "stage_mem: " + (
         "Cannot stage 'y' with the given window shape. Wrong window shape, "
         "or 'y' not accessed in the given scope?"
     )
@@ -316,7 +315,7 @@ def test_bind_expr_buffer_has_the_type_of_the_expression():
 def test_bind_expr_refuses_a_copy_after_a_write_and_control_exprs():
     with pytest.raises(SchedulingError) as e:
         bind_expr(doubled, doubled.find("x[_] * 2.0", many=True), "b")
-    assert str(e.value) == PREFIX + "Unsafe to bind all of the provided exprs."
+    assert str(e.value) == "bind_expr: " + "Unsafe to bind all of the provided exprs."
     with pytest.raises(TypeError, match="only numeric \\(not index or size\\)"):
         bind_expr(doubled, doubled.find("x[_]").idx()[0], "b")
 
@@ -360,7 +359,7 @@ def test_lift_alloc_moves_the_allocation_out_of_loops():
     assert_same_results(temp, p, {"n": 3})
     with pytest.raises(SchedulingError) as e:
         lift_alloc(temp, alloc, n_lifts=3)
-    assert str(e.value) == PREFIX + (
+    assert str(e.value) == "lift_alloc: " + (
         "specified lift level 3 is more than 2, the number of loops and ifs "
         "above the allocation"
     )
@@ -400,7 +399,8 @@ def test_autolift_alloc_keeps_dimensions_without_forwarding():
     with pytest.raises(SchedulingError) as e:
         autolift_alloc(temp, alloc, n_lifts=3)
     assert str(e.value) == (
-        PREFIX + "specified lift level 3 is higher than the number of loop 2"
+        "autolift_alloc: "
+        + "specified lift level 3 is higher than the number of loop 2"
     )
     with pytest.raises(SchedulingError, match="Lift size cannot be less than"):
         autolift_alloc(temp, alloc, n_lifts=2, keep_dims=True, size=8)
@@ -506,7 +506,7 @@ def test_sink_alloc_copies_into_else_and_refuses_later_uses():
 
     with pytest.raises(SchedulingError) as e:
         sink_alloc(used_after, used_after.find("t : _"))
-    assert str(e.value).startswith(PREFIX + "Cannot sink allocation t: f32")
+    assert str(e.value).startswith("sink_alloc: " + "Cannot sink allocation t: f32")
     assert str(e.value).endswith(
         "because the buffer is accessed outside of the scope provided."
     )
@@ -529,7 +529,9 @@ def test_delete_buffer_deletes_unused_and_refuses_used():
     assert_same_results(unused, p, {})
     with pytest.raises(SchedulingError) as e:
         delete_buffer(unused, unused.find("u : _"))
-    assert str(e.value).startswith(PREFIX + "The variable u can potentially be used")
+    assert str(e.value).startswith(
+        "delete_buffer: " + "The variable u can potentially be used"
+    )
 
 
 def test_stage_mem_after_an_earlier_statement_in_the_same_body():
@@ -563,7 +565,7 @@ def test_sink_alloc_refuses_a_value_carried_to_the_next_iteration():
     with pytest.raises(SchedulingError) as e:
         sink_alloc(carried, "t")
     assert str(e.value).split("\n")[0] == (
-        PREFIX + "Cannot sink allocation t: f32 @ DRAM because values of t "
+        "sink_alloc: " + "Cannot sink allocation t: f32 @ DRAM because values of t "
         "may flow from one iteration of the loop to the next."
     )
 
@@ -614,12 +616,14 @@ def test_reuse_buffer_refuses_a_live_buffer_and_a_wrong_order():
     with pytest.raises(SchedulingError) as e:
         reuse_buffer(both_live, "a", "b")
     assert str(e.value).startswith(
-        PREFIX + "The variable a can potentially be used after the statement at "
+        "reuse_buffer: "
+        + "The variable a can potentially be used after the statement at "
     )
     with pytest.raises(SchedulingError) as e:
         reuse_buffer(two_temps, "b", "a")
     assert str(e.value).split("\n")[0] == (
-        PREFIX + "Cannot reuse buffer b for a because a is not allocated after "
+        "reuse_buffer: "
+        + "Cannot reuse buffer b for a because a is not allocated after "
         "b in the scope of b"
     )
 
@@ -690,7 +694,7 @@ def test_autofission_refuses_unsafe_splits_and_buried_allocations():
 
     with pytest.raises(SchedulingError) as e:
         autofission(shifted, shifted.find("y[_] = _").after())
-    assert str(e.value).startswith(PREFIX + "Cannot fission loop over i at ")
+    assert str(e.value).startswith("autofission: " + "Cannot fission loop over i at ")
 
     @proc
     def buried(n: size, y: f32[n]):
@@ -702,7 +706,7 @@ def test_autofission_refuses_unsafe_splits_and_buried_allocations():
     with pytest.raises(SchedulingError) as e:
         autofission(buried, buried.find("t = _").before())
     assert str(e.value).split("\n")[0] == (
-        PREFIX + "Will not fission here, because an allocation might be "
+        "autofission: " + "Will not fission here, because an allocation might be "
         "buried in a different scope than some use-site"
     )
 

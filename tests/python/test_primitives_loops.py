@@ -125,7 +125,7 @@ def test_divide_loop_perfect_needs_divisibility():
     with pytest.raises(SchedulingError) as info:
         divide_loop(scale, "i", 4, ["io", "ii"], perfect=True)
     e = info.value
-    assert str(e) == "<<<unknown directive>>>: cannot perfectly divide 'n' by 4"
+    assert str(e) == "divide_loop: cannot perfectly divide 'n' by 4"
     assert e.op == "divide_loop"
     assert e.condition.startswith("Divisible(n, 4)")
     assert e.counterexample and e.counterexample["n"] % 4 != 0
@@ -245,7 +245,7 @@ def test_reorder_loops_refuses_a_dependence():
 
     with pytest.raises(SchedulingError) as info:
         reorder_loops(wavefront, "i j")
-    assert str(info.value).startswith("<<<unknown directive>>>: Loops i and j at ")
+    assert str(info.value).startswith("reorder_loops: Loops i and j at ")
     assert str(info.value).endswith("cannot be reordered.")
 
 

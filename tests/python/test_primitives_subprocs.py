@@ -22,8 +22,6 @@ from exo2.stdlib.scheduling import (
 )
 from schedule_check import assert_same_results
 
-PREFIX = "<<<unknown directive>>>: "
-
 
 @config
 class SubCfg:
@@ -119,7 +117,7 @@ def test_extract_subproc_refusals():
     with pytest.raises(SchedulingError) as e:
         extract_subproc(rows, rows.find("acc: _").expand(0, 2), "s")
     assert re.fullmatch(
-        re.escape(PREFIX)
+        re.escape("extract_subproc: ")
         + r"Cannot extract the block at \S+:\d+:12: acc is used after it",
         str(e.value),
     )
@@ -193,7 +191,7 @@ def test_call_eqv_refuses_a_procedure_not_recorded_equivalent():
 
     with pytest.raises(SchedulingError) as e:
         call_eqv(add_one_caller, "add_one(_)", add_two)
-    assert str(e.value).startswith(PREFIX)
+    assert str(e.value).startswith("call_eqv: ")
     assert str(e.value).endswith(
         "Cannot swap call because the two procedures are not equivalent"
     )
@@ -207,7 +205,8 @@ def test_call_eqv_modulo_a_config_field():
     with pytest.raises(SchedulingError) as e:
         call_eqv(calls_set, "set_and_copy(_)", writes)
     assert re.fullmatch(
-        re.escape(PREFIX) + r"Cannot rewrite at \S+:\d+:4 because the configuration "
+        re.escape("call_eqv: ")
+        + r"Cannot rewrite at \S+:\d+:4 because the configuration "
         r"field SubCfg_scale might be read subsequently",
         str(e.value),
     )

@@ -16,8 +16,6 @@ from exo2.rewrite.LoopIR_unification import UnificationError
 from exo2.stdlib.scheduling import cut_loop, insert_noop_call, replace
 from schedule_check import assert_same_results
 
-PREFIX = "<<<unknown directive>>>: "
-
 # ---------------------------------------------------------------------------
 # Sub-procedures: instructions modeled on exo's x86 platform (C templates
 # written as plain loops so the JIT compiles them on any machine), and plain
@@ -852,7 +850,7 @@ def test_replace_refuses_size_assertion_after_cut():
     with pytest.raises(SchedulingError) as e:
         replace(cut, cut.find_loop("i"), zero_exactly8)
     assert str(e.value).startswith(
-        PREFIX + "Could not verify assertion n == 8 in zero_exactly8 at "
+        "replace: " + "Could not verify assertion n == 8 in zero_exactly8 at "
     )
     # The whole loop still has 8 iterations.
     after = replace(k_cut_candidate, k_cut_candidate.find_loop("i"), zero_exactly8)
@@ -863,7 +861,7 @@ def test_replace_refuses_unit_stride_assertion():
     with pytest.raises(SchedulingError) as e:
         replace(k_column_copy, k_column_copy.find_loop("i"), loadu8)
     assert str(e.value).startswith(
-        PREFIX + "Could not verify assertion stride(src, 0) == 1 in loadu8 at "
+        "replace: " + "Could not verify assertion stride(src, 0) == 1 in loadu8 at "
     )
 
 
@@ -871,7 +869,7 @@ def test_replace_refuses_aliased_arguments():
     with pytest.raises(SchedulingError) as e:
         replace(k_aliased, k_aliased.find_loop("i"), loadu8)
     assert str(e.value) == (
-        PREFIX + "Cannot Pass the same buffer 'A' via multiple arguments in call "
+        "replace: " + "Cannot Pass the same buffer 'A' via multiple arguments in call "
         "to loadu8, since doing so would introduce aliased arguments.  Please "
         "contact the Exo developers if you need support for aliased arguments."
     )
@@ -880,7 +878,7 @@ def test_replace_refuses_aliased_arguments():
 def test_replace_refuses_size_that_may_not_be_positive():
     with pytest.raises(SchedulingError) as e:
         replace(k_unknown_size, k_unknown_size.find_loop("j"), zero_n)
-    assert str(e.value) == PREFIX + (
+    assert str(e.value) == "replace: " + (
         "The expression m + -2 is not guaranteed to be greater than 0."
     )
 
@@ -888,7 +886,7 @@ def test_replace_refuses_size_that_may_not_be_positive():
 def test_replace_refuses_window_out_of_bounds():
     with pytest.raises(SchedulingError) as e:
         replace(k_out_of_bounds, k_out_of_bounds.find("A[_] = _"), first_element_only)
-    assert str(e.value) == PREFIX + "The buffer A is accessed out-of-bounds"
+    assert str(e.value) == "replace: " + "The buffer A is accessed out-of-bounds"
 
 
 def test_replace_refuses_when_later_code_uses_a_replaced_allocation():
@@ -951,6 +949,6 @@ def test_insert_noop_call_argument_type():
     gap = k_assign_loop.find_loop("i").before()
     with pytest.raises(SchedulingError) as e:
         insert_noop_call(k_assign_loop, gap, flag_hint, ["4"])
-    assert str(e.value) == PREFIX + (
+    assert str(e.value) == "insert_noop_call: " + (
         "Function argument type mismatch:expected bool-type variable, but got type int"
     )
