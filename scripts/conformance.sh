@@ -128,5 +128,15 @@ status=0
 "$PYTHON" "$HARNESS/report.py" --exo "$OUT/control.json" --exo2 "$OUT/exo2.json" \
   --expected "$HARNESS/expected_differences.toml" --out "$OUT/report.md" \
   ${PYTEST_ARGS[@]+--subset} || status=$?
+
+# Differential runs of exo2's own programs on both compilers (not for a
+# subset of the suite).
+if [ ${#PYTEST_ARGS[@]} -eq 0 ]; then
+  echo "conformance: differential runs (tests/conformance/differential_programs.toml)"
+  t0=$SECONDS
+  "$PYTHON" "$HARNESS/differential.py" --exo-python "$VENV/bin/python" \
+    --exo2-python "$PYTHON" --out "$OUT/differential" || status=1
+  echo "conformance: differential runs took $((SECONDS - t0)) s; report in $OUT/differential/differential.md"
+fi
 echo "conformance: report in $OUT/report.md ($((SECONDS - start)) s in all)"
 exit $status

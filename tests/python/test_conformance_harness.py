@@ -135,3 +135,85 @@ def test_report_refuses_an_unknown_category(tmp_path):
             {"t.py::a": "failed"},
             '["t.py::a"]\ncategory = "flaky"\nreason = "why"\n',
         )
+
+
+def test_differential_trace_records_kernels_operations_and_results(tmp_path):
+    import differential_trace  # noqa: F401 (the module the run executes)
+
+    program = tmp_path / "program.py"
+    program.write_text(
+        textwrap.dedent(
+            """
+            from __future__ import annotations
+            from exo2 import proc
+            from exo2.stdlib.scheduling import divide_loop
+
+            @proc
+            def scale(n: size, x: f32[n]):
+                for i in seq(0, n):
+                    x[i] = 2.0 * x[i]
+
+            def schedule():
+                p = divide_loop(scale, "i", 4, ["io", "ii"], tail="cut")
+                return divide_loop(scale, "i", 4, ["io", "ii"], perfect=True)
+            """
+        )
+    )
+    out = tmp_path / "trace.json"
+    subprocess.run(
+        [sys.executable, str(HARNESS / "differential_trace.py"), "--side", "exo2"]
+        + [
+            "--out",
+            str(out),
+            "--call",
+            "schedule",
+            "--sizes",
+            '{"n": 9}',
+            str(program),
+        ],
+        check=True,
+    )
+    trace = json.loads(out.read_text())
+    assert trace["status"] == (
+        "stopped: SchedulingError: divide_loop: cannot perfectly divide 'n' by 4"
+    )
+    kinds = [(e["kind"], e["name"], e["outcome"]) for e in trace["events"]]
+    assert kinds == [
+        ("proc", "scale", "ok"),
+        ("op", "divide_loop", "ok"),
+        ("op", "divide_loop", "error"),
+    ]
+    before, after = trace["events"][0]["results"], trace["events"][1]["results"]
+    assert before == after and len(before[0]) == 9
+
+
+def test_differential_compare_reports_acceptance_text_and_results():
+    import differential
+
+    def event(outcome, text, results=None):
+        return (
+            {"kind": "op", "name": "op", "site": "p.py:3", "outcome": outcome},
+            text,
+            results,
+        )
+
+    def run(*events):
+        out = []
+        for e, text, results in events:
+            out.append(dict(e, text=text, results=results))
+        return {"status": "completed", "events": out}
+
+    rows = differential.compare(
+        run(event("ok", "def f():\n    pass", [[1.0]]), event("ok", "a", [[1.0]])),
+        run(
+            event("ok", "def f():\n    pass", [[1.0]]),
+            event("error", "SchedulingError: no"),
+        ),
+    )
+    assert rows[0]["differences"] == [] and rows[0]["results"] == "equal"
+    assert rows[1]["differences"][0].startswith("acceptance: Exo ok")
+    rows = differential.compare(
+        run(event("ok", "x = 1", [[1.0]])), run(event("ok", "x = 2", [[1.5]]))
+    )
+    assert rows[0]["differences"][0].startswith("printed text differs")
+    assert rows[0]["differences"][1] == "results differ on the same inputs"
