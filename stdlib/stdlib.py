@@ -140,6 +140,7 @@ from exo2.stdlib.vector_forms import (
 )
 
 _OWN_NAMES = [
+    "replace_cursors",
     "bind_and_set_expr",
     "bind_and_set_expr_cursors",
     "parallelize_and_lift_alloc",
@@ -1247,6 +1248,17 @@ def checked_replace(proc, stmt, subproc, quiet=False):
     if not check_call_site(new_proc, call):
         raise SchedulingError("Call site inconsistency")
     return new_proc
+
+
+@dataclass
+class replace_cursors:
+    """The call a replacement made (Exo's cursor record for it); iterating
+    yields the call."""
+
+    call: CallCursor
+
+    def __iter__(self):
+        yield self.call
 
 
 @user_op

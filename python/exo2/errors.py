@@ -16,6 +16,9 @@ import textwrap
 from . import _core
 from .API_types import ProcedureBase
 
+# Exo's prefix of a SchedulingError raised outside any Procedure method.
+_UNKNOWN_DIRECTIVE = "<<<unknown directive>>>"
+
 
 class SchedulingError(Exception):
     """A rewrite that cannot be proven safe, or is impossible.
@@ -63,9 +66,18 @@ class SchedulingError(Exception):
     def _set_operation(self, op, op_stack):
         """Records the primitive that failed and the user-level operations
         that led to it (outermost first), as attributes and as the first
-        note."""
+        note. A message that names no operation (`<<<unknown directive>>>`,
+        what Exo prints for most refusals) then starts with the operation
+        the user called instead."""
         self.op = op
         self.op_stack = list(op_stack)
+        called = self.op_stack[0][0] if self.op_stack else op
+        text = str(self.args[0]) if self.args else ""
+        if text.startswith(_UNKNOWN_DIRECTIVE + ": "):
+            rest = text[len(_UNKNOWN_DIRECTIVE) + 2 :]
+            # stdlib messages may name their operation already
+            text = rest if rest.startswith(called + ":") else f"{called}: {rest}"
+            self.args = (text, *self.args[1:])
         chain = " > ".join(
             f"{name} ({os.path.basename(file)}:{line})" if file else name
             for name, file, line in self.op_stack
@@ -98,7 +110,7 @@ def _innermost_procedure_method():
         if isinstance(owner, ProcedureBase) and not method.startswith("_"):
             return method
         frame = frame.f_back
-    return "<<<unknown directive>>>"
+    return _UNKNOWN_DIRECTIVE
 
 
 class KernelCheckError(TypeError):

@@ -256,12 +256,12 @@ class Simplifier {
       if (a.type.is_indexable()) arguments_.insert(a.name);
   }
 
+  // The signature keeps its shapes as the user wrote them (as Exo's
+  // simplify does): `A: R[n + m + 12]` is part of the procedure's interface.
   Proc run(const Proc& p) {
-    std::vector<FnArg> args = p->args;
-    for (FnArg& a : args) a.type = type(a.type);
     std::vector<Expr> preds;
     for (const Expr& e : p->preds) preds.push_back(expr(e));
-    return make_proc(p->name, std::move(args), std::move(preds),
+    return make_proc(p->name, p->args, std::move(preds),
                      block(p->body, cursors::Slot::Body), p->instr, p->srcinfo);
   }
 

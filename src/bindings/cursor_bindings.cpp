@@ -473,6 +473,14 @@ void bind_cursors(py::module_& m) {
            })
       // Inspection.
       .def("name", &name_of)
+      .def(
+          "read_sym",
+          [](const CursorHandle& c) {
+            const Expr& e = c.expr();
+            return e->kind == ExprKind::Read ? e->as<Read>().name
+                                             : e->as<StrideExpr>().name;
+          },
+          "The variable a read or stride expression names.")
       .def("type_name",
            [](const CursorHandle& c) {
              return std::string(type_kind_name(type_of(c).basetype().kind()));

@@ -643,8 +643,9 @@ class TypeChecker {
         error(b.srcinfo, "cannot compute modulus of 'R' values");
         return kError;
       }
-      // Mixed precisions: `R` gives way to the concrete one.
-      return lt.kind() == TypeKind::R ? rt : lt;
+      // Mixed precisions: the left operand's, as Exo (`2.0 * a` is `R`,
+      // `a * 2.0` the precision of `a`).
+      return lt;
     }
     if (rt.is_real_scalar()) {
       error(lhs->srcinfo, "expected scalar type");
@@ -698,6 +699,9 @@ class TypeChecker {
     }
   }
 
+  // The extern's own checks (its arity first) run even when an argument
+  // failed, as in Exo; a failed argument counts as a well-typed `R` there,
+  // so that its error is not reported twice.
   Expr check_extern_call(const ExternCall& c) {
     std::vector<Expr> args;
     std::vector<Type> arg_types;
@@ -705,19 +709,21 @@ class TypeChecker {
     for (const Expr& a : c.args) {
       Expr typed = check_expr(a, Context::Data);
       ok = ok && !typed->type.is_error();
-      arg_types.push_back(typed->type);
+      arg_types.push_back(typed->type.is_error() ? Type(TypeKind::R)
+                                                 : typed->type);
       args.push_back(typed);
     }
     Type t = kError;
     if (!c.f) {
       error(c.srcinfo, "expected an extern function to call");
-    } else if (ok) {
+    } else {
       try {
         t = c.f->typecheck(arg_types);
       } catch (const ExternTypecheckError& err) {
         error(c.srcinfo, err.message);
         t = kError;
       }
+      if (!ok) t = kError;
     }
     return make_extern_call(c.f, std::move(args), c.srcinfo, t);
   }

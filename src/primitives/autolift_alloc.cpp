@@ -13,36 +13,12 @@
 #include "exo2/primitives/refusal.hpp"
 #include "exo2/primitives/strides.hpp"
 #include "exo2/primitives/substitute.hpp"
+#include "exo2/primitives/value_dependencies.hpp"
 
 namespace exo2::primitives {
 namespace {
 
 using cursors::Path;
-
-// Whether a statement of `block` that accesses `x` mentions `iter`.
-bool accesses_depend_on(const Block& block, const Sym& x, const Sym& iter) {
-  for (const Stmt& s : block) {
-    switch (s->kind) {
-      case StmtKind::For:
-        if (accesses_depend_on(s->as<For>().body, x, iter)) return true;
-        break;
-      case StmtKind::If:
-        if (accesses_depend_on(s->as<If>().body, x, iter) ||
-            accesses_depend_on(s->as<If>().orelse, x, iter))
-          return true;
-        break;
-      case StmtKind::With:
-        if (accesses_depend_on(s->as<With>().body, x, iter)) return true;
-        break;
-      case StmtKind::Alloc:
-      case StmtKind::Free:
-        break;
-      default:
-        if (mentions(Block{s}, x) && mentions(Block{s}, iter)) return true;
-    }
-  }
-  return false;
-}
 
 // Rebuilds code with every access of `x` given the extra indices.
 class AddIndices {
@@ -132,7 +108,8 @@ class AddIndices {
     if (whole && !extra_.empty() && !a->type.is_tensor())
       refuse(fmt::format(
                  "Cannot lift {0}: it is passed to a scalar parameter of a "
-                 "call, and a scalar argument must be a variable name, which "
+                 "call, and there is no support for passing windows to scalar "
+                 "arguments: a scalar argument must be a variable name, which "
                  "an element {0}[...] of the lifted buffer is not; copy the "
                  "value into a scalar of its own around the call, or inline "
                  "the call first",
@@ -209,22 +186,33 @@ Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
   const Path site = lift_alloc_target(proc, alloc, n_lifts);
   const Stmt site_stmt = cursors::resolve_stmt(proc, site);
 
-  // The kept dimensions, outermost loop first.
+  // The kept dimensions, outermost loop first: one per lifted loop whose
+  // iterator the buffer's values depend on. A loop from a literal lo >= 0
+  // is indexed by its iterator, with extent hi (hi + 1 unless hi is a
+  // literal), as Exo's legacy rule; other loops by `i - lo`, extent
+  // `hi - lo`.
   std::vector<Expr> extents, indices;
   for (int k = n_lifts; k-- > 0;) {
     const Stmt loop = cursors::resolve_stmt(proc, scopes[k]);
     if (!keep_dims || loop->kind != StmtKind::For) continue;
     const For& f = loop->as<For>();
-    if (!accesses_depend_on(f.body, a.name, f.iter)) continue;
-    const bool from_zero = int_literal(f.lo) == std::optional<int64_t>(0);
+    if (!values_depend_on(proc->body, a.name, f.iter)) continue;
+    const std::optional<int64_t> lo = int_literal(f.lo);
+    const bool from_iter = lo && *lo >= 0;
     Expr iter = iterator_read(f.iter, s->srcinfo);
-    Expr extent = from_zero
+    Expr extent = !from_iter
+                      ? control_binop(BinOpKind::Sub, f.hi, f.lo, s->srcinfo)
+                  : int_literal(f.hi)
                       ? f.hi
-                      : control_binop(BinOpKind::Sub, f.hi, f.lo, s->srcinfo);
+                      : control_binop(BinOpKind::Add, f.hi,
+                                      control_int(1, s->srcinfo), s->srcinfo);
     if (size) {
       QueryContext ctx(proc, to_stmt_path(scopes[k]));
+      Expr needed = from_iter
+                        ? f.hi
+                        : control_binop(BinOpKind::Sub, f.hi, f.lo, s->srcinfo);
       Expr slack = control_binop(BinOpKind::Sub, control_int(*size, s->srcinfo),
-                                 extent, s->srcinfo);
+                                 needed, s->srcinfo);
       require_proven(prove_compare(ctx, slack, BinOpKind::Ge, 0),
                      fmt::format("Lift size cannot be less than for-loop "
                                  "bound {}",
@@ -234,7 +222,7 @@ Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
     }
     extents.push_back(extent);
     indices.push_back(
-        from_zero ? iter
+        from_iter ? iter
                   : control_binop(BinOpKind::Sub, iter, f.lo, s->srcinfo));
   }
 

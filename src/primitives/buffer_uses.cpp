@@ -16,10 +16,9 @@ bool same(const std::vector<Node>& a, const std::vector<Node>& b) {
   return true;
 }
 
-// The typechecker's type of a data operation on operands of these types.
-Type data_binop_type(const Type& lhs, const Type& rhs) {
-  return lhs.kind() == TypeKind::R ? rhs : lhs;
-}
+// The typechecker's type of a data operation on operands of these types:
+// the left operand's.
+Type data_binop_type(const Type& lhs, const Type& /*rhs*/) { return lhs; }
 
 }  // namespace
 

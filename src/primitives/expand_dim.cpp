@@ -48,15 +48,19 @@ cursors::EditResult expand_dim(const Proc& proc, const cursors::Location& alloc,
     if (!a.type.is_tensor())
       refuse(fmt::format(
                  "Cannot expand {0}: it is passed to a scalar parameter of a "
-                 "call, and a scalar argument must be a variable name, which "
+                 "call, and there is no support for passing windows to scalar "
+                 "arguments: a scalar argument must be a variable name, which "
                  "an element {0}[...] is not; copy the value into a scalar of "
                  "its own around the call, or inline the call first",
                  a.name.name()),
              {.srcinfo = site.srcinfo});
-    refuse(
-        fmt::format("Cannot expand {} because buffer is passed as an argument",
-                    a.name.name()),
-        {.srcinfo = site.srcinfo});
+    refuse(fmt::format("Cannot expand {} because buffer is passed as an "
+                       "argument, and there is no support for passing windows "
+                       "to scalar arguments or to tensor parameters that are "
+                       "not windows: declare the parameter as a window "
+                       "([T][...] instead of T[...]) or inline the call first",
+                       a.name.name()),
+           {.srcinfo = site.srcinfo});
   };
 
   std::vector<Expr> new_shape{alloc_dim};

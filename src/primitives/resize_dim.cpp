@@ -28,22 +28,28 @@ struct Instance {
   std::vector<z3::expr> idx;
 };
 
+// The iterators of the first `fixed.size()` loops are `fixed` (an instance
+// in the same iteration of those loops as another one), the others fresh.
 Instance instantiate(SmtEncoder& enc, const Access& a,
-                     const std::string& suffix, std::vector<NamedTerm>& shown) {
+                     const std::string& suffix, std::vector<NamedTerm>& shown,
+                     const std::vector<z3::expr>& fixed = {}) {
   enc.push();
   Instance inst{enc.bool_value(true), {}, {}};
   for (const Expr& u : a.unknowns)
     enc.bind(u->as<Read>().name,
              u->type.is_bool() ? enc.fresh_bool(u->as<Read>().name.name())
                                : enc.fresh_int(u->as<Read>().name.name()));
-  for (const LoopRange& l : a.loops) {
+  for (size_t k = 0; k < a.loops.size(); k++) {
+    const LoopRange& l = a.loops[k];
     const z3::expr lo = term(enc, l.lo);
     const z3::expr hi = term(enc, l.hi);
-    const z3::expr i = enc.fresh_int(l.iter.name() + suffix);
+    const bool is_fixed = k < fixed.size();
+    const z3::expr i =
+        is_fixed ? fixed[k] : enc.fresh_int(l.iter.name() + suffix);
     enc.bind(l.iter, i);
     inst.when = inst.when && lo <= i && i < hi;
     inst.iters.push_back(i);
-    shown.push_back({l.iter.name() + suffix, i});
+    if (!is_fixed) shown.push_back({l.iter.name() + suffix, i});
   }
   for (const Guard& g : a.guards) {
     // An unencodable guard is dropped: more instances, never fewer.
@@ -76,9 +82,12 @@ z3::expr runs_before(SmtEncoder& enc, const Access& first, const Instance& a,
 // folding, a read of element e gets the value of the last write to any
 // element sharing e's slot; it differs when a write w2 to another such
 // element (`size` or more away, the other dimensions equal) runs after the
-// write w1 of e and before the read: one query per (w1, w2, read). (A read
-// of an element no earlier write wrote reads an undefined value either
-// way.) Reductions count as reads and as writes.
+// write w1 of e and before the read, unless a write w3 of e runs between
+// w2 and the read: one query per (w1, w2, read). (A read of an element no
+// earlier write wrote reads an undefined value either way.) Reductions
+// count as reads and as writes. The writes w3 considered are those the
+// read's own iteration runs before it (no loops of their own, earlier in
+// the text): ignoring any other w3 can only refuse more.
 class FoldCheck {
  public:
   FoldCheck(const Proc& proc, const cursors::Location& alloc, const Sym& buffer,
@@ -112,6 +121,14 @@ class FoldCheck {
       if (all || static_cast<int>(d) != dim_) out = out && a.idx[d] == b.idx[d];
     return out;
   }
+  // Whether every loop around `inner` is one around `outer` too, so that an
+  // instance of `outer` fixes one of `inner`.
+  static bool encloses(const Access& outer, const Access& inner) {
+    if (inner.loops.size() > outer.loops.size()) return false;
+    for (size_t k = 0; k < inner.loops.size(); k++)
+      if (!(inner.loops[k].iter == outer.loops[k].iter)) return false;
+    return true;
+  }
   // `a` and `b` are `size` or more apart in the folded dimension.
   z3::expr apart(const Instance& a, const Instance& b) {
     const size_t d = static_cast<size_t>(dim_);
@@ -128,11 +145,24 @@ class FoldCheck {
     const Instance a = instantiate(enc, first, "", shown);
     const Instance b = instantiate(enc, between, "'", shown);
     const Instance c = instantiate(enc, read, "''", shown);
-    const QueryResult q =
-        enc.satisfiable(a.when && b.when && c.when &&
-                        runs_before(enc, first, a, w1, between, b, w2) &&
-                        runs_before(enc, between, b, w2, read, c, r) &&
-                        same(a, b, false) && same(a, c, true) && apart(a, b));
+    z3::expr lost = a.when && b.when && c.when &&
+                    runs_before(enc, first, a, w1, between, b, w2) &&
+                    runs_before(enc, between, b, w2, read, c, r) &&
+                    same(a, b, false) && same(a, c, true) && apart(a, b);
+    for (size_t w3 = 0; w3 < r; w3++) {
+      const Access& rewrite = accesses_[w3];
+      if (rewrite.kind != AccessKind::Write || !encloses(read, rewrite))
+        continue;
+      std::vector<NamedTerm> unused;
+      const std::vector<z3::expr> same_iteration(
+          c.iters.begin(),
+          c.iters.begin() + static_cast<long>(rewrite.loops.size()));
+      const Instance d =
+          instantiate(enc, rewrite, "_w3", unused, same_iteration);
+      lost = lost && !(d.when && same(d, c, true) &&
+                       runs_before(enc, between, b, w2, rewrite, d, w3));
+    }
+    const QueryResult q = enc.satisfiable(lost);
     if (q.no()) return;
     refuse(fmt::format("Buffer folding failed because {} at {} reads the "
                        "value {} at {} wrote, but {} at {}, which runs "

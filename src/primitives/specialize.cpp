@@ -23,6 +23,32 @@ bool is_valid_condition(const Expr& e) {
          b.rhs->type.is_indexable();
 }
 
+// The typed condition: comparisons of control expressions joined by `and`
+// and `or`. Operands are typed one by one, so that a comparison of data
+// (`alpha == 0.0`) is refused as an invalid condition rather than as a type
+// error, as Exo.
+Expr typed_condition(const Proc& proc, const cursors::Path& at,
+                     const Expr& untyped) {
+  auto invalid = [&] {
+    refuse("Invalid specialization condition.", {.srcinfo = untyped->srcinfo});
+  };
+  if (untyped->kind != ExprKind::BinOp) {
+    Expr typed = typecheck_in_scope(proc, at, untyped, ExprCategory::Any);
+    if (!is_valid_condition(typed)) invalid();
+    return typed;
+  }
+  const BinOp& b = untyped->as<BinOp>();
+  if (b.op == BinOpKind::And || b.op == BinOpKind::Or)
+    return make_binop(b.op, typed_condition(proc, at, b.lhs),
+                      typed_condition(proc, at, b.rhs), untyped->srcinfo,
+                      Type(TypeKind::Bool));
+  if (!is_comparison(b.op)) invalid();
+  Expr lhs = typecheck_in_scope(proc, at, b.lhs, ExprCategory::Any);
+  Expr rhs = typecheck_in_scope(proc, at, b.rhs, ExprCategory::Any);
+  if (!lhs->type.is_indexable() || !rhs->type.is_indexable()) invalid();
+  return typecheck_in_scope(proc, at, untyped, ExprCategory::Any);
+}
+
 }  // namespace
 
 cursors::EditResult specialize(const Proc& proc,
@@ -56,14 +82,8 @@ cursors::EditResult specialize(const Proc& proc,
            {.srcinfo = block.front()->srcinfo});
 
   std::vector<Expr> conds;
-  for (const Expr& untyped : untyped_conds) {
-    // Any: is_valid_condition refuses other expressions in Exo's words.
-    conds.push_back(
-        typecheck_in_scope(proc, block_loc.path, untyped, ExprCategory::Any));
-    if (!is_valid_condition(conds.back()))
-      refuse("Invalid specialization condition.",
-             {.srcinfo = conds.back()->srcinfo});
-  }
+  for (const Expr& untyped : untyped_conds)
+    conds.push_back(typed_condition(proc, block_loc.path, untyped));
 
   Block result = fresh_copy(block);
   for (auto c = conds.rbegin(); c != conds.rend(); ++c)

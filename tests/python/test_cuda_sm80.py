@@ -141,6 +141,7 @@ def test_waiting_for_a_group_committed_later_is_refused():
     mutant = insert_await(p, commit.before(), "loaded[k + 1]", cuda_in_order)
     mutant = delete_sync(mutant, mutant.forward(wait))
     with pytest.raises(
-        ParallelSafetyError, match=r"it waits for group k \+ 1, which is committed after it"
+        ParallelSafetyError,
+        match=r"it waits for group k \+ 1, which is committed after it",
     ):
         check_parallel(mutant)

@@ -173,9 +173,13 @@ def test_mbarrier_elements_must_get_their_arrivals():
     from exo2.platforms.cuda import set_trailing_barrier
 
     p = gemm()
-    mutant = set_trailing_barrier(p, p.find("tma_load_bf16_256x64(_) #1"), ["full[k - 1]"])
+    mutant = set_trailing_barrier(
+        p, p.find("tma_load_bf16_256x64(_) #1"), ["full[k - 1]"]
+    )
     with pytest.raises(ParallelSafetyError) as e:
         check_parallel(mutant, M=64, N=256, K=192, sms=1)
     message = str(e.value)
-    assert "which has 1 of its 2 arrivals at that point: the wait may never end" in message
+    assert (
+        "which has 1 of its 2 arrivals at that point: the wait may never end" in message
+    )
     assert "once too many (3 arrivals, 2 expected)" in message

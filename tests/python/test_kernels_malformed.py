@@ -707,3 +707,20 @@ def test_config_readwrite_form_on_function():
         lambda: config(readwrite=False)(not_a_class),
         "@config decorator must be applied to a class",
     )
+
+
+def test_extern_arity_is_checked_even_when_an_argument_fails():
+    """The extern's own checks run after a failed argument (as in Exo), so a
+    wrong arity is reported with it; a failed argument is not reported a
+    second time by the extern."""
+    with pytest.raises(TypeError) as e:
+        malformed.select_three_args_one_failing()
+    lines = str(e.value).splitlines()[1:]
+    assert [line.split(": ", 1)[1] for line in lines] == [
+        "expected scalar type",
+        "expected 4 arguments, got 3",
+    ]
+    with pytest.raises(TypeError) as e:
+        malformed.select_four_args_one_failing()
+    lines = str(e.value).splitlines()[1:]
+    assert [line.split(": ", 1)[1] for line in lines] == ["expected scalar type"]

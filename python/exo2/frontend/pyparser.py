@@ -14,7 +14,7 @@ import inspect
 from collections import ChainMap
 
 from .. import _core
-from ..API_types import ProcedureBase
+from ..API_types import ExoType, ProcedureBase
 from ..core.configs import FIELD_TYPES, Config
 from ..core.extensions import (
     BuiltinLoopMode,
@@ -26,12 +26,29 @@ from ..core.extensions import (
 from ..core.extern import Extern
 from ..core.memory import DRAM, Memory
 from . import metaprogramming as meta
+from . import syntax as _syntax
 from .metaprogramming import ExoExpression, ExoStatementList, ExoSymbol
 from .source import ParseError, SourceContext
 
 __all__ = ["ParseError", "Parser", "parse_procedure", "parse_config_class"]
 
 _PRECISIONS = ("R", "f16", "bf16", "f32", "f64", "i8", "ui8", "ui16", "i32")
+
+
+def _precision_of(value):
+    """The precision a Python value stands for in a type position: its name
+    (`"f32"`), the `exo2.frontend.syntax` class of that name (`f32`), or an
+    `ExoType` of data (`ExoType.F32`); None for anything else."""
+    if isinstance(value, str):
+        return value if value in _PRECISIONS else None
+    if isinstance(value, ExoType):
+        name = "R" if value is ExoType.R else value.name.lower()
+        return name if name in _PRECISIONS else None
+    if isinstance(value, type) and value.__module__ == _syntax.__name__:
+        return value.__name__ if value.__name__ in _PRECISIONS else None
+    return None
+
+
 # Element types of allocations only: barriers synchronise, they hold no data
 # (docs/cuda.md).
 _SYNC_TYPES = ("barrier",)
@@ -337,6 +354,8 @@ class Parser:
             return _core.Type.scalar(node.id)
         if isinstance(node, ast.Set):
             return self.unquote_type(node)
+        if (name := self.python_precision(node)) is not None:
+            return _core.Type.scalar(name)
         if isinstance(node, ast.Name) and node.id in _CONTROL_TYPES:
             self.err(node, f"Cannot allocate an intermediate value of type {node.id}")
         self.err(node, _unknown_type(node, _CONTROL_TYPES if is_arg else ()))
@@ -362,6 +381,8 @@ class Parser:
             return _core.Type.scalar(node.id)
         if isinstance(node, ast.Set):
             return self.unquote_type(node)
+        if (name := self.python_precision(node)) is not None:
+            return _core.Type.scalar(name)
         if isinstance(node, ast.Name):  # a misspelt precision, `f23[n]`
             self.err(node, _unknown_type(node))
         self.err(outer, message)
@@ -898,8 +919,16 @@ class Parser:
         return accesses
 
     def unquote_type(self, node):
-        """The precision named by the string an unquote `{T}` yields."""
-        value = self.evaluate_unquote(node)
-        if not (isinstance(value, str) and value in _PRECISIONS):
+        """The precision an unquote `{T}` yields (see `_precision_of`)."""
+        name = _precision_of(self.evaluate_unquote(node))
+        if name is None:
             self.err(node, "Unquote computation did not yield valid type")
-        return _core.Type.scalar(value)
+        return _core.Type.scalar(name)
+
+    def python_precision(self, node):
+        """The precision a Python name bound in the kernel's scope stands for
+        (`T = "f32"`, then `x: T[n]`), or None."""
+        if not isinstance(node, ast.Name):
+            return None
+        found, value = self.scope.lookup(node.id)
+        return _precision_of(value) if found else None

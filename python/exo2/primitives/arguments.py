@@ -348,8 +348,10 @@ class NewExprA(ArgumentProcessor):
     """A new expression (text, number or bool), parsed in the scope before
     the statement of the argument named `cursor_arg` (primitives.md §3) and
     typed there: `category` says what it must be, "control" (an index or
-    size), "bool", "data", "same" (what the expression at `cursor_arg` is)
-    or "any" (the primitive checks it). The untyped expression goes to the
+    size), "bool", "data", "same" (what the expression at `cursor_arg` is),
+    "any" (the primitive checks it) or "condition" (parsed only: the
+    primitive types each comparison's operands itself, so that a comparison
+    of data is refused in its own words). The untyped expression goes to the
     core, which types and checks it again."""
 
     def __init__(self, cursor_arg, category):
@@ -365,6 +367,8 @@ class NewExprA(ArgumentProcessor):
         except ParseFragmentError as e:
             raise ParseFragmentError(self.message(e)) from None
         category = self.category
+        if category == "condition":
+            return expr
         if category == "same":
             category = _core.expr_category(cursor._impl)
         try:

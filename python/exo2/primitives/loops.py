@@ -180,7 +180,7 @@ def lift_scope(proc, scope_cursor):
     return derived_procedure(_core.lift_scope(proc._provenance, scope_cursor._impl))
 
 
-@sched_op([BlockCursorA, ListOrElemA(NewExprA("block", "any"))])
+@sched_op([BlockCursorA, ListOrElemA(NewExprA("block", "condition"))])
 def specialize(proc, block, conds):
     """Replaces `block` by `if c0: block elif c1: block ... else: block`, one
     copy per condition plus a default copy."""

@@ -83,13 +83,13 @@ class _FillHoles(ast.NodeTransformer):
         return ast.copy_location(ast.Set(elts=[ast.copy_location(name, node)]), node)
 
 
-def _names_read(expr_cursor):
-    """Names of the variables an expression cursor reads."""
+def _variables_read(expr_cursor):
+    """`(name, Sym)` of the variables an expression cursor reads."""
     todo, names = [expr_cursor], []
     while todo:
         c = todo.pop()
         if isinstance(c, (PC.ReadCursor, PC.StrideExprCursor)):
-            names.append(c.name())
+            names.append((c.name(), c._impl.read_sym()))
         if isinstance(c, PC.ReadCursor):
             todo.extend(c.idx())
         elif isinstance(c, PC.BinaryOpCursor):
@@ -114,8 +114,9 @@ def _fill_holes(formatted, tree, variables):
             raise ParseFragmentError(
                 "Using a window expression is not allowed to fill a hole in an expression"
             )
-        for name in _names_read(hole):
-            if name not in variables:
+        # The very variable must be in scope, not just one of the same name.
+        for name, sym in _variables_read(hole):
+            if name not in variables or variables[name].sym != sym:
                 raise ParseFragmentError(
                     f"{name} used in an expression to fill a string hole, but not "
                     "found in current environment"

@@ -43,6 +43,12 @@ def user_op(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         with running(fn.__name__, call_site()):
-            return fn(*args, **kwargs)
+            try:
+                return fn(*args, **kwargs)
+            except Exception as e:
+                # a refusal of the library itself, not of a primitive it ran
+                if getattr(e, "op", False) is None and hasattr(e, "_set_operation"):
+                    e._set_operation(fn.__name__, current_stack())
+                raise
 
     return wrapper

@@ -567,6 +567,20 @@ def select_three_args():
         x[0] = select(x[1], x[2], x[3])  # ERR
 
 
+def select_three_args_one_failing():
+    @proc
+    def f(y: f32[16], z: f32[16]):
+        for i in seq(0, 16):
+            z[i] = select(i * 2, y[i], z[i])
+
+
+def select_four_args_one_failing():
+    @proc
+    def f(y: f32[16], z: f32[16]):
+        for i in seq(0, 16):
+            z[i] = select(i * 2, y[i], z[i], y[i])
+
+
 def sqrt_of_index():
     @proc
     def f(k: index, x: f32[4]):
