@@ -25,17 +25,28 @@ class ParallelCheckReport:
     seconds: float
 
 
+_INT32_MAX = 2**31 - 1  # the core takes the SM count as a C int
+
+
 def check_parallel(proc, sms=132, **sizes):
     if not isinstance(proc, ProcedureBase):
         raise TypeError("check_parallel expects a Procedure")
-    if not isinstance(sms, int) or isinstance(sms, bool) or sms < 1:
-        raise ValueError(f"check_parallel: sms must be a positive int, got {sms!r}")
+    if not isinstance(sms, int) or isinstance(sms, bool):
+        raise TypeError(f"check_parallel: sms must be an int, got {sms!r}")
+    if not 1 <= sms <= _INT32_MAX:
+        raise ValueError(
+            f"check_parallel: sms must be between 1 and {_INT32_MAX}, got {sms}"
+        )
     values = {}
     for name, value in sizes.items():
         if isinstance(value, bool):
             value = int(value)
         if not isinstance(value, int):
             raise TypeError(f"check_parallel: {name} must be an int, got {value!r}")
+        if not -(2**63) <= value < 2**63:
+            raise ValueError(
+                f"check_parallel: {name} = {value} does not fit a 64-bit integer"
+            )
         values[name] = value
     report = _core.check_parallel(proc.INTERNAL_proc(), values, bool(sizes), sms)
     return ParallelCheckReport(
