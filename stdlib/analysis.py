@@ -1,5 +1,5 @@
 """exo2.stdlib.analysis: what a statement can see, and memory consistency at
-call sites (stdlib.md, end of §6).
+call sites (docs/halide-scheduling.md).
 
 Written against the public API only, like all of exo2.stdlib.
 """

@@ -1,5 +1,5 @@
 """Cursors: locations in a procedure that schedules find, navigate, inspect
-and forward (spec/cursors.md).
+and forward (docs/cursors.md).
 
 A cursor is an internal location (`_core.CoreCursor`, a path into the
 procedure's IR) together with the `Procedure` it points into. Navigation
@@ -234,7 +234,7 @@ class ArgListCursor(ListCursorPrototype):
 
 
 class _DeclarationInspection:
-    """What parameters and allocations both answer (cursors.md §5)."""
+    """What parameters and allocations both answer (docs/cursors.md, "Inspecting")."""
 
     def name(self):
         return self._impl.name()
@@ -684,7 +684,7 @@ def _caller_scope():
 
 def find(scope, proc, pattern, many):
     """The most specific cursors matching `pattern` within the internal
-    location `scope` of `proc` (spec/cursors.md §2, §6)."""
+    location `scope` of `proc` (docs/cursors.md, "Finding code")."""
     if not isinstance(pattern, str):
         raise TypeError("expected a pattern string")
     text, match_no = split_match_no(pattern)

@@ -1,4 +1,4 @@
-"""Compiling procedures to C (procedure-and-codegen.md §2, §4).
+"""Compiling procedures to C (docs/reference/generated-c.md).
 
 The C++ core does the work; this module checks arguments, supplies the
 default precision of `R` and writes files.
