@@ -12,7 +12,7 @@ from exo2.API_cursors import (
     StmtCursor,
     WindowStmtCursor,
 )
-from exo2.stdlib.scheduling import user_op
+from exo2.API_scheduling import user_op
 
 # Exo's module has no __all__: `import *` of it also gives DRAM, Procedure
 # and SchedulingError, which it imports; so does this one.

@@ -15,7 +15,7 @@ from typing import Annotated
 from . import API_cursors, _core
 from .api_arguments import checked
 from .API_types import ExoType, ProcedureBase
-from .backend import c_compiler
+from .backend import c_compiler, parallel_check
 from .backend.c_compiler import compile_procs, compile_procs_to_strings
 from .core import equivalence
 from .core.configs import Config
@@ -279,9 +279,7 @@ class Procedure(ProcedureBase):
         """**[exo2]** The parallel check of this procedure's CUDA kernels:
         tier A, and tier B with values for the sizes (docs/cuda.md,
         "Checking a kernel"). Raises ParallelSafetyError."""
-        from .platforms.cuda.checks import check_parallel
-
-        return check_parallel(self, sms=sms, **sizes)
+        return parallel_check.check_parallel(self, sms=sms, **sizes)
 
     sync_check = check_parallel
 

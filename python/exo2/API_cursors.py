@@ -477,9 +477,7 @@ class CallCursor(StmtCursor):
 
     def subproc(self):
         """A fresh Procedure wrapping the callee (no provenance)."""
-        from .API import Procedure
-
-        return Procedure(self._impl.subproc())
+        return type(self._proc)(self._impl.subproc())
 
     def args(self):
         return self._expr_list("args")

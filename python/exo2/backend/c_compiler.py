@@ -9,14 +9,13 @@ from pathlib import Path
 
 from .. import _core
 from ..api_arguments import checked
+from ..API_types import ProcedureBase
 from .prec_analysis import get_default_prec
 
 
 def _core_procs(proc_list):
-    from ..API import Procedure
-
     if not isinstance(proc_list, list) or not all(
-        isinstance(p, Procedure) for p in proc_list
+        isinstance(p, ProcedureBase) for p in proc_list
     ):
         raise TypeError("expected a list of procedures")
     return [p.INTERNAL_proc() for p in proc_list]
