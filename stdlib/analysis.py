@@ -1,5 +1,5 @@
 """exo2.stdlib.analysis: what a statement can see, and memory consistency at
-call sites (stdlib.md, end of §6).
+call sites (docs/halide-scheduling.md).
 
 Written against the public API only, like all of exo2.stdlib.
 """
@@ -12,7 +12,7 @@ from exo2.API_cursors import (
     StmtCursor,
     WindowStmtCursor,
 )
-from exo2.stdlib.scheduling import user_op
+from exo2.API_scheduling import user_op
 
 # Exo's module has no __all__: `import *` of it also gives DRAM, Procedure
 # and SchedulingError, which it imports; so does this one.

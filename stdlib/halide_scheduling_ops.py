@@ -1,4 +1,4 @@
-"""exo2.stdlib.halide_scheduling_ops: Halide-style scheduling (stdlib.md §6)
+"""exo2.stdlib.halide_scheduling_ops: Halide-style scheduling (docs/halide-scheduling.md)
 built from primitives and the range analysis of exo2.stdlib.range_analysis.
 
 A Halide pipeline written as naive loop nests (one nest per stage, each

@@ -1,5 +1,5 @@
 """exo2.stdlib.higher_order: combinators over scheduling operations
-(stdlib.md §2). An *op* is any `f(proc, *args, **kwargs) -> proc`.
+(docs/combinators.md). An *op* is any `f(proc, *args, **kwargs) -> proc`.
 
 Written against the public API only, like all of exo2.stdlib. `make_pass`
 uses the traversals of `exo2.stdlib.inspection`; `lift_rc` picks one cursor

@@ -1,5 +1,5 @@
 """exo2.stdlib.inspection: traversal, navigation and predicate helpers over
-cursors (stdlib.md §3).
+cursors (docs/stdlib-inspection.md).
 
 Written against the public API only, like all of exo2.stdlib. Every function
 takes the procedure first (except `match_parent` and `expr_to_string`) and
@@ -10,7 +10,7 @@ procedure".
 
 # Exo's exo.stdlib.inspection has no __all__: `import *` of it also gives what it
 # imports (DRAM, AVX2, cursor classes, ...), which Exo programs rely on;
-# so does this module (spec README, "Star imports").
+# so does this module (docs/migrating-from-exo.md).
 from exo2 import *  # noqa: E402, F401, F403
 from exo2 import Procedure, SchedulingError
 from exo2.API_cursors import *  # noqa: E402, F401, F403

@@ -1,5 +1,5 @@
 """exo2.stdlib.range_analysis: the values an index expression can take
-(stdlib.md §6), computed from cursors alone.
+(docs/halide-scheduling.md), computed from cursors alone.
 
 An index expression is analysed as `base + [lo, hi]`: `base` a linear
 combination of the variables left free (sizes, and iterators of loops outside

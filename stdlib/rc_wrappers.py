@@ -1,5 +1,5 @@
 """exo2.stdlib.rc_wrappers: primitives that also return the cursors of what
-they made (stdlib.md §4).
+they made (docs/stdlib-inspection.md).
 
 Each `op_(proc, ..., rc=False)` applies the primitive `op`; with `rc=True` it
 returns `(proc, cursors)`, where `cursors` is a small dataclass (iterable,
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 # Exo's exo.stdlib.rc_wrappers has no __all__: `import *` of it also gives what it
 # imports (DRAM, AVX2, cursor classes, ...), which Exo programs rely on;
-# so does this module (spec README, "Star imports").
+# so does this module (docs/migrating-from-exo.md).
 from exo2 import *  # noqa: E402, F401, F403
 from exo2.API_cursors import *  # noqa: E402, F401, F403
 from exo2.API_cursors import (

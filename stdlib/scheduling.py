@@ -1,6 +1,6 @@
 """exo2.stdlib.scheduling: every primitive, `sched_op` and its argument
 processors, the combinators, `user_op`, `SchedulingError`, `Procedure` and
-the cursor classes, plus the library operations of stdlib.md §1
+the cursor classes, plus the library operations of docs/stdlib.md
 (`loop_hack`, `call_site_mem_aware_replace`, `replace_all`, `replace_once`,
 `lift_if`, `MemoryError`).
 

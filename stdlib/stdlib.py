@@ -1,4 +1,4 @@
-"""exo2.stdlib.stdlib: high-level scheduling operations (stdlib.md §5).
+"""exo2.stdlib.stdlib: high-level scheduling operations (docs/stdlib.md).
 
 Every function here is a composition of primitives, written against the
 public API only: it is exactly as safe as the primitives it calls, and a
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 # Exo's exo.stdlib.stdlib has no __all__: `import *` of it also gives what it
 # imports (the primitives, cursor classes, inspection functions, combinators,
-# rc wrappers, DRAM, ...), which Exo programs rely on (spec README, "Star
-# imports"); __all__ below lists those names too.
+# rc wrappers, DRAM, ...), which Exo programs rely on
+# (docs/migrating-from-exo.md); __all__ below lists those names too.
 from exo2 import *  # noqa: E402, F401, F403
 from exo2.API_cursors import (
     AllocCursor,

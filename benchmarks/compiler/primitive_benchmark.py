@@ -9,7 +9,7 @@ yet), queries per application and the cache hit rate. Primitives that
 `exo2.API_scheduling` does not export are skipped. Prints a Markdown table
 and writes JSON to benchmarks/results/primitive_benchmark.json.
 
-Every primitive of primitives.md has a case; a case whose primitive (or
+Every primitive of docs/reference/primitives.md has a case; a case whose primitive (or
 a primitive its untimed setup applies) is not exported is skipped and
 listed, and picked up once it is.
 

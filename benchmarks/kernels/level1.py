@@ -1,7 +1,7 @@
 """Level-1 BLAS: axpy, dot, asum and scal in f32 (s) and f64 (d), unit
 stride, n = 2^4 .. 2^26 (even powers up to 2^22 with --quick).
 
-Flop and byte counts follow spec/blas-suite.md 7.3 (s = element size):
+Flop and byte counts (s = element size):
 axpy 2n flops, 3n s bytes; dot 2n, 2n s; asum 2n, n s; scal n, 2n s.
 The timed calls repeat on the same arrays, so the constants keep the data
 normal: axpy adds 2^-10 x (|y| grows by at most 2^-10 per call) and scal

@@ -3,7 +3,7 @@
 `@proc` / `@instr` parse a function (frontend/pyparser.py), hand the untyped
 procedure to the core for typechecking and bounds checking, and wrap the
 typed result in a `Procedure`. `@config` builds a `Config` object and
-`@extern` an `Extern` (object-language.md §1).
+`@extern` an `Extern` (docs/writing-kernels.md, "Decorators").
 """
 
 import inspect
@@ -15,7 +15,7 @@ from typing import Annotated
 from . import API_cursors, _core
 from .api_arguments import checked
 from .API_types import ExoType, ProcedureBase
-from .backend import c_compiler
+from .backend import c_compiler, parallel_check
 from .backend.c_compiler import compile_procs, compile_procs_to_strings
 from .core import equivalence
 from .core.configs import Config
@@ -86,7 +86,8 @@ def proc(f):
 
 def instr(c_instr, c_global="", **backend_fields):
     """`@instr(c_instr, c_global)`: a procedure emitted as the C text
-    `c_instr` at each call site (memories-and-instructions.md §4).
+    `c_instr` at each call site (docs/reference/memories-and-instructions.md,
+    "Instructions").
 
     **[exo2]** Keyword-only fields describe the instruction to backends
     (`unit=cuda_warp`, `timeline="cp_async"`, `codegen=...`; see
@@ -179,7 +180,7 @@ class Procedure(ProcedureBase):
 
     def c_code_str(self):
         """The header declarations and the C body of this procedure's
-        library (procedure-and-codegen.md §4)."""
+        library (docs/reference/generated-c.md)."""
         return c_compiler.c_code_str(self)
 
     @checked
@@ -195,7 +196,7 @@ class Procedure(ProcedureBase):
         return jit(self, **options)
 
     # ---------------------------------------------- #
-    #     cursors (spec/cursors.md §2, §7)
+    #     cursors (docs/cursors.md)
     # ---------------------------------------------- #
 
     def args(self):
@@ -234,7 +235,7 @@ class Procedure(ProcedureBase):
         return API_cursors.forward(self, cur)
 
     # ---------------------------------------------- #
-    #     equivalence and new procedures (§1)
+    #     equivalence and new procedures (docs/reference/generated-c.md)
     # ---------------------------------------------- #
 
     @checked
@@ -278,9 +279,7 @@ class Procedure(ProcedureBase):
         """**[exo2]** The parallel check of this procedure's CUDA kernels:
         tier A, and tier B with values for the sizes (docs/cuda.md,
         "Checking a kernel"). Raises ParallelSafetyError."""
-        from .platforms.cuda.checks import check_parallel
-
-        return check_parallel(self, sms=sms, **sizes)
+        return parallel_check.check_parallel(self, sms=sms, **sizes)
 
     sync_check = check_parallel
 

@@ -1,5 +1,5 @@
 """Cursors: locations in a procedure that schedules find, navigate, inspect
-and forward (spec/cursors.md).
+and forward (docs/cursors.md).
 
 A cursor is an internal location (`_core.CoreCursor`, a path into the
 procedure's IR) together with the `Procedure` it points into. Navigation
@@ -234,7 +234,7 @@ class ArgListCursor(ListCursorPrototype):
 
 
 class _DeclarationInspection:
-    """What parameters and allocations both answer (cursors.md §5)."""
+    """What parameters and allocations both answer (docs/cursors.md, "Inspecting")."""
 
     def name(self):
         return self._impl.name()
@@ -477,9 +477,7 @@ class CallCursor(StmtCursor):
 
     def subproc(self):
         """A fresh Procedure wrapping the callee (no provenance)."""
-        from .API import Procedure
-
-        return Procedure(self._impl.subproc())
+        return type(self._proc)(self._impl.subproc())
 
     def args(self):
         return self._expr_list("args")
@@ -684,7 +682,7 @@ def _caller_scope():
 
 def find(scope, proc, pattern, many):
     """The most specific cursors matching `pattern` within the internal
-    location `scope` of `proc` (spec/cursors.md §2, §6)."""
+    location `scope` of `proc` (docs/cursors.md, "Finding code")."""
     if not isinstance(pattern, str):
         raise TypeError("expected a pattern string")
     text, match_no = split_match_no(pattern)

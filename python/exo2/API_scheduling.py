@@ -1,6 +1,6 @@
 """Exo's scheduling module: every primitive, the argument processors that
 library authors use with `sched_op`, and the combinators `repeat` and
-`sched_seq` (primitives.md, stdlib.md §1)."""
+`sched_seq` (docs/reference/primitives.md, docs/combinators.md)."""
 
 from .errors import SchedulingError
 from .primitives.arguments import (

@@ -24,7 +24,7 @@ class ExoType(Enum):
     Size = auto()
     Int = auto()
     Stride = auto()
-    # Reserved for the CUDA backend (spec/cuda.md §2.4).
+    # Used by the CUDA backend (docs/cuda.md, "The constructs").
     BF16 = auto()
     Barrier = auto()
 

@@ -1,6 +1,6 @@
 """exo2: a user-schedulable kernel language with a C++ core.
 
-The names here are Exo's public API (spec/README.md, module map), defined in
+The names here are Exo's public API (docs/migrating-from-exo.md), defined in
 `exo2.API`, plus two exo2 extensions: `jit` and `cmake_dir`.
 """
 

@@ -40,6 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _core
+from .API_types import ProcedureBase
 from .backend.prec_analysis import get_default_prec
 
 DEFAULT_CFLAGS = ("-O3", "-march=native", "-shared", "-fPIC")
@@ -251,9 +252,7 @@ class JitKernel:
     """A compiled procedure callable from Python. See the module docstring."""
 
     def __init__(self, proc, *, cc=None, cflags=None, extra_cflags=()):
-        from .API import Procedure
-
-        if not isinstance(proc, Procedure):
+        if not isinstance(proc, ProcedureBase):
             raise TypeError("exo2.jit expects a Procedure")
         if proc.is_instr():
             raise TypeError("exo2.jit: instructions cannot be called directly")

@@ -22,7 +22,7 @@
 // - every precondition is satisfiable (it is assumed afterwards either way).
 // All failures are collected and thrown as one effect_check_error. Passing
 // one buffer to two data parameters of a call is a SchedulingError, raised
-// only when the effect check found nothing (§8: aliasing is checked last).
+// only when the effect check found nothing (aliasing is checked last).
 //
 // Message texts follow Exo's boundscheck.py: the counterexample lists the
 // integer variables in scope (size, index and stride arguments, then the

@@ -203,7 +203,8 @@ std::optional<AffineForm> affine_form(const Expr& e) {
   return f.affine;
 }
 
-// The printed normal form of `c + Σ terms` (printing.md §6).
+// The printed normal form of `c + Σ terms` (docs/reference/printing.md, "Affine
+// normal form").
 Expr affine_expr(
     int64_t constant,
     const std::vector<std::pair<int64_t, std::pair<Sym, Type>>>& terms,

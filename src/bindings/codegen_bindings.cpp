@@ -1,4 +1,4 @@
-// C code generation for Python (procedure-and-codegen.md §2, §4), and the
+// C code generation for Python (docs/reference/generated-c.md), and the
 // translation of code generation errors into the documented exceptions.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

@@ -190,7 +190,8 @@ py::object literal_value(const CursorHandle& c) {
   return py::float_(std::get<double>(v));
 }
 
-// How the printer marks a location (spec/printing.md §7).
+// How the printer marks a location (docs/reference/printing.md, "Printing a
+// cursor").
 PrintMarker marker_of(const Location& loc) {
   PrintMarker m;
   if (loc.path.empty()) {

@@ -58,8 +58,9 @@ class PythonView : public Base, public PythonBacked {
 };
 
 // A `Memory` subclass (the class object itself is the annotation value).
-// Code generation calls its classmethods (memories-and-instructions.md §1);
-// a MemGenError they raise reaches the user unchanged.
+// Code generation calls its classmethods
+// (docs/reference/memories-and-instructions.md); a MemGenError they raise
+// reaches the user unchanged.
 class PythonMemory : public PythonView<Memory> {
  public:
   using PythonView::PythonView;

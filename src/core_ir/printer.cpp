@@ -47,7 +47,7 @@ std::string python_float_repr(double v) {
 
 namespace {
 
-// Operator precedences of printing.md §3.
+// Operator precedences (docs/reference/printing.md, "Expressions").
 constexpr int kUnaryPrecedence = 60;
 
 int precedence(BinOpKind op) {
@@ -78,7 +78,7 @@ bool is_atomic(const Expr& e) {
 }
 
 // Printed names of symbols, with suffixes for names shadowed in enclosing
-// or the same scope (printing.md §4).
+// or the same scope (docs/reference/printing.md, "Names").
 class NameScopes {
  public:
   // With `suffixes` false every symbol prints under its source name.

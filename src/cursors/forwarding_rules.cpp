@@ -1,8 +1,8 @@
-// The forwarding rule of each edit (spec/cursors.md §7, Exo's
-// internal_cursors.py). Statement-list edits share one skeleton: a node
-// whose path passes through the edited list has that one step rewritten; a
-// block directly in the list has its range rewritten; everything else is
-// untouched, except blocks nested deeper, which follow their owner.
+// The forwarding rule of each edit (docs/cursors.md "Forwarding across
+// rewrites", Exo's internal_cursors.py). Statement-list edits share one
+// skeleton: a node whose path passes through the edited list has that one step
+// rewritten; a block directly in the list has its range rewritten; everything
+// else is untouched, except blocks nested deeper, which follow their owner.
 #include <algorithm>
 
 #include "exo2/cursors/forwarding.hpp"

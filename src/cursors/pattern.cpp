@@ -1,6 +1,7 @@
-// The search of spec/cursors.md §6, following Exo's pattern_match.py: at
-// each statement of a list, first a match starting there, then matches
-// inside it, then the rest of the list; expressions before their children.
+// The search of docs/cursors.md ("Finding code"), following Exo's
+// pattern_match.py: at each statement of a list, first a match starting there,
+// then matches inside it, then the rest of the list; expressions before their
+// children.
 #include "exo2/cursors/pattern.hpp"
 
 #include "exo2/cursors/navigation.hpp"

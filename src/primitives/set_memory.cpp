@@ -9,7 +9,7 @@ cursors::EditResult set_memory(const Proc& proc, const cursors::Location& decl,
                                MemoryPtr mem) {
   if (!mem) throw ArgumentError("set_memory: expected a memory");
   const Declaration d = declaration_at(proc, decl);
-  // Barriers (spec/cuda.md) have memories too.
+  // Barriers (docs/cuda.md) have memories too.
   if (d.type.basetype().is_control())
     refuse("cannot set the precision or memory of a control value",
            {.srcinfo = d.srcinfo});

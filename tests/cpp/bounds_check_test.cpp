@@ -1,5 +1,5 @@
 // Definition-time bounds checking: accepted kernels, and the exact text of
-// every failure form (errors.md §2).
+// every failure form (docs/errors.md, "Kernels").
 #include "exo2/analysis/bounds_check.hpp"
 
 #include <gtest/gtest.h>

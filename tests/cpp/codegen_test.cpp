@@ -1,6 +1,6 @@
 // The C backend on small hand-built procedures: the exact function text of
-// procedure-and-codegen.md §4, the floor-division helper, and the
-// compile-time checks of §5.
+// docs/reference/generated-c.md, the floor-division helper, and the
+// compile-time checks.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,6 +1,6 @@
 // Every edit against every kind of location: inside, before, after,
 // containing and contained by the edited region, blocks and gaps at list
-// edges, and compositions (edits.hpp, spec/cursors.md §7).
+// edges, and compositions (edits.hpp, docs/cursors.md).
 #include "cursor_test_kernel.hpp"
 #include "exo2/cursors/edits.hpp"
 

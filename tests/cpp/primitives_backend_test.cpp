@@ -1,7 +1,6 @@
-// The backend annotations (primitives.md §9) and the Procedure methods
-// partial_eval, transpose, add_assertion (procedure-and-codegen.md §1):
-// printed results, types of the rewritten uses, refusals with the spec's
-// messages, and forwarding.
+// The backend annotations (docs/primitives-backend.md) and the Procedure
+// methods partial_eval, transpose, add_assertion: printed results, types of the
+// rewritten uses, refusals with their messages, and forwarding.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,6 +1,6 @@
-// The buffer dimension primitives (primitives.md §5) on small typed
-// kernels: printed results, refusals with the spec's messages, forwarding,
-// and the shared access rewriting of buffer_accesses.hpp.
+// The buffer dimension primitives (docs/primitives-buffer-dims.md) on small
+// typed kernels: printed results, refusals with their messages, forwarding, and
+// the shared access rewriting of buffer_accesses.hpp.
 #include <gtest/gtest.h>
 
 #include <stdexcept>

@@ -1,5 +1,5 @@
-// The buffer primitives (primitives.md §5, §11): printed results, refusals
-// with the spec's messages, and forwarding of cursors taken before.
+// The buffer primitives (docs/primitives-buffers.md): printed results, refusals
+// with their messages, and forwarding of cursors taken before.
 #include <gtest/gtest.h>
 
 #include <string>

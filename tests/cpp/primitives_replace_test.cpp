@@ -1,5 +1,5 @@
-// Instruction selection (primitives.md §8, §11): the unifier's exact linear
-// solving and window inference, replace's checks at the call site, and
+// Instruction selection (docs/instruction-selection.md): the unifier's exact
+// linear solving and window inference, replace's checks at the call site, and
 // insert_noop_call.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// The expression and statement primitives (primitives.md §9–§10): each
+// The expression and statement primitives (docs/primitives-statements.md): each
 // applied once with its printed result, refused where its safety condition
-// fails (with the message of the spec), and forwarding cursors taken before.
+// fails (with its documented message), and forwarding cursors taken before.
 #include <gtest/gtest.h>
 
 #include <string>

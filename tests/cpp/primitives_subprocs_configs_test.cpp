@@ -1,6 +1,7 @@
-// The sub-procedure and configuration primitives (primitives.md §7, §8,
-// §11) and the analyses behind them (config liveness, NoAlias): printed
-// results, refusals with the spec's messages, forwarding.
+// The sub-procedure and configuration primitives
+// (docs/primitives-subprocs-configs.md) and the analyses behind them (config
+// liveness, NoAlias): printed results, refusals with their messages,
+// forwarding.
 #include <gtest/gtest.h>
 
 #include <memory>

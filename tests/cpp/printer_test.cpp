@@ -1,4 +1,4 @@
-// The printer against the texts of spec/printing.md.
+// The printer against the texts of docs/reference/printing.md.
 #include "exo2/core_ir/printer.hpp"
 
 #include <gtest/gtest.h>
@@ -52,7 +52,8 @@ TEST_F(ExprPrinting, BooleanOperatorsBindLooserThanComparisons) {
 
 TEST_F(ExprPrinting, UnaryMinusParenthesisesCompoundOperands) {
   using K = BinOpKind;
-  // t[k] = -a - (a - a) - -(a * a) from printing.md §6.
+  // t[k] = -a - (a - a) - -(a * a) from docs/reference/printing.md
+  // ("Examples").
   Expr e = bin(
       K::Sub, bin(K::Sub, make_usub(v(a), {}, kIndex), bin(K::Sub, v(a), v(a))),
       make_usub(bin(K::Mul, v(a), v(a)), {}, kIndex));

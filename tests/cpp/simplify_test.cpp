@@ -1,6 +1,6 @@
-// simplify: the affine normal form of printing.md §6 (every example), range
-// facts for `/` and `%`, constant folding and literal dead code; cursors
-// follow the statements it keeps.
+// simplify: the affine normal form of docs/reference/printing.md (every
+// example), range facts for `/` and `%`, constant folding and literal dead
+// code; cursors follow the statements it keeps.
 #include "exo2/analysis/simplify.hpp"
 
 #include <gtest/gtest.h>
@@ -160,7 +160,8 @@ TEST_F(SimplifyNormalForm, ExactDivisionOfAScaledQuotient) {
 
 // ---- Whole procedures -------------------------------------------------------
 
-// `scale` after divide_loop(..., 8, tail="cut"), as printing.md §6 shows it.
+// `scale` after divide_loop(..., 8, tail="cut"), as docs/reference/printing.md
+// shows it.
 TEST(Simplify, ScaleAfterDivideLoopCutMatchesPrintingSpec) {
   Sym n("n"), x("x"), io("io"), ii("ii"), ii2("ii");
   auto body = [&](Expr idx) {

@@ -1,5 +1,5 @@
 // The typechecker: typed results and the exact Exo error texts
-// (spec/object-language.md §5, spec/errors.md §2 "Typechecking").
+// (docs/writing-kernels.md "Checks and errors", docs/errors.md "Kernels").
 #include "exo2/core_ir/typecheck.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
-"""Compile-time checks of code generation (procedure-and-codegen.md §5)."""
+"""Compile-time checks of code generation (docs/reference/generated-c.md,
+"Compile-time checks")."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ def test_generated_code_matches_golden(name):
 
 
 def test_axpy_matches_the_specified_function():
-    """The function of procedure-and-codegen.md §4, plus `(void)ctxt;`: exo2
+    """The function of docs/reference/generated-c.md, plus `(void)ctxt;`: exo2
     marks parameters the body never names, so that generated C compiles
     without warnings under -Wall -Wextra."""
     c_text, _ = compile_procs_to_strings([K.axpy], "axpy.h")

@@ -1,5 +1,6 @@
 """`Procedure.forward` end to end, through the core's test-only edits
-(`_core.apply_test_edit`) until primitives exist (spec/cursors.md §7)."""
+(`_core.apply_test_edit`) until primitives exist (docs/cursors.md,
+"Forwarding across rewrites")."""
 
 # ruff: noqa: F821, E501
 

@@ -1,5 +1,5 @@
 """Cursors: getting, navigating and inspecting them on a dozen kernels
-(spec/cursors.md §1–§5, §8)."""
+(docs/cursors.md)."""
 
 # ruff: noqa: F821, F841, E501, E712
 
@@ -464,7 +464,7 @@ def test_equality_needs_same_class_location_and_procedure():
     assert foo.find_loop("i").proc() is foo
 
 
-# --- printing (printing.md §7) -------------------------------------------
+# --- printing (docs/reference/printing.md) -------------------------------
 
 
 def test_printing_marks_statements_gaps_and_blocks():

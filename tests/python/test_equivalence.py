@@ -1,4 +1,4 @@
-"""Equivalence tracking (procedure-and-codegen.md §1): primitives record
+"""Equivalence tracking (docs/reference/generated-c.md, "Procedures"): primitives record
 their result as equivalent to their input (modulo the config fields whose
 final value may differ), `unsafe_assert_eq` records strict equivalence, and
 new procedures start new classes. Procedures are held weakly."""

@@ -1,5 +1,5 @@
 """FormattedExprStr: new expressions whose `_` holes are filled from cursors
-(primitives.md §3)."""
+(docs/reference/primitives.md, "New expressions")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""exo2.stdlib.halide_scheduling_ops (stdlib.md §6): Halide-style schedules of
-the naive blur and unsharp-mask kernels of benchmarks/kernels/halide_pipelines.py,
-each printed and run before/after on random inputs at odd sizes, and the
-cases the operations refuse."""
+"""exo2.stdlib.halide_scheduling_ops (docs/halide-scheduling.md):
+Halide-style schedules of the naive blur and unsharp-mask kernels of
+benchmarks/kernels/halide_pipelines.py, each printed and run before/after on
+random inputs at odd sizes, and the cases the operations refuse."""
 
 from __future__ import annotations
 

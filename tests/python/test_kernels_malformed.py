@@ -1,5 +1,5 @@
 """Malformed kernels raise the documented error class with the documented
-`file:line:col: message` text (spec/object-language.md, spec/errors.md §2).
+`file:line:col: message` text (docs/writing-kernels.md, docs/errors.md).
 
 The kernels live in kernels/malformed.py, one factory per kernel; the line an
 error points at carries the marker comment `# ERR`, and the column is that

@@ -1,8 +1,8 @@
 """Printing of well-formed kernels: `str(proc)` against hand-derived texts.
 
-Every expected text below is derived by hand from spec/printing.md (raw
-text of §1–§4, then the mechanical formatting of §5, or yapf's pep8 wrapping
-for lines longer than 79 columns, §6).
+Every expected text below is derived by hand from docs/reference/printing.md
+(the raw text, then the mechanical formatting, or yapf's pep8 wrapping for
+lines longer than 79 columns).
 """
 
 # ruff: noqa

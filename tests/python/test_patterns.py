@@ -1,4 +1,4 @@
-"""Patterns for `find` (spec/cursors.md §6): what each form matches, the
+"""Patterns for `find` (docs/cursors.md, "Finding code"): what each form matches, the
 search order, holes, `#n`, unquotes and errors."""
 
 # ruff: noqa: F821, F841, E501

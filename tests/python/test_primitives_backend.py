@@ -1,6 +1,6 @@
-"""The backend annotations (primitives.md §9): set_precision, set_window,
+"""The backend annotations (docs/primitives-backend.md): set_precision, set_window,
 set_memory. Printed results, JIT runs of the annotated kernels, compile-time
-checks they defer to, refusals with the spec's texts, and forwarding."""
+checks they defer to, refusals with their texts, and forwarding."""
 
 # ruff: noqa: F821
 

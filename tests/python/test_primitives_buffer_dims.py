@@ -1,5 +1,5 @@
-"""The buffer dimension primitives (primitives.md §5): printed results,
-results of JIT runs before and after, refusals with the spec's texts, and
+"""The buffer dimension primitives (docs/primitives-buffer-dims.md): printed results,
+results of JIT runs before and after, refusals with their texts, and
 forwarding of cursors taken before each primitive."""
 
 # ruff: noqa: F821, E501

@@ -1,6 +1,6 @@
-"""The buffer primitives (primitives.md §5, §10 inline_window, §11
-autolift_alloc / autofission): printed results, results of JIT runs before
-and after, refusals with the spec's texts, and forwarding of cursors taken
+"""The buffer primitives (docs/primitives-buffers.md, with inline_window
+and the legacy autolift_alloc / autofission): printed results, results of JIT runs before
+and after, refusals with their texts, and forwarding of cursors taken
 before each primitive."""
 
 # ruff: noqa: F821, E501, B007

@@ -1,7 +1,7 @@
-"""Configuration primitives (primitives.md §7): bind_config, write_config,
-delete_config. Printed results, JIT runs before and after (configs are
-compiled as globals), refusals with the spec's texts (ConfigInvisible,
-argument types), and cursor forwarding."""
+"""Configuration primitives (docs/primitives-subprocs-configs.md):
+bind_config, write_config, delete_config. Printed results, JIT runs before
+and after (configs are compiled as globals), refusals with their texts
+(ConfigInvisible, argument types), and cursor forwarding."""
 
 # ruff: noqa: F821, E501
 

@@ -1,4 +1,4 @@
-"""The expression and statement primitives (primitives.md §9–§10): printed
+"""The expression and statement primitives (docs/primitives-statements.md): printed
 results, results of JIT runs before and after, refusals with Exo's texts,
 and forwarding of cursors taken before each primitive."""
 

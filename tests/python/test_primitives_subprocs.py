@@ -1,6 +1,6 @@
-"""Sub-procedure primitives (primitives.md §8, §11): extract_subproc,
+"""Sub-procedure primitives (docs/primitives-subprocs-configs.md): extract_subproc,
 inline, call_eqv and the legacy add_unsafe_guard. Printed results, JIT runs
-before and after, refusals with the spec's texts, and cursor forwarding."""
+before and after, refusals with their texts, and cursor forwarding."""
 
 # ruff: noqa: F821, E501, B007
 

@@ -1,6 +1,6 @@
-"""The Procedure methods that start a new procedure (procedure-and-codegen.md
-§1): partial_eval, transpose, add_assertion. Printed results, JIT runs
-against the original, the spec's errors, and that the results have no
+"""The Procedure methods that start a new procedure (docs/primitives-backend.md):
+partial_eval, transpose, add_assertion. Printed results, JIT runs
+against the original, their errors, and that the results have no
 parent."""
 
 # ruff: noqa: F821

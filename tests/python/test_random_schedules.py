@@ -82,7 +82,7 @@ RTOL, ATOL = 1e-4, 1e-5  # reassociation changes float rounding
 
 # What a primitive raises when it refuses a step or its arguments
 # (NotImplementedError: lift_reduce_constant on a loop holding a call,
-# primitives.md §10; UnificationError: replace).
+# docs/primitives-statements.md; UnificationError: replace).
 REFUSALS = (
     SchedulingError,
     TypeError,
@@ -98,7 +98,7 @@ NOT_RANDOMIZED = {
     "add_unsafe_guard": "unchecked by design",
 }
 
-# Primitives whose result code generation checks (primitives.md §9): once
+# Primitives whose result code generation checks (docs/primitives-backend.md): once
 # one of them is accepted in a sequence, every later procedure goes through
 # code generation first, and a step that code generation refuses is dropped.
 CHECKED_WHEN_COMPILING = {"parallelize_loop", "set_memory", "set_precision", "call_eqv"}
@@ -1347,7 +1347,7 @@ def refused_when_compiling(p):
                 "not parallelizable because of potential data races",
                 "Errors occurred during precision checking",
                 # set_memory: a call's argument no longer in the callee's
-                # memory (procedure-and-codegen.md §5).
+                # memory (docs/reference/generated-c.md).
                 "expected argument in ",
             )
         )
@@ -1449,8 +1449,9 @@ def run_sequence(kernel, sequence_id, stats):
             after
         ):
             # `par`, precisions and memories are checked when compiling, not
-            # when scheduling (procedure-and-codegen.md §6, primitives.md
-            # §9): a procedure refused then is dropped.
+            # when scheduling (docs/reference/generated-c.md,
+            # "Scheduling-time vs compile-time"): a procedure refused then is
+            # dropped.
             stats.refused[name] += 1
             continue
         stats.accepted[name] += 1

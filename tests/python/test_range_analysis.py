@@ -1,4 +1,4 @@
-"""exo2.stdlib.range_analysis (stdlib.md §6): ranges of index expressions
+"""exo2.stdlib.range_analysis (docs/halide-scheduling.md): ranges of index expressions
 over cursors."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Instruction selection (primitives.md §8 `replace`, §11 `insert_noop_call`):
+"""Instruction selection (docs/instruction-selection.md: `replace`, `insert_noop_call`):
 blocks that unify with a sub-procedure (printed call, JIT runs before and
 after, forwarding), blocks that must not (readable UnificationError texts),
 and the preconditions replace proves at the new call."""

@@ -1,4 +1,4 @@
-"""The IR constructs reserved for the CUDA backend (cuda.md §2) parse, check
+"""The IR constructs reserved for the CUDA backend (docs/cuda.md) parse, check
 and print back as written, defined here with user-made extension objects."""
 
 from __future__ import annotations

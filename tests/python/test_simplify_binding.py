@@ -1,4 +1,4 @@
-"""The analysis entry points of exo2._core: simplify (printing.md §6) and the
+"""The analysis entry points of exo2._core: simplify (docs/reference/printing.md) and the
 solver query counters."""
 
 # ruff: noqa: F821

@@ -1,5 +1,5 @@
-"""exo2.stdlib is a user of exo2 (DESIGN.md): it may import only the public
-modules of spec/README.md's module map, never exo2._core or internals."""
+"""exo2.stdlib is a user of exo2 (docs/writing-a-scheduling-library.md): it
+may import only the public modules of exo2, never exo2._core or internals."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-// NoAlias (primitives.md §4): no call passes one buffer, directly or through
-// windows, to two data parameters of the callee.
+// NoAlias (docs/reference/primitives.md, "Safety conditions"): no call passes
+// one buffer, directly or through windows, to two data parameters of the
+// callee.
 #pragma once
 
 #include <optional>

@@ -1,6 +1,7 @@
 // Liveness of configuration fields: whether the value a piece of code leaves
 // in a config field can be observed afterwards. This decides ConfigInvisible
-// (primitives.md §4) for the config primitives and call_eqv.
+// (docs/reference/primitives.md, "Safety conditions") for the config primitives
+// and call_eqv.
 //
 // "Afterwards" is everything that may run after the statements: the rest of
 // their block, the whole body again when they sit in a loop (later

@@ -1,5 +1,6 @@
-// The safety conditions of the scheduling primitives (primitives.md §4),
-// decided by Z3 over the effects of effects.hpp.
+// The safety conditions of the scheduling primitives
+// (docs/reference/primitives.md, "Safety conditions"), decided by Z3 over the
+// effects of effects.hpp.
 //
 // A query runs in a QueryContext: the facts that hold where the rewritten
 // code sits (size arguments positive, preconditions, ranges of the enclosing

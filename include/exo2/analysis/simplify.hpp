@@ -1,6 +1,6 @@
 // `simplify`: the affine normal form of control expressions, constant
-// folding and removal of code that cannot run (primitives.md §10,
-// printing.md §6).
+// folding and removal of code that cannot run (docs/primitives-loops.md,
+// docs/reference/printing.md "Affine normal form").
 //
 // Two steps per expression, in Exo's order:
 // 1. Normal form. An index, size or stride expression without `/`, `%`,

@@ -2,7 +2,8 @@
 // facts. Shared by the definition-time bounds check and the effect checker of
 // the scheduling primitives.
 //
-// What is encoded (object-language.md §2, §5):
+// What is encoded (docs/writing-kernels.md, "Types" and "What the object
+// language means"):
 // - `size`, `index`, `int` and `stride` values are Z3 integers; `bool`
 //   values are Z3 booleans. A variable is one Z3 constant per `Sym`, unless
 //   the caller bound the symbol to another term (`bind`).

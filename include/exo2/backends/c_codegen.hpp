@@ -1,4 +1,4 @@
-// C code generation (procedure-and-codegen.md §2, §4): a library of
+// C code generation (docs/reference/generated-c.md): a library of
 // procedures becomes one header and one C file.
 //
 // The procedures given are public; every procedure they call, transitively,

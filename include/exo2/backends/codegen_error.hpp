@@ -1,5 +1,5 @@
-// Errors of code generation (procedure-and-codegen.md §5). The bindings
-// raise each kind as the documented Python exception.
+// Errors of code generation (docs/reference/generated-c.md, "Compile-time
+// checks"). The bindings raise each kind as the documented Python exception.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // The analyses code generation runs on each procedure before emitting it
-// (procedure-and-codegen.md §4, §5), in this order.
+// (docs/reference/generated-c.md), in this order.
 #pragma once
 
 #include <vector>

@@ -79,8 +79,8 @@ struct SchedulingReport {
 };
 
 // An impossible or unprovable rewrite, or aliased call arguments.
-// `what()` is the message of primitives.md (without the `<<<unknown
-// directive>>>: ` prefix, which the Python class adds). Python:
+// `what()` is the message of docs/reference/primitives.md (without the
+// `<<<unknown directive>>>: ` prefix, which the Python class adds). Python:
 // SchedulingError, with the report as attributes and notes.
 class SchedulingError : public UserError {
  public:

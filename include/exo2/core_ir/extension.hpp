@@ -60,7 +60,7 @@ class ExternalObject {
 
 // Where a buffer lives (`@ DRAM`, `@ AVX2`, ...). Code generation asks the
 // memory for the C text of each operation on its buffers
-// (memories-and-instructions.md §1); the defaults behave like DRAM.
+// (docs/reference/memories-and-instructions.md); the defaults behave like DRAM.
 class Memory : public ExternalObject {
  public:
   // What `write`/`reduce` are told about the statement they compile.
@@ -99,8 +99,8 @@ class Memory : public ExternalObject {
 };
 using MemoryPtr = std::shared_ptr<const Memory>;
 
-// `generate_offset` of memories-and-instructions.md §1: the C offset
-// `Σ index * stride` with zero terms dropped and units folded.
+// `generate_offset` of docs/reference/memories-and-instructions.md: the C
+// offset `Σ index * stride` with zero terms dropped and units folded.
 std::string generate_offset(const std::vector<std::string>& indices,
                             const std::vector<std::string>& strides);
 

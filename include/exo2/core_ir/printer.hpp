@@ -1,6 +1,6 @@
 // Prints procedures, statements and expressions in Exo's textual format
-// (spec/printing.md). The output is already in the "mechanical" form of
-// printing.md §5 (four-space indentation, `x: f32[n] @ DRAM`); lines longer
+// (docs/reference/printing.md). The output is already in the "mechanical"
+// form of that page (four-space indentation, `x: f32[n] @ DRAM`); lines longer
 // than 79 columns still need the yapf pass done by the Python layer.
 #pragma once
 

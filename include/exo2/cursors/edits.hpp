@@ -4,9 +4,9 @@
 // procedure (sharing every subtree off the edited path) with the
 // `Forwarding` that maps each location of the old procedure to its
 // counterpart in the new one, or throws InvalidCursorError with the reason
-// it has none (spec/cursors.md §7). A primitive made of several edits
-// composes their forwardings with `Forwarding::then`, passing each edit the
-// previous edit's result and forwarded locations.
+// it has none (docs/cursors.md, "Forwarding across rewrites"). A primitive made
+// of several edits composes their forwardings with `Forwarding::then`, passing
+// each edit the previous edit's result and forwarded locations.
 //
 // Edits check only that their locations exist and have the right kind
 // (std::invalid_argument otherwise); proving that the result means the same

@@ -1,5 +1,6 @@
 // Forwarding: how locations in a procedure map to locations in the
-// procedure an edit made from it (spec/cursors.md §7).
+// procedure an edit made from it (docs/cursors.md, "Forwarding across
+// rewrites").
 //
 // Every edit (edits.hpp) returns a `Forwarding`; forwardings compose by
 // concatenation, so a primitive made of several edits returns the

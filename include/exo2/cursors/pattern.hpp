@@ -1,6 +1,6 @@
-// Pattern matching for `find` (spec/cursors.md §6). Python parses a
-// pattern string into these descriptions (exo2.frontend.pattern_match);
-// the search runs here.
+// Pattern matching for `find` (docs/cursors.md, "Finding code"). Python parses
+// a pattern string into these descriptions (exo2.frontend.pattern_match); the
+// search runs here.
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// Procedure.add_assertion (procedure-and-codegen.md §1): appends a
+// Procedure.add_assertion (docs/primitives-backend.md): appends a
 // precondition, unchecked.
 //
 // Rewrite: the new expression, typed in the scope of the first statement

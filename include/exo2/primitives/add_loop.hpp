@@ -6,7 +6,7 @@
 
 namespace exo2::primitives {
 
-// add_loop (primitives.md §6). Wraps the statement `s` at `stmt` in
+// add_loop (docs/primitives-loops.md). Wraps the statement `s` at `stmt` in
 // `for iter_name in seq(0, hi): s` (and, with `guard`, in
 // `if iter_name == 0:` inside the loop). `hi` is an untyped new expression
 // typed before `s`. Safety (unless `unsafe_disable_check`): Idempotent(s)

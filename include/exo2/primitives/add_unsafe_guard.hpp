@@ -1,5 +1,5 @@
-// add_unsafe_guard (primitives.md §11, legacy, deprecated): guards a
-// statement with a condition, unchecked.
+// add_unsafe_guard (docs/primitives-subprocs-configs.md, legacy, deprecated):
+// guards a statement with a condition, unchecked.
 //
 // Rewrite: the first statement `s` of the block becomes `if cond: s'` where
 // `s'` is a copy with fresh bound symbols. `cond` (untyped) is typed in the

@@ -1,5 +1,5 @@
-// autofission (primitives.md §11, legacy): Exo's older fission, which also
-// removes the loops it leaves trivially repeated.
+// autofission (docs/primitives-buffers.md, legacy): Exo's older fission, which
+// also removes the loops it leaves trivially repeated.
 //
 // Rewrite: at a gap between two statements, for `n_lifts` enclosing levels
 // (each level where both sides are non-empty counts; it stops silently at

@@ -1,5 +1,5 @@
-// autolift_alloc (primitives.md §11, legacy): lift_alloc that can keep one
-// buffer per iteration of the lifted loops.
+// autolift_alloc (docs/primitives-buffers.md, legacy): lift_alloc that can keep
+// one buffer per iteration of the lifted loops.
 //
 // Rewrite: the allocation moves before its `n_lifts`-th enclosing loop or
 // if. With `keep_dims`, each lifted loop `for i in seq(lo, hi)` whose

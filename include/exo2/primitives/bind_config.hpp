@@ -1,4 +1,5 @@
-// bind_config (primitives.md §7): passes a value through a config field.
+// bind_config (docs/primitives-subprocs-configs.md): passes a value through a
+// config field.
 //
 // Rewrite: for a read `e` of a scalar data variable or a bool, in statement
 // `s`: `s[e]` becomes `C.f = e; s[C.f]`.
@@ -7,12 +8,12 @@
 // read by code after the new write (`Cannot change configuration value of
 // <C_f> at <loc>; the new (and different) values might be read later in
 // this procedure`); then NoAlias. Bad types raise ConfigTypeError with the
-// spec's texts (`expected a cursor to a single variable Read`, `cannot bind
-// non-real-scalar non-boolean value <e> ...`, `expected type of expression
-// to bind (<t>) to match type of Config variable (<t>)`). [fix] A call
-// argument is refused (`cannot bind a call argument to a configuration
-// field`): calls take buffers there.
-// Forwarding: everything survives; `e`'s cursor names the config read.
+// texts of docs/primitives-subprocs-configs.md (`expected a cursor to a single
+// variable Read`, `cannot bind non-real-scalar non-boolean value <e> ...`,
+// `expected type of expression to bind (<t>) to match type of Config variable
+// (<t>)`). [fix] A call argument is refused (`cannot bind a call argument to a
+// configuration field`): calls take buffers there. Forwarding: everything
+// survives; `e`'s cursor names the config read.
 #pragma once
 
 #include <string>

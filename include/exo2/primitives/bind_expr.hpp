@@ -1,4 +1,5 @@
-// bind_expr (primitives.md §5): binds a data expression to a new scalar.
+// bind_expr (docs/primitives-buffers.md): binds a data expression to a new
+// scalar.
 //
 // Rewrite: inserts `new : <precision of e> @ DRAM; new = e` before the
 // statement holding the first expression `e` (with several expressions,

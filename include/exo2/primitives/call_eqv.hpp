@@ -1,4 +1,5 @@
-// call_eqv (primitives.md §8): calls an equivalent procedure instead.
+// call_eqv (docs/primitives-subprocs-configs.md): calls an equivalent procedure
+// instead.
 //
 // Rewrite: `f(args)` becomes `g(args)`.
 // Safety: `g` must be recorded as equivalent to `f` (the Python layer keeps

@@ -1,4 +1,5 @@
-// commute_expr (primitives.md §10): swaps the operands of data `+` / `*`.
+// commute_expr (docs/primitives-statements.md): swaps the operands of data `+`
+// / `*`.
 //
 // Rewrite: each `a + b` → `b + a` and `a * b` → `b * a`.
 // Safety: none needed; `+` and `*` of data values are commutative (code

@@ -4,7 +4,7 @@
 
 namespace exo2::primitives {
 
-// cut_loop (primitives.md §6). `for i in seq(lo, hi): s` becomes
+// cut_loop (docs/primitives-loops.md). `for i in seq(lo, hi): s` becomes
 // `for i in seq(lo, cut): s` followed by `for i in seq(cut, hi): s'` (s' a
 // copy with fresh bound symbols). `cut` is an untyped new expression, typed
 // before the loop. Safety: lo <= cut and cut <= hi in the loop's context;

@@ -1,4 +1,4 @@
-// delete_buffer (primitives.md §5): deletes an unused allocation.
+// delete_buffer (docs/primitives-buffers.md): deletes an unused allocation.
 //
 // Rewrite: removes `x : T`.
 // Safety: DeadAfter(x, alloc): nothing after the allocation reads or writes

@@ -1,4 +1,4 @@
-// delete_config (primitives.md §7): deletes a config write.
+// delete_config (docs/primitives-subprocs-configs.md): deletes a config write.
 //
 // Rewrite: deletes the statement (a config write; as in Exo, any statement
 // that modifies only config fields is accepted, [fix] except declarations:

@@ -1,4 +1,5 @@
-// delete_pass (primitives.md §10, deprecated): deletes every `pass`.
+// delete_pass (docs/primitives-statements.md, deprecated): deletes every
+// `pass`.
 //
 // Rewrite: each `pass` is deleted, together with every loop whose body is
 // only that `pass` (recursively: `for i: for j: pass` disappears whole). A

@@ -1,5 +1,5 @@
-// divide_dim (primitives.md §5): splits one dimension of an allocated
-// buffer in two.
+// divide_dim (docs/primitives-buffer-dims.md): splits one dimension of an
+// allocated buffer in two.
 //
 // Rewrite: dimension `d` of extent `n` becomes the two dimensions
 // `n / q, q` (`n / q` evaluated when `n` is a literal), and each index `i`

@@ -8,7 +8,7 @@ namespace exo2::primitives {
 
 enum class TailStrategy { Guard, Cut, CutAndGuard };
 
-// divide_loop (primitives.md §6). `for i in seq(0, hi): s` becomes
+// divide_loop (docs/primitives-loops.md). `for i in seq(0, hi): s` becomes
 //   for io in seq(0, H): for ii in seq(0, q): s[i -> q * io + ii]
 // with, by tail strategy:
 //   guard:         H = (hi + (q - 1)) / q, body wrapped in

@@ -6,7 +6,7 @@
 
 namespace exo2::primitives {
 
-// divide_with_recompute (primitives.md §6). With q = outer_stride,
+// divide_with_recompute (docs/primitives-loops.md). With q = outer_stride,
 //   for i in seq(0, hi): s
 // becomes
 //   for io in seq(0, outer_hi):

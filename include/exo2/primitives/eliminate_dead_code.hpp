@@ -4,7 +4,7 @@
 
 namespace exo2::primitives {
 
-// eliminate_dead_code (primitives.md §10). An if whose condition is
+// eliminate_dead_code (docs/primitives-loops.md). An if whose condition is
 // provably always true (false) in its context is replaced by its then
 // (else) branch; a loop whose `lo >= hi` always holds is deleted. Refused
 // otherwise. Forwarding: the if dies and the kept branch's statements

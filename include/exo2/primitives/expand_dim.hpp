@@ -1,5 +1,5 @@
-// expand_dim (primitives.md §5): gives an allocated buffer a new leading
-// dimension.
+// expand_dim (docs/primitives-buffer-dims.md): gives an allocated buffer a new
+// leading dimension.
 //
 // Rewrite: `x : T[shape]` becomes `x : T[alloc_dim, shape]` and every
 // access in the rest of the block gains `index` as its first index (a

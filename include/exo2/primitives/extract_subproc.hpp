@@ -1,5 +1,5 @@
-// extract_subproc (primitives.md §8): moves a block into a new procedure and
-// calls it.
+// extract_subproc (docs/primitives-subprocs-configs.md): moves a block into a
+// new procedure and calls it.
 //
 // Rewrite: the block becomes `name(args)`. The new procedure's body is the
 // block; its parameters are the variables visible at the block that it

@@ -4,7 +4,7 @@
 
 namespace exo2::primitives {
 
-// fission (primitives.md §6). At a gap between two statements, for
+// fission (docs/primitives-loops.md). At a gap between two statements, for
 // `n_lifts` enclosing levels, splits the enclosing loop or if in two: the
 // first copy keeps the statements before the gap, the second those after
 // (a level where one side is empty only moves the gap up). A loop

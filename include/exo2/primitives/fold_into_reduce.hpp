@@ -1,4 +1,5 @@
-// fold_into_reduce (primitives.md §10): turns `a = a + e` into `a += e`.
+// fold_into_reduce (docs/primitives-statements.md): turns `a = a + e` into `a
+// += e`.
 //
 // Rewrite: `x[idx] = x[idx] + e` → `x[idx] += e`, where the left operand
 // of the addition is the same access as the left-hand side (same buffer,

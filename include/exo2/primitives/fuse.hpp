@@ -4,8 +4,8 @@
 
 namespace exo2::primitives {
 
-// fuse (primitives.md §6). Two adjacent loops `for i in seq(lo, hi): A`,
-// `for j in seq(lo', hi'): B` become `for i in seq(lo, hi): A; B[j -> i]`;
+// fuse (docs/primitives-loops.md). Two adjacent loops `for i in seq(lo, hi):
+// A`, `for j in seq(lo', hi'): B` become `for i in seq(lo, hi): A; B[j -> i]`;
 // two adjacent ifs `if c: A else: C`, `if c': B else: D` become
 // `if c: A; B else: C; D`. Checks: both loops or both ifs (std::
 // invalid_argument), the second right after the first. Safety: ExprEqv of

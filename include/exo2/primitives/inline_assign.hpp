@@ -1,5 +1,5 @@
-// inline_assign (primitives.md §10): forwards an assigned value to its
-// later reads.
+// inline_assign (docs/primitives-statements.md): forwards an assigned value to
+// its later reads.
 //
 // Rewrite: deletes `x[idx] = e` and replaces every read of exactly
 // `x[idx]` (same buffer, structurally equal indices) in the rest of its

@@ -1,5 +1,5 @@
-// inline (primitives.md §8; `inline` is a C++ keyword): replaces a call by
-// the callee's body.
+// inline (docs/primitives-subprocs-configs.md; `inline` is a C++ keyword):
+// replaces a call by the callee's body.
 //
 // Rewrite: `f(a1, ..., an)` becomes a copy of `f`'s body with every bound
 // variable renamed apart, control parameters replaced by their argument

@@ -1,4 +1,5 @@
-// inline_window (primitives.md §10): replaces a window by its definition.
+// inline_window (docs/primitives-buffers.md): replaces a window by its
+// definition.
 //
 // Rewrite: deletes `y = x[w]` and rewrites every later use of `y` in terms
 // of `x`: a point access `y[i, ...]` becomes `x[...]` with the window's

@@ -1,4 +1,5 @@
-// insert_noop_call (primitives.md §11): inserts a call that does nothing.
+// insert_noop_call (docs/instruction-selection.md): inserts a call that does
+// nothing.
 //
 // Rewrite: inserts `instr(args)` at the gap. `instr`'s body must be exactly
 // `pass` (`Cannot insert a proc whose body is not pass`), so the call has

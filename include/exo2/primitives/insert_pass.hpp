@@ -1,4 +1,4 @@
-// insert_pass (primitives.md §10): inserts `pass` at a gap.
+// insert_pass (docs/primitives-statements.md): inserts `pass` at a gap.
 //
 // Rewrite: `s1; s2` with the gap between them → `s1; pass; s2`.
 // Safety: none needed; `pass` does nothing.

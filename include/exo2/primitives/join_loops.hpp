@@ -4,7 +4,7 @@
 
 namespace exo2::primitives {
 
-// join_loops (primitives.md §6), the inverse of cut_loop.
+// join_loops (docs/primitives-loops.md), the inverse of cut_loop.
 //   for i in seq(lo, mid): s
 //   for j in seq(mid', hi): s'
 // becomes `for i in seq(lo, hi): s`.

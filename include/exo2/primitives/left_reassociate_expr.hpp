@@ -1,4 +1,5 @@
-// left_reassociate_expr (primitives.md §10): regroups a chain of `+` / `*`.
+// left_reassociate_expr (docs/primitives-statements.md): regroups a chain of
+// `+` / `*`.
 //
 // Rewrite: `a op (b op c)` → `(a op b) op c` for op `+` or `*`.
 // Safety: none needed; `+` and `*` are associative in the exact arithmetic

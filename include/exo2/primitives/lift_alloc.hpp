@@ -1,5 +1,5 @@
-// lift_alloc (primitives.md §5): moves an allocation out of enclosing loops
-// and ifs.
+// lift_alloc (docs/primitives-buffers.md): moves an allocation out of enclosing
+// loops and ifs.
 //
 // Rewrite: the allocation moves to just before its `n_lifts`-th enclosing
 // loop or if.

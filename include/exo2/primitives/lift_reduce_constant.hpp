@@ -1,5 +1,5 @@
-// lift_reduce_constant (primitives.md §10): factors a constant scale out of
-// an accumulation loop.
+// lift_reduce_constant (docs/primitives-statements.md): factors a constant
+// scale out of an accumulation loop.
 //
 // Rewrite:
 //   x = 0.0                       x = 0.0
@@ -16,7 +16,7 @@
 // - `x` is not read in the loop, and every write to it (through windows
 //   too) is one of those reductions to the element the first statement
 //   assigns (ExprEqv of the indices in the reduction's context);
-// - the other refusals of primitives.md (`... did not find a reduce in the
+// - the other refusals (`... did not find a reduce in the
 //   loop body of the form ...`, `... have different constants`, `<c>
 //   depends on the variable <v> which is defined within the loop`, `... it
 //   is a buffer that is written in the loop body`).

@@ -4,8 +4,8 @@
 
 namespace exo2::primitives {
 
-// lift_scope (primitives.md §6). Moves the if or loop at `scope` above its
-// parent if or loop, which may hold nothing else in that branch
+// lift_scope (docs/primitives-loops.md). Moves the if or loop at `scope` above
+// its parent if or loop, which may hold nothing else in that branch
 // (`expected if statement to be directly nested in parent` / `for loop`):
 //  - if in if-then: `if O: (if I: A else: B) else: C` becomes
 //    `if I: (if O: A else: C) else: (if O: B else: C')`; a missing `else: C`

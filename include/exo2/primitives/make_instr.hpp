@@ -1,4 +1,5 @@
-// make_instr (primitives.md §10): turns the procedure into an instruction.
+// make_instr (docs/primitives-statements.md): turns the procedure into an
+// instruction.
 //
 // Rewrite: the procedure gets the instruction templates `c_instr` (emitted
 // at each call site) and `c_global` (emitted once, e.g. includes); its body

@@ -1,4 +1,5 @@
-// merge_writes (primitives.md §10): merges two writes to one location.
+// merge_writes (docs/primitives-statements.md): merges two writes to one
+// location.
 //
 // Rewrite, for `s1; s2` writing the same element:
 //   `a = b;  a = c`  → `a = c`        `a += b; a = c`  → `a = c`

@@ -1,5 +1,5 @@
-// mult_dim (primitives.md §5): merges two dimensions of an allocated
-// buffer into one.
+// mult_dim (docs/primitives-buffer-dims.md): merges two dimensions of an
+// allocated buffer into one.
 //
 // Rewrite: with `c` the (literal) extent of dimension `lo`, dimension `hi`
 // gets extent `c * n_hi` (evaluated when both are literals), dimension

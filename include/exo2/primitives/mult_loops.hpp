@@ -6,7 +6,7 @@
 
 namespace exo2::primitives {
 
-// mult_loops (primitives.md §6), the inverse of divide_loop.
+// mult_loops (docs/primitives-loops.md), the inverse of divide_loop.
 //   for i in seq(0, e): for j in seq(0, c): s
 // becomes
 //   for k in seq(0, e * c): s[i -> k / c, j -> k % c]

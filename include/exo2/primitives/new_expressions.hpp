@@ -1,6 +1,6 @@
-// New expressions given to primitives as text (primitives.md §3): the
-// Python layer parses them with the variables visible at a context
-// statement, and the primitive types them there.
+// New expressions given to primitives as text (docs/reference/primitives.md,
+// "New expressions"): the Python layer parses them with the variables visible
+// at a context statement, and the primitive types them there.
 #pragma once
 
 #include <vector>

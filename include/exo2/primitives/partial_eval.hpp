@@ -1,4 +1,4 @@
-// Procedure.partial_eval (procedure-and-codegen.md §1): fixes control
+// Procedure.partial_eval (docs/primitives-backend.md): fixes control
 // parameters to literal values.
 //
 // Rewrite: every read of each fixed parameter (in the body, the shapes of

@@ -1,4 +1,4 @@
-// rearrange_dim (primitives.md §5): permutes the dimensions of an
+// rearrange_dim (docs/primitives-buffer-dims.md): permutes the dimensions of an
 // allocated buffer.
 //
 // Rewrite: `x : T[n0, ..., nk]` becomes `x : T[n_p0, ..., n_pk]` for the

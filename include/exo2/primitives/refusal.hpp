@@ -1,6 +1,6 @@
 // How a primitive refuses a rewrite: a SchedulingError whose message is the
-// text of primitives.md and whose report (diagnostics.hpp) says where, which
-// condition, the counterexample and a hint.
+// text of docs/reference/primitives.md and whose report (diagnostics.hpp) says
+// where, which condition, the counterexample and a hint.
 #pragma once
 
 #include <string>

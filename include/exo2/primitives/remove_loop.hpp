@@ -4,8 +4,8 @@
 
 namespace exo2::primitives {
 
-// remove_loop (primitives.md §6). `for i in seq(lo, hi): s` becomes `s`,
-// or `if hi > lo: s` when hi > lo cannot be proven. Checks: i does not
+// remove_loop (docs/primitives-loops.md). `for i in seq(lo, hi): s` becomes
+// `s`, or `if hi > lo: s` when hi > lo cannot be proven. Checks: i does not
 // occur in s. Safety (unless `unsafe_disable_check`): Idempotent(loop), so
 // running s once equals running it hi - lo >= 1 times. Forwarding: the loop
 // dies; the body's statements follow.

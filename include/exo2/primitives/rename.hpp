@@ -1,4 +1,4 @@
-// rename (primitives.md §10): gives the procedure a new name.
+// rename (docs/primitives-statements.md): gives the procedure a new name.
 //
 // Rewrite: `def f(...)` → `def name(...)`; nothing else changes.
 // Safety: none needed; what a procedure computes does not depend on its

@@ -4,8 +4,8 @@
 
 namespace exo2::primitives {
 
-// reorder_loops (primitives.md §6). `for i: for j: s` → `for j: for i: s`.
-// Checks: the outer loop's body is exactly one loop, whose bounds do not
+// reorder_loops (docs/primitives-loops.md). `for i: for j: s` → `for j: for i:
+// s`. Checks: the outer loop's body is exactly one loop, whose bounds do not
 // mention i. Safety: ReorderSafe (body instances at (i, j) and (i', j')
 // with i < i', j' < j commute; the bounds read nothing the body writes).
 // Forwarding: each loop follows its iterator to its new nesting level; the

@@ -1,4 +1,4 @@
-// reorder_stmts (primitives.md §10): swaps two adjacent statements.
+// reorder_stmts (docs/primitives-statements.md): swaps two adjacent statements.
 //
 // Rewrite: `s1; s2` → `s2; s1`.
 // Safety: Commute(s1, s2) in the context of s1: no location written by one

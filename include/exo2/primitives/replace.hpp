@@ -1,4 +1,4 @@
-// replace (primitives.md §8): instruction selection.
+// replace (docs/instruction-selection.md): instruction selection.
 //
 // Rewrite: the first `len(subproc.body)` statements of the block become
 // `subproc(args)`, with the arguments found by unification

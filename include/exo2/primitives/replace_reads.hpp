@@ -1,7 +1,7 @@
 // Replacing every read of a control variable inside one statement by a new
 // expression, one expression edit per read, so that cursors to the
-// surrounding statements and expressions survive (spec/cursors.md §7:
-// a cursor to a replaced read names its replacement).
+// surrounding statements and expressions survive (docs/cursors.md, "Forwarding
+// across rewrites": a cursor to a replaced read names its replacement).
 #pragma once
 
 #include <functional>

@@ -1,5 +1,5 @@
-// resize_dim (primitives.md §5): changes the extent of one dimension of an
-// allocated buffer.
+// resize_dim (docs/primitives-buffer-dims.md): changes the extent of one
+// dimension of an allocated buffer.
 //
 // Rewrite: `x : T[..., n, ...]` becomes `x : T[..., size, ...]` and every
 // index `e` of that dimension in the rest of the block (reads, writes,

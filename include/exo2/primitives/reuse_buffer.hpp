@@ -1,5 +1,5 @@
-// reuse_buffer (primitives.md §5): stores a buffer in an earlier one that is
-// no longer needed.
+// reuse_buffer (docs/primitives-buffers.md): stores a buffer in an earlier one
+// that is no longer needed.
 //
 // Rewrite: `x : T; ...; y : T; s` → `x : T; ...; s[y -> x]`: the allocation
 // of `y` is deleted and every later use of `y` (reads, writes, windows,

@@ -1,4 +1,5 @@
-// rewrite_expr (primitives.md §10): replaces an expression by an equal one.
+// rewrite_expr (docs/primitives-statements.md): replaces an expression by an
+// equal one.
 //
 // Rewrite: `s[e]` → `s[e']` for the expression `e` at `expr`.
 // Safety: ExprEqv(e, e'): the two are equal in every state of the context

@@ -1,4 +1,5 @@
-// set_memory (primitives.md §9): changes the memory annotation of a buffer.
+// set_memory (docs/primitives-backend.md): changes the memory annotation of a
+// buffer.
 //
 // Rewrite: `x : f32[n] @ DRAM` → `x : f32[n] @ M` (a parameter or an
 // allocation).

@@ -1,4 +1,5 @@
-// set_precision (primitives.md §9): changes the element type of a buffer.
+// set_precision (docs/primitives-backend.md): changes the element type of a
+// buffer.
 //
 // Rewrite: `x : f32[n] @ M` → `x : f64[n] @ M` (a parameter or an
 // allocation), and every read, write and window of `x`, and of the windows

@@ -1,4 +1,4 @@
-// set_window (primitives.md §9): makes a tensor parameter a window
+// set_window (docs/primitives-backend.md): makes a tensor parameter a window
 // parameter, or (**[fix]**, `is_window=false`) a window parameter a dense
 // tensor again; Exo crashes on the latter.
 //

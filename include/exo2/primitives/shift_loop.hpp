@@ -4,7 +4,7 @@
 
 namespace exo2::primitives {
 
-// shift_loop (primitives.md §6). `for i in seq(lo, hi): s` becomes
+// shift_loop (docs/primitives-loops.md). `for i in seq(lo, hi): s` becomes
 // `for i in seq(new_lo, new_lo + (hi - lo)): s[i -> i + (lo - new_lo)]`.
 // `new_lo` is an untyped new expression, typed before the loop. Safety:
 // new_lo >= 0; the body, which now evaluates `lo - new_lo` in every

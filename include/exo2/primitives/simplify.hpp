@@ -4,7 +4,7 @@
 
 namespace exo2::primitives {
 
-// simplify (primitives.md §10): analysis/simplify.hpp's rewrite of every
+// simplify (docs/primitives-loops.md): analysis/simplify.hpp's rewrite of every
 // control expression into affine normal form, constant folding, and removal
 // of ifs with literal conditions and empty loops. Equivalent by
 // construction; no check. Forwarding follows the statements simplify keeps

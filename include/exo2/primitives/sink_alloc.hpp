@@ -1,5 +1,5 @@
-// sink_alloc (primitives.md §5): moves an allocation into the loop or if
-// that follows it.
+// sink_alloc (docs/primitives-buffers.md): moves an allocation into the loop or
+// if that follows it.
 //
 // Rewrite: `x : T; S` with S a loop or if → the allocation starts S's body;
 // an if's else branch gets its own copy (a fresh symbol of the same name,

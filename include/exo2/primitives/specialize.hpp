@@ -6,7 +6,7 @@
 
 namespace exo2::primitives {
 
-// specialize (primitives.md §6). The block `B` becomes
+// specialize (docs/primitives-loops.md). The block `B` becomes
 // `if c0: B0 elif c1: B1 ... else: Bn` for the n conditions `conds`
 // (untyped new expressions, typed before the block; at least one), each Bk
 // a copy of B with fresh bound symbols. Checks: every condition is a

@@ -1,4 +1,5 @@
-// split_write (primitives.md §10): splits a write of a sum into two writes.
+// split_write (docs/primitives-statements.md): splits a write of a sum into two
+// writes.
 //
 // Rewrite: `a = b + c` → `a = b; a += c`;  `a += b + c` → `a += b; a += c`.
 // Safety: **[fix]** `c` must not read the written buffer (through windows

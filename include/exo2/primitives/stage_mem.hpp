@@ -1,5 +1,5 @@
-// stage_mem (primitives.md §5): stages a window of a buffer through a new
-// buffer around a block.
+// stage_mem (docs/primitives-buffers.md): stages a window of a buffer through a
+// new buffer around a block.
 //
 // Rewrite: for a window `x[w0, ..., wk]` (entries: points `p` or intervals
 // `lo:hi`, one per dimension of `x`, in the scope before the block):

@@ -1,4 +1,4 @@
-// Procedure.transpose (procedure-and-codegen.md §1): swaps the two
+// Procedure.transpose (docs/primitives-backend.md): swaps the two
 // dimensions of a 2-D parameter.
 //
 // Rewrite: `x : f32[m, n]` → `x : f32[n, m]`; every access `x[i, j]` (reads,

@@ -1,5 +1,5 @@
-// unification (primitives.md §8, used by `replace`): the arguments that make
-// a call to a sub-procedure do what a block of statements does.
+// unification (docs/instruction-selection.md, used by `replace`): the arguments
+// that make a call to a sub-procedure do what a block of statements does.
 //
 // The sub-procedure's parameters are the unknowns; the block's free
 // variables are known. Statements and data expressions must match

@@ -1,5 +1,5 @@
-// unroll_buffer (primitives.md §5): replaces an allocated buffer by one
-// buffer per index value of one dimension.
+// unroll_buffer (docs/primitives-buffer-dims.md): replaces an allocated buffer
+// by one buffer per index value of one dimension.
 //
 // Rewrite: `x : T[n0, ..., c, ...]` (dimension `dim` of literal extent
 // `c`) becomes the allocations `x_k : T[n0, ...]` (the other dimensions;

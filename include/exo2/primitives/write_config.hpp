@@ -1,4 +1,4 @@
-// write_config (primitives.md §7): inserts a config write.
+// write_config (docs/primitives-subprocs-configs.md): inserts a config write.
 //
 // Rewrite: inserts `C.f = rhs` at a gap. `rhs` (typed in the scope before
 // the gap's anchor) must be a read of a scalar data variable or a bool, a

@@ -1,4 +1,4 @@
-"""Compiling procedures to C (procedure-and-codegen.md §2, §4).
+"""Compiling procedures to C (docs/reference/generated-c.md).
 
 The C++ core does the work; this module checks arguments, supplies the
 default precision of `R` and writes files.
@@ -9,14 +9,13 @@ from pathlib import Path
 
 from .. import _core
 from ..api_arguments import checked
+from ..API_types import ProcedureBase
 from .prec_analysis import get_default_prec
 
 
 def _core_procs(proc_list):
-    from ..API import Procedure
-
     if not isinstance(proc_list, list) or not all(
-        isinstance(p, Procedure) for p in proc_list
+        isinstance(p, ProcedureBase) for p in proc_list
     ):
         raise TypeError("expected a list of procedures")
     return [p.INTERNAL_proc() for p in proc_list]

@@ -9,11 +9,11 @@ needs those of every memory that its procedures, and the procedures and
 instructions they call, take arguments in or allocate.
 """
 
+from ..API_cursors import AllocCursor, CallCursor
+
 
 def _memories(proc, seen, found):
     """Adds to `found` the memories `proc` and its callees use."""
-    from ..API_cursors import AllocCursor, CallCursor
-
     if proc.name() in seen:
         return
     seen.add(proc.name())

@@ -1,4 +1,4 @@
-"""Equivalence tracking between procedures (procedure-and-codegen.md §1).
+"""Equivalence tracking between procedures (docs/reference/generated-c.md, "Procedures").
 
 A procedure is identified by its IR: two `Procedure` objects on the same IR
 are the same procedure. Every primitive records "result ≡ input modulo S",

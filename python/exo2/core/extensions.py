@@ -65,7 +65,7 @@ class WithContext:
 
 class DimAnnotation:
     """An annotation on one dimension of an allocation, written
-    `extent @ annotation` (`K / 64 @ ring(4)`, cuda.md §2.4). The core keeps
+    `extent @ annotation` (`K / 64 @ ring(4)`, docs/cuda.md). The core keeps
     the full logical extent; backends read the annotation. `str()` is the
     printed text."""
 

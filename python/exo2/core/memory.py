@@ -2,7 +2,7 @@
 
 A memory is a class; the class object itself is the annotation value
 (`x: f32[8] @ AVX2`). The code generator calls its classmethods to obtain
-C text (spec/memories-and-instructions.md §1).
+C text (docs/reference/memories-and-instructions.md).
 """
 
 from abc import ABC, abstractmethod

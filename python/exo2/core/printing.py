@@ -3,7 +3,7 @@ by yapf.
 
 The core prints lines that fit exactly as yapf's pep8 style would; only a
 line longer than 79 columns needs yapf to decide where to break it
-(spec/printing.md). yapf formats each logical line on its own, given its
+(docs/reference/printing.md). yapf formats each logical line on its own, given its
 indentation, so only the long lines are handed to it, each wrapped in
 `if 1:` blocks that give it its indentation (and a `pass` body when it
 opens a block): formatting a whole procedure costs ~0.1 s per call.

@@ -2,7 +2,7 @@
 
 Quotes are Exo fragments held by Python (`with exo:` blocks, `~{expr}`),
 unquotes are Python values pasted into Exo (`{expr}`, implicit names) —
-object-language.md §10. This module runs the Python side; the parser
+docs/writing-kernels.md, "Metaprogramming". This module runs the Python side; the parser
 (`pyparser.Parser`) parses the Exo fragments it is handed back.
 
 A `with python:` block (or the expression of an unquote) runs as the body of

@@ -1,4 +1,4 @@
-"""Pattern strings for `find` (spec/cursors.md §6).
+"""Pattern strings for `find` (docs/cursors.md, "Finding code").
 
 A pattern is parsed with Python's `ast` into a description made of tuples,
 which the core matches (src/cursors/pattern.cpp):

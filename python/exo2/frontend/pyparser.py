@@ -362,8 +362,8 @@ class Parser:
 
     def parse_dim(self, node, is_arg):
         """`(extent, annotation or None)` of one dimension of a shape: `e`,
-        or in an allocation `e @ A` with `A` a `DimAnnotation` (cuda.md
-        §2.4: `K / 64 @ ring(4)`)."""
+        or in an allocation `e @ A` with `A` a `DimAnnotation` (docs/cuda.md:
+        `K / 64 @ ring(4)`)."""
         if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)):
             return self.parse_expr(node), None
         if is_arg:
@@ -469,7 +469,7 @@ class Parser:
             and isinstance(value, ast.BinOp)
             and isinstance(value.op, ast.MatMult)
         ):
-            # A special window `y = x[...] @ M` (cuda.md §2.5).
+            # A special window `y = x[...] @ M` (docs/cuda.md).
             value, window_mem = value.left, self.parse_memory(value.right)
         rhs = self.parse_expr(value)
         if isinstance(target, ast.Attribute) and isinstance(s, ast.Assign):

@@ -91,7 +91,8 @@ class PythonScope:
 
     def define(self, names):
         """Makes `names` (a dict) visible to the rest of the kernel, as
-        assignments in a `with python:` block are (object-language.md §10)."""
+        assignments in a `with python:` block are (docs/writing-kernels.md,
+        "Metaprogramming")."""
         self.defined.update(names)
 
     def lookup(self, name):

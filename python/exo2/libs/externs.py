@@ -1,4 +1,4 @@
-"""Built-in externs (spec/memories-and-instructions.md §3).
+"""Built-in externs (docs/reference/memories-and-instructions.md).
 
 All take real scalars of one precision and return it; `prim_type` is the C
 type of that precision.

@@ -1,4 +1,4 @@
-"""Built-in memories beyond DRAM (spec/memories-and-instructions.md §2)."""
+"""Built-in memories beyond DRAM (docs/reference/memories-and-instructions.md)."""
 
 from ..core.memory import DRAM, MemGenError, Memory, StaticMemory, generate_offset
 

@@ -1,4 +1,4 @@
-"""The x86 instruction library (memories-and-instructions.md §5).
+"""The x86 instruction library (docs/platform-x86.md).
 
 Exo's 60 instructions under their names and signatures, with exo2's
 corrections to templates whose C did not do what the body says (each marked

@@ -1,4 +1,4 @@
-"""Argument processing of scheduling operations (primitives.md §1–§2).
+"""Argument processing of scheduling operations (docs/reference/primitives.md).
 
 `sched_op([processors...])` turns a function `op(proc, ...)` into a
 scheduling operation: arguments bind like a Python call, then each is
@@ -346,9 +346,10 @@ class AssignOrReduceCursorA(_KindCursorA):
 
 class NewExprA(ArgumentProcessor):
     """A new expression (text, number or bool), parsed in the scope before
-    the statement of the argument named `cursor_arg` (primitives.md §3) and
-    typed there: `category` says what it must be, "control" (an index or
-    size), "bool", "data", "same" (what the expression at `cursor_arg` is),
+    the statement of the argument named `cursor_arg`
+    (docs/reference/primitives.md, "New expressions") and typed there:
+    `category` says what it must be, "control" (an index or size), "bool",
+    "data", "same" (what the expression at `cursor_arg` is),
     "any" (the primitive checks it) or "condition" (parsed only: the
     primitive types each comparison's operands itself, so that a comparison
     of data is refused in its own words). The untyped expression goes to the

@@ -1,6 +1,6 @@
-"""Backend annotations (primitives.md §9): set_precision, set_window,
+"""Backend annotations (docs/primitives-backend.md): set_precision, set_window,
 set_memory (`parallelize_loop` lives with the statement primitives), and
-their argument processors Memory and TypeAbbrev (§2).
+their argument processors Memory and TypeAbbrev (docs/reference/primitives.md).
 
 None of them is checked at schedule time: code generation checks
 precisions and what memories allow when the procedure is compiled.

@@ -1,5 +1,5 @@
-"""Buffer dimension primitives (primitives.md §5): resize, expand, rearrange,
-divide, multiply and unroll a buffer's dimensions.
+"""Buffer dimension primitives (docs/primitives-buffer-dims.md): resize,
+expand, rearrange, divide, multiply and unroll a buffer's dimensions.
 
 The C++ primitive checks the shape of its arguments again; the checks here
 give Exo's exception classes and texts (AssertionError / ValueError) first.

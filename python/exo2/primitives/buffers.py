@@ -1,5 +1,5 @@
-"""Buffer primitives (primitives.md §5, and the legacy autolift_alloc /
-autofission of §11): allocation placement, staging and binding.
+"""Buffer primitives (docs/primitives-buffers.md, with the legacy
+autolift_alloc / autofission): allocation placement, staging and binding.
 
 The C++ primitive checks the shape of its arguments again; the checks here
 give Exo's exception classes and texts (TypeError / ValueError) first.
@@ -42,7 +42,7 @@ _WINDOW = re.compile(r"^\s*[a-zA-Z_]\w*\s*(\[.*\])?\s*$", re.DOTALL)
 
 
 class WindowStrA(ArgumentProcessor):
-    """A window string `"x"` or `"x[e, lo:hi, ...]"` (primitives.md §2),
+    """A window string `"x"` or `"x[e, lo:hi, ...]"` (docs/reference/primitives.md),
     parsed in the scope before the statement of the argument named
     `cursor_arg`; every interval needs both bounds."""
 

@@ -1,4 +1,4 @@
-"""Combinators over scheduling operations (stdlib.md §1): `repeat` and
+"""Combinators over scheduling operations (docs/combinators.md): `repeat` and
 `sched_seq`."""
 
 import functools

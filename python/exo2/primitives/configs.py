@@ -1,5 +1,6 @@
-"""Configuration primitives (primitives.md §7): bind_config, write_config,
-delete_config; and their argument processors Config and ConfigField (§2)."""
+"""Configuration primitives (docs/primitives-subprocs-configs.md):
+bind_config, write_config, delete_config; and their argument processors
+Config and ConfigField (docs/reference/primitives.md)."""
 
 from .. import _core
 from ..core.configs import Config

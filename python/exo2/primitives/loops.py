@@ -1,5 +1,5 @@
-"""Loop and scope primitives (primitives.md §6, and `simplify`,
-`eliminate_dead_code` of §10): argument processing, then the C++ primitive.
+"""Loop and scope primitives (docs/primitives-loops.md, with `simplify`
+and `eliminate_dead_code`): argument processing, then the C++ primitive.
 """
 
 from .. import _core
@@ -132,7 +132,7 @@ def fission(proc, gap_cursor, n_lifts=1, unsafe_disable_checks=False):
 @sched_op([])
 def simplify(proc):
     """Affine normal form of control expressions, constant folding, and
-    removal of code with literal conditions (primitives.md §10)."""
+    removal of code with literal conditions (docs/primitives-loops.md)."""
     return derived_procedure(_core.simplify(proc._provenance))
 
 
@@ -176,7 +176,7 @@ def eliminate_dead_code(proc, stmt_cursor):
 
 @sched_op([ForOrIfCursorA])
 def lift_scope(proc, scope_cursor):
-    """Moves an if or loop above its parent if or loop (primitives.md §6)."""
+    """Moves an if or loop above its parent if or loop (docs/primitives-loops.md)."""
     return derived_procedure(_core.lift_scope(proc._provenance, scope_cursor._impl))
 
 

@@ -1,4 +1,4 @@
-"""New expressions given to primitives as text or numbers (primitives.md §3).
+"""New expressions given to primitives as text or numbers (docs/reference/primitives.md).
 
 The text is parsed as an expression in the scope just before a context
 statement (the cursor argument's statement; an expression's enclosing
@@ -51,7 +51,7 @@ def context_statement(cursor):
 
 class FormattedExprStr:
     """A new expression whose `_` holes are filled, in order, by copies of the
-    expressions under `expr_holes` (primitives.md §3):
+    expressions under `expr_holes` (docs/reference/primitives.md, "New expressions"):
     `FormattedExprStr("_ + 1", c)`."""
 
     def __init__(self, expr_str, *expr_holes):

@@ -1,5 +1,5 @@
 """The Procedure methods that start a new procedure rather than derive one
-(procedure-and-codegen.md §1): partial_eval, transpose, add_assertion.
+(docs/primitives-backend.md): partial_eval, transpose, add_assertion.
 
 They change the signature or the meaning, so their results have no parent:
 cursors cannot be forwarded into them and they start a new equivalence

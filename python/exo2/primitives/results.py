@@ -9,7 +9,7 @@ def derived_procedure(provenance, modulo=()):
     binding: the new IR, with its parent and forwarding recorded so that
     `forward` carries cursors across the step, and recorded as equivalent to
     its parent modulo `modulo`, the (Config, field) pairs whose final value
-    may differ (procedure-and-codegen.md §1)."""
+    may differ (docs/reference/generated-c.md, "Procedures")."""
     proc = Procedure(provenance.proc(), _provenance=provenance)
     parent = provenance.parent()
     if parent is not None:

@@ -1,5 +1,5 @@
-"""Expression and statement primitives (primitives.md §10, and
-`parallelize_loop` of §9): argument processing, then the C++ primitive.
+"""Expression and statement primitives (docs/primitives-statements.md,
+with `parallelize_loop`): argument processing, then the C++ primitive.
 
 The C++ primitive checks the shape of its arguments again; the checks here
 give Exo's exception classes and texts (TypeError / ValueError) first.

@@ -1,5 +1,5 @@
-"""Sub-procedure primitives (primitives.md §8): extract_subproc, inline,
-call_eqv; and the legacy add_unsafe_guard (§11)."""
+"""Sub-procedure primitives (docs/primitives-subprocs-configs.md):
+extract_subproc, inline, call_eqv; and the legacy add_unsafe_guard."""
 
 from .. import _core
 from ..API import Procedure

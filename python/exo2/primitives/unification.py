@@ -1,4 +1,4 @@
-"""Instruction selection (primitives.md §8, §11): `replace` unifies a block
+"""Instruction selection (docs/instruction-selection.md): `replace` unifies a block
 with a procedure body and calls it; `insert_noop_call`."""
 
 from .. import _core

@@ -26,7 +26,7 @@ namespace exo2 {
 
 namespace {
 
-// C precedences of procedure-and-codegen.md §4.
+// C precedences (docs/reference/generated-c.md, "Expressions").
 constexpr int kUnaryMinusPrecedence = 70;
 int precedence(BinOpKind op) {
   switch (op) {

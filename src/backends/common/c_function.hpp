@@ -1,6 +1,7 @@
-// Emission of one analysed procedure as a C function (procedure-and-
-// codegen.md §4, "Function shape" to "Expressions"). Internal to the C
-// backend: c_library.cpp runs the analyses first and assembles the library.
+// Emission of one analysed procedure as a C function
+// (docs/reference/generated-c.md, "Function shape" to "Expressions"). Internal
+// to the C backend: c_library.cpp runs the analyses first and assembles the
+// library.
 #pragma once
 
 #include <map>

@@ -1,6 +1,6 @@
 // Assembly of a C library from procedures (Exo's compile_to_strings and
 // run_compile): the header's declarations, the body's groups and the
-// context struct, in the byte-exact layout of procedure-and-codegen.md §4.
+// context struct, in the byte-exact layout of docs/reference/generated-c.md.
 #include <algorithm>
 #include <functional>
 #include <map>

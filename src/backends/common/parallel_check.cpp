@@ -1,6 +1,7 @@
-// Race freedom of `par` loops (ParallelSafe of primitives.md): two different
-// iterations of a parallel loop must never touch the same element when one
-// of them writes it. [fix] Every `par` loop is checked, nested ones too.
+// Race freedom of `par` loops (ParallelSafe of docs/reference/primitives.md):
+// two different iterations of a parallel loop must never touch the same element
+// when one of them writes it. [fix] Every `par` loop is checked, nested ones
+// too.
 //
 // For each loop the body's accesses to buffers that live outside the body
 // are collected as regions of the underlying buffer (accesses through

@@ -9,8 +9,8 @@ CTA and `cuda_threads` loops spread iterations over threads, warps or
 warpgroups; `check_parallel` proves that both readings agree.
 """
 
+from ...backend.parallel_check import ParallelCheckReport, check_parallel
 from ...errors import ParallelSafetyError
-from .checks import ParallelCheckReport, check_parallel
 from .compile import compile_cuda, compile_cuda_to_strings
 from .contexts import CudaDeviceFunction, CudaWarpConfig, CudaWarps
 from .jit import CudaToolkitNotFoundError, NvccError, jit

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from ... import _core
 from ...API_types import ProcedureBase
+from ...backend.parallel_check import check_parallel
 from ...jit import cache_dir as _default_cache_dir
-from .checks import check_parallel
 from .compile import compile_cuda_library
 from .memories import CUDA_GMEM
 from .runtime import SUPPORT_SOURCE, load_library

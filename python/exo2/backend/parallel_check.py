@@ -1,4 +1,4 @@
-"""The parallel check (docs/cuda.md, "Checking a kernel").
+"""The parallel check of CUDA kernels (docs/cuda.md, "Checking a kernel").
 
 `check_parallel(proc, sms=132, **sizes)` proves that the kernels of `proc`
 compute, in parallel, what their sequential reading computes. Without sizes
@@ -6,12 +6,16 @@ it runs tier A (static rules, all sizes); with values for every size (and
 index or bool) parameter it also runs tier B, the abstract machine, with
 `sms` simulated multiprocessors (fewer SMs make each CTA run several tasks).
 Violations raise `ParallelSafetyError` (a `TypeError`) listing each one.
+
+It lives below `exo2.API` (docs/internals/python-package.md), so that
+`Procedure.check_parallel` can call it without running the `__init__` of
+`exo2.platforms.cuda`, which re-exports it.
 """
 
 from dataclasses import dataclass
 
-from ... import _core
-from ...API_types import ProcedureBase
+from .. import _core
+from ..API_types import ProcedureBase
 
 
 @dataclass(frozen=True)
