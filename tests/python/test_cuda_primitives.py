@@ -192,6 +192,9 @@ def test_bind_window_routes_the_block_through_a_window_of_the_whole_buffer():
     # Only the block's uses: the loop after it still reads x.
     assert "y[0, j] += x[0, j]" in text
     assert p.is_eq(double_rows)
+    # Cursors inside and after the block follow it.
+    assert p.forward(double_rows.find_loop("j #0")).name() == "j"
+    assert p.forward(double_rows.find_loop("j #1")).prev().name() == "i"
     # The bare name means the whole buffer; the window may carry a memory.
     q = bind_window(double_rows, double_rows.find_loop("i"), "x", "xw")
     assert str(q) == text

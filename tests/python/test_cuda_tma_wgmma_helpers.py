@@ -22,6 +22,7 @@ from exo2.platforms.cuda import (
     check_parallel,
     cuda_async_proxy,
     cuda_tasks,
+    jit,
     sequential_reference,
 )
 from exo2.platforms.cuda.sm90 import CUDA_WGMMA_ACCUM
@@ -95,6 +96,20 @@ def test_the_scheduled_kernel_computes_what_the_tile_algorithm_computes():
             c = np.full((M, N), np.nan, np.float32)
             sequential_reference(p).jit()(M, N, K, a, b, c)
             np.testing.assert_allclose(c, expected, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.cuda_gpu
+def test_the_scheduled_kernel_on_the_gpu_is_close_to_numpy(tmp_path):
+    lib = jit([load("gemm_sm90").gemm_sm90], arch="sm_90a", cache_dir=tmp_path)
+    rng = np.random.default_rng(5)
+    for M, N, K in [(64, 256, 64), (192, 512, 320), (4096, 4096, 4096)]:
+        a = bf16_bits(rng.standard_normal((M, K)))
+        b = bf16_bits(rng.standard_normal((N, K)))
+        c = np.full((M, N), np.nan, np.float32)
+        lib.gemm_sm90(M, N, K, a, b, c)
+        expected = bf16_values(a) @ bf16_values(b).T
+        err = np.abs(c - expected).max() / np.abs(expected).max()
+        assert err < 1e-3
 
 
 @proc
