@@ -1,5 +1,5 @@
-"""exo2.stdlib.cuda: scheduling CUDA kernels (docs/cuda.md, "Scheduling
-library").
+"""exo2.stdlib.cuda: scheduling CUDA kernels (docs/cuda.md, "From a
+sequential kernel" and "TMA and wgmma from a sequential tile algorithm").
 
 Written on the public API only: the primitives, the GPU primitives of
 `exo2.platforms.cuda`, and cursors. Every function is a `user_op`, takes
@@ -328,8 +328,9 @@ def use_tma(proc, loads, barrier="full", rc=False):
 
         A_tm = A[0:M, 0:K] @ CudaTensorMap(swizzle=128, box=(64, 64))  # host
         ...
-        with CudaWarps(0, 1):
-            tma_load_bf16_64x64(M, K, sA, A_tm, 64 * m, 64 * k) >> full[k]
+        with CudaWarps(lo=0, hi=1):
+            tma_load_bf16_64x64(M, K, sA[0:64, 0:64], A_tm[0:M, 0:K], 64 * m,
+                                64 * k) >> full[k]
         Await(full[k], cuda_async_proxy)
 
     The instruction is chosen by the tile's precision, shape and swizzle
@@ -598,7 +599,7 @@ def use_wgmma(proc, mma, done="done", rc=False):
     wgmma of the warpgroup, ordered and retired by a commit group:
 
         Fence(cuda_in_order, wgmma_operands)
-        wgmma_ss_bf16_n256_k64(acc, sA, sB)
+        wgmma_ss_bf16_n256_k64(acc[0:64, 0:256], sA[0:64, 0:64], sB[0:256, 0:64])
         Arrive(wgmma) >> done[k]
         Await(done[k], cuda_in_order)
 
@@ -609,8 +610,9 @@ def use_wgmma(proc, mma, done="done", rc=False):
     the statement before the loop zeroes the accumulator, the first k-step
     is peeled (`cut_loop`, `unroll_loop`) and the zeroing fused into its
     multiply, which becomes the zero-initialising wgmma (scale-d 0), so
-    that every wgmma has an immediate scale-d. rc: the loop's wgmma call,
-    the peeled one (or None) and the barrier."""
+    that every wgmma has an immediate scale-d (call `use_tma` first: the
+    peeled step copies the loads too). rc: the loop's wgmma call, the
+    peeled one (or None) and the barrier."""
     mma = proc.forward(mma)
     loop = mma.parent()
     if not isinstance(loop, ForCursor) or loop.mode() is not seq:

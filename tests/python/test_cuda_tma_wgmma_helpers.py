@@ -232,3 +232,25 @@ def test_nests_that_are_not_a_tile_copy_or_product_are_refused():
     # Outside a loop over k-steps.
     with pytest.raises(SchedulingError, match="in a seq loop over k-steps"):
         use_wgmma(p, p.find_loop("k").prev())
+
+
+@proc
+def transposed_copy(M: size, K: size, A: bf16[K, M] @ CUDA_GMEM):
+    assert M % 64 == 0 and K % 64 == 0
+    with CudaDeviceFunction(blockDim=128):
+        for m in cuda_tasks(0, M / 64):
+            sA: bf16[64, 64] @ CUDA_SMEM_SWIZZLED(128)
+            for k in seq(0, K / 64):
+                for i in seq(0, 64):
+                    for kk in seq(0, 64):
+                        sA[i, kk] = A[64 * k + kk, 64 * m + i]
+
+
+def test_a_copy_the_tma_load_does_not_compute_is_refused():
+    # Rows of the tile from columns of A: a TMA load copies a box as it is.
+    with pytest.raises(
+        SchedulingError,
+        match=r"use_tma: the copy into sA is not sA\[i, j\] = A\[r \+ i, c \+ j\] "
+        r"with the 64 x 64 box proven inside A",
+    ):
+        use_tma(transposed_copy, transposed_copy.find_loop("k").body()[0])

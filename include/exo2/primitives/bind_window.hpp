@@ -1,5 +1,5 @@
-// bind_window (docs/cuda.md, "GPU primitives"): names a window of a whole
-// buffer before a block and routes the block's uses of the buffer through
+// bind_window (docs/cuda.md, "From a sequential kernel"): names a window of a
+// whole buffer before a block and routes the block's uses of the buffer through
 // it.
 //
 // Rewrite: inserts `y = x[0:n0, 0:n1, ...] @ mem` before the block, where

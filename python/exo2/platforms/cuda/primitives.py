@@ -1,4 +1,4 @@
-"""The GPU primitives (docs/cuda.md, "GPU primitives").
+"""The GPU primitives (docs/cuda.md, "From a sequential kernel").
 
 Loop modes, `with` blocks, sync statements, trailing barriers, barrier
 allocations and dimension annotations have no sequential meaning, so these

@@ -1,5 +1,5 @@
 """The Sm90a (H100 class) instructions: TMA loads with tensor maps and
-`wgmma` (docs/cuda.md, "Sm90a: TMA and wgmma").
+`wgmma` (docs/cuda.md, "From a naive GEMM to TMA and wgmma").
 
 - `CudaTensorMap(swizzle, box)` is the memory of a special window in host
   code (`A_tm = A[0:M, 0:K] @ CudaTensorMap(swizzle=128, box=(64, 64))`):
