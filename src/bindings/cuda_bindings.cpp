@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include "exo2/backends/cuda_codegen.hpp"
+#include "exo2/primitives/bind_window.hpp"
 #include "exo2/primitives/gpu_annotations.hpp"
 #include "handles.hpp"
 #include "python_objects.hpp"
@@ -123,6 +124,12 @@ void bind_cuda(py::module_& m) {
                                         annotation.is_none()
                                             ? nullptr
                                             : wrap_dim_annotation(annotation)));
+  });
+  m.def("bind_window", [](const ProvenanceHandle& p, const CursorHandle& block,
+                          const ExprHandle& window, const std::string& name,
+                          const py::object& mem) {
+    return derive(p, bind_window(proc_of(p), block.loc, window.node, name,
+                                 mem.is_none() ? nullptr : wrap_memory(mem)));
   });
 }
 

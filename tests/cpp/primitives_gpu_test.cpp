@@ -10,6 +10,7 @@
 #include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/bind_window.hpp"
 #include "exo2/primitives/gpu_annotations.hpp"
 #include "typed_ir_builders.hpp"
 
@@ -127,6 +128,32 @@ TEST(GpuPrimitives, FencesAndDimensionAnnotations) {
   auto gone = delete_sync(d.proc, stmt({1}));
   EXPECT_EQ(cursors::resolve_stmt(gone.proc, stmt({1}).path)->kind,
             StmtKind::For);
+}
+
+TEST(GpuPrimitives, BindWindowRoutesTheBlockThroughAWholeBufferWindow) {
+  Kernel k;
+  Proc p = k.make();
+  auto r =
+      bind_window(p, stmt({1}), win(k.x, {iv(lit(0), sz(k.n))}), "xw", nullptr);
+  EXPECT_EQ(print_proc(r.proc),
+            "def f(n: size, x: f32[n] @ DRAM):\n"
+            "    s: f32[n] @ DRAM\n"
+            "    xw = x[0:n]\n"
+            "    for i in seq(0, n):\n"
+            "        xw[i] = 0.0");
+  // The loop moved down by one; its cursor follows.
+  EXPECT_EQ(r.forwarding(stmt({1})).path, stmt({2}).path);
+  // Part of the buffer would shift indices: refused.
+  EXPECT_NE(refusal([&] {
+              bind_window(p, stmt({1}), win(k.x, {iv(lit(1), sz(k.n))}), "xw",
+                          nullptr);
+            }).find("not the whole extent 0:n of x"),
+            std::string::npos);
+  EXPECT_NE(refusal([&] {
+              bind_window(p, stmt({1}), win(k.x, {iv(lit(0), sz(k.n))}), "s",
+                          nullptr);
+            }).find("the name s is taken"),
+            std::string::npos);
 }
 
 }  // namespace

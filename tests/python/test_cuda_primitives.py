@@ -4,6 +4,7 @@ as expected, refuses what it cannot do, and forwards cursors."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from exo2 import SchedulingError, proc
 from exo2.core.extensions import par, seq
@@ -13,6 +14,7 @@ from exo2.platforms.cuda import (
     CUDA_SMEM,
     CudaDeviceFunction,
     alloc_barrier,
+    bind_window,
     cp_async,
     cuda_in_order,
     cuda_tasks,
@@ -171,3 +173,68 @@ def test_stage_smem_then_threads_and_fences_make_a_cooperative_load():
     # check knows it.
     check_parallel(p, n=64, sms=1)
     assert p.is_eq(shift)
+
+
+@proc
+def double_rows(m: size, n: size, x: f32[m, n], y: f32[m, n]):
+    for i in seq(0, m):
+        for j in seq(0, n):
+            y[i, j] = 2.0 * x[i, j]
+    for j in seq(0, n):
+        y[0, j] += x[0, j]
+
+
+def test_bind_window_routes_the_block_through_a_window_of_the_whole_buffer():
+    p = bind_window(double_rows, double_rows.find_loop("i"), "x[0:m, 0:n]", "xw")
+    text = str(p)
+    assert "    xw = x[0:m, 0:n]\n    for i in seq(0, m):" in text
+    assert "y[i, j] = 2.0 * xw[i, j]" in text
+    # Only the block's uses: the loop after it still reads x.
+    assert "y[0, j] += x[0, j]" in text
+    assert p.is_eq(double_rows)
+    # Cursors inside and after the block follow it.
+    assert p.forward(double_rows.find_loop("j #0")).name() == "j"
+    assert p.forward(double_rows.find_loop("j #1")).prev().name() == "i"
+    # The bare name means the whole buffer; the window may carry a memory.
+    q = bind_window(double_rows, double_rows.find_loop("i"), "x", "xw")
+    assert str(q) == text
+    rng = np.random.default_rng(3)
+    for m, n in [(1, 1), (3, 5), (7, 2)]:
+        x = rng.standard_normal((m, n)).astype(np.float32)
+        before, after = np.zeros((m, n), np.float32), np.zeros((m, n), np.float32)
+        double_rows.jit()(m, n, x, before)
+        p.jit()(m, n, x, after)
+        np.testing.assert_array_equal(before, after)
+
+
+def test_bind_window_gives_a_kernel_a_tensor_map():
+    from exo2.platforms.cuda.sm90 import CudaTensorMap
+
+    @proc
+    def copy(n: size, a: f32[n, 32] @ CUDA_GMEM, b: f32[n, 32] @ CUDA_GMEM):
+        with CudaDeviceFunction(blockDim=32):
+            for t in cuda_tasks(0, n):
+                for i in cuda_threads(0, 32, unit=cuda_thread):
+                    b[t, i] = a[t, i]
+
+    tm = CudaTensorMap(swizzle=128, box=(1, 32))
+    p = bind_window(copy, copy.find("with _: _"), "a[0:n, 0:32]", "a_tm", tm)
+    assert "a_tm = a[0:n, 0:32] @ CudaTensorMap(swizzle=128, box=(1, 32))" in str(p)
+    assert "b[t, i] = a_tm[t, i]" in str(p)
+
+
+def test_bind_window_refuses_part_of_a_buffer_and_taken_names():
+    loop = double_rows.find_loop("i")
+    with pytest.raises(
+        SchedulingError,
+        match="dimension 1 of the window is 1:n, not the whole extent 0:n of x",
+    ):
+        bind_window(double_rows, loop, "x[0:m, 1:n]", "xw")
+    with pytest.raises(
+        SchedulingError, match="dimension 0 of the window of x is not an interval"
+    ):
+        bind_window(double_rows, loop, "x[0, 0:n]", "xw")
+    with pytest.raises(SchedulingError, match="the name y is taken"):
+        bind_window(double_rows, loop, "x", "y")
+    with pytest.raises(SchedulingError, match="m is not a data tensor"):
+        bind_window(double_rows, loop, "m", "mw")

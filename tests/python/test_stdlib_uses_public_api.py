@@ -29,6 +29,9 @@ PUBLIC_MODULES = {
     "exo2.platforms.neon",
     "exo2.platforms.rvv",
     "exo2.platforms.cuda",
+    # The Sm80 and Sm90a instruction libraries (docs/cuda.md).
+    "exo2.platforms.cuda.sm80",
+    "exo2.platforms.cuda.sm90",
     "exo2.rewrite.LoopIR_scheduling",
     "exo2.rewrite.LoopIR_unification",
     "exo2.backend.prec_analysis",

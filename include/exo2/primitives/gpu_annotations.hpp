@@ -1,5 +1,5 @@
-// The GPU primitives (docs/cuda.md, "GPU primitives"). Loop modes, `with`
-// blocks, sync statements, trailing barriers, barrier allocations and
+// The GPU primitives (docs/cuda.md, "From a sequential kernel"). Loop modes,
+// `with` blocks, sync statements, trailing barriers, barrier allocations and
 // dimension annotations have no sequential meaning, so these rewrites keep
 // what a procedure computes; their checks are typing and bounds of the new
 // expressions. Whether the parallel execution is right is the parallel

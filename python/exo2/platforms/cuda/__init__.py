@@ -26,6 +26,7 @@ from .memories import (
 from .modes import cuda_tasks, cuda_threads
 from .primitives import (
     alloc_barrier,
+    bind_window,
     delete_sync,
     insert_arrive,
     insert_await,
@@ -92,6 +93,7 @@ __all__ = [
     "ParallelCheckReport",
     "ParallelSafetyError",
     "alloc_barrier",
+    "bind_window",
     "check_parallel",
     "compile_cuda",
     "compile_cuda_to_strings",

@@ -1,4 +1,4 @@
-"""The GPU primitives (docs/cuda.md, "GPU primitives").
+"""The GPU primitives (docs/cuda.md, "From a sequential kernel").
 
 Loop modes, `with` blocks, sync statements, trailing barriers, barrier
 allocations and dimension annotations have no sequential meaning, so these
@@ -31,6 +31,7 @@ from ...primitives.arguments import (
     StmtCursorA,
     sched_op,
 )
+from ...primitives.buffers import WindowStrA
 from ...primitives.new_expressions import parse_new_expr
 from ...primitives.results import derived_procedure
 
@@ -45,6 +46,7 @@ __all__ = [
     "set_trailing_barrier",
     "alloc_barrier",
     "set_dim_annotation",
+    "bind_window",
 ]
 
 
@@ -214,4 +216,20 @@ def set_dim_annotation(proc, alloc, dim, annotation):
     distributed dimension, `ring(D)`, or None to remove it)."""
     return _derive(
         _core.set_dim_annotation(proc._provenance, alloc._impl, dim, annotation)
+    )
+
+
+class OptionalMemoryClassA(MemoryClassA):
+    def __call__(self, mem, all_args):
+        return None if mem is None else super().__call__(mem, all_args)
+
+
+@sched_op([BlockCursorA, WindowStrA("block"), NameA, OptionalMemoryClassA])
+def bind_window(proc, block, win_expr, new_name, memory=None):
+    """Inserts `new_name = x[0:n0, ...] @ memory` (a window over the whole
+    of `x`) before the block and routes the block's uses of `x` through it;
+    `bind_window(p, kernel, "A[0:M, 0:K]", "A_tm", CudaTensorMap(...))`
+    gives a kernel a TMA tensor map."""
+    return _derive(
+        _core.bind_window(proc._provenance, block._impl, win_expr, new_name, memory)
     )

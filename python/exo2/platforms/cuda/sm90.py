@@ -1,5 +1,5 @@
 """The Sm90a (H100 class) instructions: TMA loads with tensor maps and
-`wgmma` (docs/cuda.md, "Sm90a: TMA and wgmma").
+`wgmma` (docs/cuda.md, "From a naive GEMM to TMA and wgmma").
 
 - `CudaTensorMap(swizzle, box)` is the memory of a special window in host
   code (`A_tm = A[0:M, 0:K] @ CudaTensorMap(swizzle=128, box=(64, 64))`):
@@ -279,3 +279,16 @@ def wgmma_acc_store_f32_n256(
     for i in seq(0, 64):
         for j in seq(0, 256):
             dst[i, j] = src[i, j]
+
+
+# The instructions by shape, for scheduling libraries (`exo2.stdlib.cuda`'s
+# `use_tma` and `use_wgmma` pick from them). TMA loads by (precision, box,
+# swizzle of the destination); wgmma_ss by (precision, N, K), as
+# (accumulating, zero-initialising).
+TMA_LOADS = {
+    ("bf16", (64, 64), 128): tma_load_bf16_64x64,
+    ("bf16", (256, 64), 128): tma_load_bf16_256x64,
+}
+WGMMA_SS = {
+    ("bf16", 256, 64): (wgmma_ss_bf16_n256_k64, wgmma_ss_bf16_n256_k64_zero_init),
+}
