@@ -498,3 +498,22 @@ def test_expression_and_argument_cursors_do_not_print():
         str(foo.args()[0])
     assert isinstance(foo.find("x[_] = _").rhs(), ExprCursor)
     assert isinstance(foo.find("x[_] = _"), StmtCursor)
+
+
+def test_a_cursor_to_an_if_with_a_long_condition_prints():
+    # the marker after the colon hid that the line opens a block, and the
+    # line reformatting failed (YapfError) instead of printing
+    @proc
+    def guarded(m: size, n: size, x: f32[n]):
+        for i in seq(0, 64):
+            if (
+                0 <= 64 * m + i
+                and 64 * m + i < n
+                and 0 <= 64 * m + i + 1
+                and 64 * m + i + 1 < n
+            ):
+                x[i] = 0.0
+
+    text = str(guarded.find("if _: _"))
+    assert "64 * m + i + 1 < n:  # <-- NODE" in text
+    assert text.endswith("            x[i] = 0.0")

@@ -9,9 +9,12 @@ indentation, so only the long lines are handed to it, each wrapped in
 opens a block): formatting a whole procedure costs ~0.1 s per call.
 """
 
+import re
+
 from .. import _core
 
 _COLUMN_LIMIT = 79
+_TRAILING_COMMENT = re.compile(r"\s+#[^\n]*$")
 _INDENT = "    "
 
 
@@ -22,13 +25,15 @@ def _format_line(line):
 
     stripped = line.lstrip(" ")
     depth = (len(line) - len(stripped)) // len(_INDENT)
+    # a cursor's marker (`if c:  # <-- NODE`) may follow the colon
+    opens_block = _TRAILING_COMMENT.sub("", stripped).endswith(":")
     wrapper = [_INDENT * level + "if 1:" for level in range(depth)]
     snippet = [*wrapper, line]
-    if stripped.endswith(":"):
+    if opens_block:
         snippet.append(_INDENT * (depth + 1) + "pass")
     formatted, _ = FormatCode("\n".join(snippet) + "\n", style_config="pep8")
     lines = formatted.rstrip("\n").split("\n")[depth:]
-    return lines[:-1] if stripped.endswith(":") else lines
+    return lines[:-1] if opens_block else lines
 
 
 def format_proc_text(text):
