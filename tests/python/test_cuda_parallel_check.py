@@ -241,6 +241,14 @@ def test_tier_b_needs_every_size_and_checks_preconditions():
         check_parallel(K.reverse_blocks, n=100)
 
 
+def test_counts_outside_32_bits_are_value_errors_not_binding_errors():
+    # found by the fuzzer: a huge `sms` reached the binding as a TypeError
+    with pytest.raises(ValueError, match="sms must be a positive int below 2"):
+        check_parallel(K.reverse_blocks, sms=10**30)
+    with pytest.raises(ValueError, match=r"n must lie in \[-2\*\*31, 2\*\*31\)"):
+        check_parallel(K.reverse_blocks, n=2**40)
+
+
 def test_errors_list_every_violation_with_locations():
     mutant = delete_sync(K.reverse_blocks, K.reverse_blocks.find("Fence(_, _) #0"))
     mutant = delete_sync(mutant, mutant.find("Fence(_, _)"))
