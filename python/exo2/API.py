@@ -283,6 +283,11 @@ class Procedure(ProcedureBase):
 
     sync_check = check_parallel
 
+    def _render_marked(self, locations):
+        """This procedure's text with the statements at `locations` marked
+        (SchedulingError.render)."""
+        return API_cursors.render_marked(self, locations)
+
     def INTERNAL_proc(self):
         """The core procedure (internal)."""
         return self._proc

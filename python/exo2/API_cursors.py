@@ -697,8 +697,12 @@ def find(scope, proc, pattern, many):
     if not cursors:
         hint = _find_hint(scope, proc, text)
         if hint:
-            raise SchedulingError("failed to find matches", pattern=pattern, hint=hint)
-        raise SchedulingError("failed to find matches", pattern=pattern)
+            raise SchedulingError(
+                "failed to find matches", kind="not-found", pattern=pattern, hint=hint
+            )
+        raise SchedulingError(
+            "failed to find matches", kind="not-found", pattern=pattern
+        )
     return cursors if many else cursors[0]
 
 
@@ -766,6 +770,47 @@ def proc_args(proc):
 def proc_body(proc):
     """`Procedure.body()`."""
     return BlockCursor(root_cursor(proc).child_block("body"), proc)
+
+
+# What the printer writes after a marked statement (docs/cursors.md,
+# "Printing a cursor").
+_NODE_MARK = "  # <-- NODE"
+
+
+def _statements(block):
+    """Every statement under `block`, in program order."""
+    for stmt in block:
+        yield stmt
+        if isinstance(stmt, ForCursor | WithCursor | IfCursor):
+            yield from _statements(stmt.body())
+        if isinstance(stmt, IfCursor) and isinstance(stmt.orelse(), BlockCursor):
+            yield from _statements(stmt.orelse())
+
+
+def render_marked(proc, locations):
+    """The text of `proc` with `# <-- NODE` after the first line of every
+    statement that starts on the line of one of `locations` (`(file, line,
+    col)`: an access's column lies inside its statement, so only the line
+    is compared), or None when no statement does."""
+    lines = {(file, line) for file, line, _ in locations}
+    marked = [
+        stmt
+        for stmt in _statements(proc_body(proc))
+        if (where := stmt._impl.srcinfo()) is not None and where[:2] in lines
+    ]
+    if not marked:
+        return None
+    text = str(marked[0]).split("\n")
+    for stmt in marked[1:]:
+        other = str(stmt).split("\n")
+        # Both texts are the procedure with one mark each: merge the marks
+        # line by line (a mark that made yapf wrap differently is left out).
+        if len(other) == len(text):
+            text = [
+                b if b.endswith(_NODE_MARK) else a
+                for a, b in zip(text, other, strict=True)
+            ]
+    return "\n".join(text)
 
 
 _NAME_AND_COUNT = re.compile(r"^([a-zA-Z_]\w*)\s*(\#\s*[0-9]+)?$")

@@ -19,30 +19,90 @@ from .API_types import ProcedureBase
 # Exo's prefix of a SchedulingError raised outside any Procedure method.
 _UNKNOWN_DIRECTIVE = "<<<unknown directive>>>"
 
+# The kinds of SchedulingError, a stable name code can branch on
+# (docs/errors.md, "Kinds of refusals").
+KINDS = (
+    "not-found",
+    "bad-argument",
+    "unsafe-reorder",
+    "out-of-bounds",
+    "unproven-bound",
+    "not-equivalent",
+    "used-later",
+    "aliasing",
+    "precondition",
+    "unproven",
+)
+
+# The kind of a core refusal, by the name of the safety condition that failed
+# (docs/reference/primitives.md, "Safety conditions"); the core names it in
+# the report's `condition` (`Divisible(n, 4)`, `ReorderSafe(i, j)`, ...).
+_KIND_OF_CONDITION = {
+    # moving, splitting, repeating or evaluating again code changes results
+    "Commute": "unsafe-reorder",
+    "ReorderSafe": "unsafe-reorder",
+    "FissionSafe": "unsafe-reorder",
+    "NoCarriedFlow": "unsafe-reorder",
+    "ReadsUnchanged": "unsafe-reorder",
+    "Idempotent": "unsafe-reorder",
+    # an access outside a buffer, or across the edge of a staged window
+    "InBounds": "out-of-bounds",
+    "InOrOut": "out-of-bounds",
+    # an extent, bound or quotient the context does not imply
+    "Bound": "unproven-bound",
+    "Divisible": "unproven-bound",
+    # the rewritten code would not compute the same values
+    "ExprEqv": "not-equivalent",
+    "ReduceOnly": "not-equivalent",
+    # a value the rewrite deletes or changes is read afterwards
+    "DeadAfter": "used-later",
+    "ConfigInvisible": "used-later",
+    "NoAlias": "aliasing",
+}
+
+
+def kind_of_condition(condition):
+    """The kind of a core refusal whose report names `condition`: no
+    condition is a refusal without a proof (the code or an argument is not
+    one the primitive rewrites), "the precondition ... of f" and "the call
+    to f ... is well-formed" are a callee's preconditions, and a condition
+    the table does not name is "unproven"."""
+    if not condition:
+        return "bad-argument"
+    if condition.startswith(("the precondition ", "the call to ")):
+        return "precondition"
+    match = re.match(r"\w+", condition)
+    return _KIND_OF_CONDITION.get(match.group(0) if match else "", "unproven")
+
 
 class SchedulingError(Exception):
     """A rewrite that cannot be proven safe, or is impossible.
 
-    `SchedulingError(message, **blobs)` prefixes the message with the name of
-    the innermost public `Procedure` method running (or
-    `<<<unknown directive>>>`) and appends one `Name: text` line per blob.
-    The report attributes of docs/errors.md start empty; the layer that
-    knows them fills them in.
+    `SchedulingError(message, kind="bad-argument", **blobs)` prefixes the
+    message with the name of the innermost public `Procedure` method running
+    (or `<<<unknown directive>>>`) and appends one `Name: text` line per
+    blob. `kind` is one of KINDS. The report attributes of docs/errors.md
+    start empty; the layer that knows them fills them in.
     """
 
-    def __init__(self, message, **blobs):
+    def __init__(self, message, kind="bad-argument", **blobs):
+        if kind not in KINDS:
+            raise ValueError(
+                f"SchedulingError kind must be one of {KINDS}, not {kind!r}"
+            )
         text = f"{_innermost_procedure_method()}: {message}"
         for name, blob in blobs.items():
             text += _format_named_blob(name.title(), blob)
         super().__init__(text)
         _clear_report(self)
+        self.kind = kind
 
     @classmethod
     def _from_core(cls, message, report):
         """The exception for a core `SchedulingError` and its report: `where`
         (file, line, col) or None, `condition`, `formula`, `counterexample`
         (` n = 9, i = 3`), `accesses` and `hint` (empty when unknown)."""
-        exc = cls(message)
+        exc = cls(message, kind=kind_of_condition(report["condition"]))
         if report["where"] is not None:
             file, line, col = report["where"]
             exc.location = (file, line, col if col >= 0 else None)
@@ -53,7 +113,8 @@ class SchedulingError(Exception):
         exc.condition = condition or None
         if exc.condition:
             _add_report_note(exc, f"Condition: {exc.condition}")
-        for access in report["accesses"]:
+        exc.accesses = list(report["accesses"])
+        for access in exc.accesses:
             _add_report_note(exc, f"Conflict: {access}")
         if report["counterexample"]:
             exc.counterexample = _counterexample_values(report["counterexample"])
@@ -63,14 +124,15 @@ class SchedulingError(Exception):
             _add_report_note(exc, f"Hint: {exc.hint}")
         return exc
 
-    def _set_operation(self, op, op_stack):
-        """Records the primitive that failed and the user-level operations
-        that led to it (outermost first), as attributes and as the first
-        note. A message that names no operation (`<<<unknown directive>>>`,
-        what Exo prints for most refusals) then starts with the operation
-        the user called instead."""
+    def _set_operation(self, op, op_stack, proc=None):
+        """Records the primitive that failed, the user-level operations that
+        led to it (outermost first) and the procedure it was applied to, as
+        attributes and as the first note. A message that names no operation
+        (`<<<unknown directive>>>`, what Exo prints for most refusals) then
+        starts with the operation the user called instead."""
         self.op = op
         self.op_stack = list(op_stack)
+        self.proc = proc
         called = self.op_stack[0][0] if self.op_stack else op
         text = str(self.args[0]) if self.args else ""
         if text.startswith(_UNKNOWN_DIRECTIVE + ": "):
@@ -84,11 +146,32 @@ class SchedulingError(Exception):
         )
         _add_report_note(self, f"Operation: {chain}", first=True)
 
+    def render(self):
+        """The procedure the failed operation was applied to, printed with
+        `# <-- NODE` after each statement the report points at (its
+        `location` and the statements of its conflicting accesses), or None
+        when the error names no procedure or no statement of it."""
+        if self.proc is None:
+            return None
+        return self.proc._render_marked(self.locations())
+
+    def locations(self):
+        """`(file, line, col)` of every place the report names: `location`,
+        then the conflicting accesses (`x[i] written at k.py:14:12`)."""
+        found = [self.location] if self.location else []
+        for access in self.accesses:
+            match = re.search(r" at (.+):(\d+):(\d+)$", access)
+            if match:
+                found.append((match[1], int(match[2]), int(match[3])))
+        return found
+
 
 def _clear_report(exc):
     """Sets the report attributes of docs/errors.md to empty."""
     exc.op = None
     exc.op_stack = []
+    exc.proc = None
+    exc.accesses = []
     exc.location = None
     exc.condition = None
     exc.counterexample = None

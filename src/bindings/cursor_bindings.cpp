@@ -403,6 +403,20 @@ void bind_cursors(py::module_& m) {
            [](const CursorHandle& a, const CursorHandle& b) {
              return a.loc == b.loc;
            })
+      .def(
+          "srcinfo",
+          [](const CursorHandle& c) -> py::object {
+            if (c.loc.kind != LocationKind::Node) return py::none();
+            const NodeRef n = c.node();
+            const SrcInfo* s = n.kind == NodeRef::Kind::Stmt ? &n.stmt->srcinfo
+                               : n.kind == NodeRef::Kind::Expr
+                                   ? &n.expr->srcinfo
+                                   : nullptr;
+            if (s == nullptr || !s->filename) return py::none();
+            return py::make_tuple(s->file(), s->line, s->col);
+          },
+          "(file, line, col) of the source a statement or expression came "
+          "from, or None (other locations, code built without a source).")
       // Navigation.
       .def("parent",
            [](const CursorHandle& c) { return wrap(c, parent(c.loc)); })

@@ -15,6 +15,7 @@ It lives below `exo2.API` (docs/internals/python-package.md), so that
 from dataclasses import dataclass
 
 from .. import _core
+from ..api_arguments import CONTROL_INTS
 from ..API_types import ProcedureBase
 
 
@@ -29,17 +30,12 @@ class ParallelCheckReport:
     seconds: float
 
 
-_INT32_MAX = 2**31 - 1  # the core takes the SM count as a C int
-
-
 def check_parallel(proc, sms=132, **sizes):
     if not isinstance(proc, ProcedureBase):
         raise TypeError("check_parallel expects a Procedure")
-    if not isinstance(sms, int) or isinstance(sms, bool):
-        raise TypeError(f"check_parallel: sms must be an int, got {sms!r}")
-    if not 1 <= sms <= _INT32_MAX:
+    if not isinstance(sms, int) or isinstance(sms, bool) or not 1 <= sms < 2**31:
         raise ValueError(
-            f"check_parallel: sms must be between 1 and {_INT32_MAX}, got {sms}"
+            f"check_parallel: sms must be a positive int below 2**31, got {sms!r}"
         )
     values = {}
     for name, value in sizes.items():
@@ -47,9 +43,9 @@ def check_parallel(proc, sms=132, **sizes):
             value = int(value)
         if not isinstance(value, int):
             raise TypeError(f"check_parallel: {name} must be an int, got {value!r}")
-        if not -(2**63) <= value < 2**63:
+        if value not in CONTROL_INTS:
             raise ValueError(
-                f"check_parallel: {name} = {value} does not fit a 64-bit integer"
+                f"check_parallel: {name} must lie in [-2**31, 2**31), got {value}"
             )
         values[name] = value
     report = _core.check_parallel(proc.INTERNAL_proc(), values, bool(sizes), sms)

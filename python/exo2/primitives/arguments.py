@@ -424,7 +424,11 @@ def sched_op(arg_procs):
                     return op(**converted)
                 except SchedulingError as e:
                     if e.op is None:
-                        e._set_operation(op.__name__, operation_stack.current_stack())
+                        e._set_operation(
+                            op.__name__,
+                            operation_stack.current_stack(),
+                            converted.get("proc"),
+                        )
                     raise
 
         wrapper._exo2_scheduling_op = True
