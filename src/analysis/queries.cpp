@@ -634,6 +634,88 @@ SafetyResult prove_dead_after(const Proc& p, const StmtPath& at,
   return proven();
 }
 
+SafetyResult prove_element_dead_after(const Proc& p, const StmtPath& at,
+                                      const Access& element) {
+  const Sym& buffer = element.location.buffer;
+  QueryContext ctx(p, at);
+  SmtEncoder& enc = ctx.encoder();
+  std::vector<NamedTerm> written_shown = ctx.shown_terms();
+  const Instance written = instantiate(ctx, element, {}, "", written_shown);
+
+  // Reads (or reductions) among `effects` of the element, with `outer`
+  // binding the iterators of loops rerun in later iterations.
+  auto check = [&](const std::vector<Access>& effects, const Bindings& outer,
+                   const z3::expr& relation,
+                   const std::vector<NamedTerm>& relation_terms)
+      -> std::optional<SafetyResult> {
+    for (const Access& a : effects) {
+      if (a.location.is_config() || a.location.buffer != buffer ||
+          a.kind == AccessKind::Write)
+        continue;
+      std::vector<NamedTerm> shown = written_shown;
+      shown.insert(shown.end(), relation_terms.begin(), relation_terms.end());
+      Instance later = instantiate(ctx, a, outer, "'", shown);
+      QueryResult q = enc.satisfiable(relation && written.when && later.when &&
+                                      same_element(enc, written, later));
+      if (q.timed_out())
+        return timed_out(
+            enc, q, "whether " + report(a).str() + " reads " + element.text);
+      if (q.no()) continue;
+      SafetyResult r = refuted(fmt::format("{} may be read later by {}",
+                                           element.text, report(a).str()),
+                               enc.counterexample(q, shown));
+      r.first = report(a);
+      return r;
+    }
+    return std::nullopt;
+  };
+
+  std::vector<std::pair<const Block*, int>> levels;
+  const Block* block = &p->body;
+  for (const auto& [index, child] : at.block_path) {
+    levels.emplace_back(block, index);
+    block = &child_block(stmt_in(*block, index), child);
+  }
+  levels.emplace_back(block, at.index);
+  // Config fields written by loops left behind (or rerun): their values in
+  // later code are not the ones where the statement runs.
+  std::vector<Location> stale;
+  for (size_t level = levels.size(); level-- > 0;) {
+    const auto& [b, index] = levels[level];
+    const Block rest(b->begin() + index + 1, b->end());
+    if (auto r = check(effects_of(rest, ctx.windows(), stale), {},
+                       enc.bool_value(true), {}))
+      return *r;
+    bool allocated_here = false;
+    for (int k = 0; k <= index; ++k) {
+      const Stmt& s = (*b)[static_cast<size_t>(k)];
+      allocated_here |=
+          s->kind == StmtKind::Alloc && s->as<Alloc>().name == buffer;
+    }
+    if (allocated_here || level == 0) break;
+    // Inside a loop, the whole body runs again in later iterations.
+    const Stmt& parent =
+        (*levels[level - 1]
+              .first)[static_cast<size_t>(levels[level - 1].second)];
+    if (parent->kind != StmtKind::For) continue;
+    const For& loop = parent->as<For>();
+    const std::vector<Location> body_writes = config_fields_written(loop.body);
+    stale.insert(stale.end(), body_writes.begin(), body_writes.end());
+    // A later iteration i' > i; `hi` bounds it unless the body changes a
+    // field it reads (the bound was evaluated before the first iteration).
+    const z3::expr now = enc.var(loop.iter);
+    const z3::expr next = enc.fresh_int(loop.iter.name());
+    z3::expr relation = now < next;
+    if (!reads_any_field(loop.hi, body_writes))
+      relation = relation && next < encode_or_fresh(enc, loop.hi);
+    if (auto r = check(effects_of(loop.body, ctx.windows(), stale),
+                       {{loop.iter, next}}, relation,
+                       {NamedTerm{loop.iter.name() + "'", next}}))
+      return *r;
+  }
+  return proven();
+}
+
 SafetyResult prove_reduce_only(QueryContext& ctx, const Block& block,
                                const Sym& buffer) {
   for (const Access& a : effects_of(block, ctx.windows())) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
 #include <vector>
 
 #include "exo2/analysis/config_state.hpp"
@@ -57,6 +58,13 @@ void collect_reads(const Stmt& s, const Path& path, const Stmt& write,
   } else if (s->kind == StmtKind::With) {
     list(s->as<With>().body, Slot::Body);
   }
+}
+
+// The write of `assign` as an access of its buffer, where it runs.
+Access element_written(const Stmt& assign, QueryContext& ctx) {
+  for (const Access& a : effects_of(assign, ctx.windows()))
+    if (a.kind == AccessKind::Write) return a;
+  throw std::logic_error("inline_assign: an assignment writes");
 }
 
 bool is_parameter(const Proc& proc, const Sym& buffer) {
@@ -126,21 +134,22 @@ cursors::EditResult inline_assign(const Proc& proc,
     edits.apply(cursors::replace_expr(edits.proc(),
                                       cursors::Location::node(read), w.rhs));
 
-  // What is left of `x` after the assignment must never be observed: check
-  // it with the assignment replaced by `pass` (its own next execution is
-  // not a use).
+  // Without the assignment the element keeps its old value: no read left
+  // after the replacements may see it (other elements are not touched).
+  // Checked with the assignment replaced by `pass` (its own next execution
+  // is not a use).
   const std::string dead_message = fmt::format(
       "The variable {} can potentially be used after the statement at {} "
       "executes.",
       w.name.name(), s->srcinfo.str());
-  const SchedulingReport dead_report{.srcinfo = s->srcinfo,
-                                     .condition = "DeadAfter(x, s)"};
+  const SchedulingReport dead_report{
+      .srcinfo = s->srcinfo, .condition = "ElementDeadAfter(x[idx], s)"};
   if (is_parameter(proc, written.buffer)) refuse(dead_message, dead_report);
   Proc probe =
       cursors::replace(edits.proc(), assign, {make_pass(s->srcinfo)}).proc;
-  require_proven(
-      prove_dead_after(probe, to_stmt_path(assign.path), written.buffer),
-      dead_message, dead_report);
+  require_proven(prove_element_dead_after(probe, to_stmt_path(assign.path),
+                                          element_written(s, ctx)),
+                 dead_message, dead_report);
 
   edits.apply(cursors::remove(edits.proc(), assign));
   return edits.result();

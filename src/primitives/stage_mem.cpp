@@ -441,7 +441,7 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
       staged.push_back({s.path, s.kind == Site::Kind::Assign,
                         s.access ? &*s.access : nullptr, s.reads});
     load = !overwrites_window_before_reading(ctx, stmts, block.path, entries,
-                                             staged);
+                                             shape, staged);
   }
 
   // ---- Rewrite the inside accesses (no statement moves).

@@ -162,15 +162,22 @@ class OverwriteWalker {
     }
   }
 
-  // Whether every element of `window` lies in a cube of `written`, in the
-  // context just before the block.
-  bool covers(const std::vector<WindowAccess>& window, const Cubes& written,
+  // Whether every element of `window` inside the buffer (of extents
+  // `shape`) lies in a cube of `written`, in the context just before the
+  // block.
+  bool covers(const std::vector<WindowAccess>& window,
+              const std::vector<Expr>& shape, const Cubes& written,
               const SrcInfo& src) {
     Cube inside;
     for (size_t d = 0; d < window.size(); d++) {
       const Expr e = element(d, src);
       const WindowAccess& w = window[d];
       if (reads_config(w.lo) || reads_config(w.hi)) return false;
+      if (d < shape.size() && !reads_config(shape[d])) {
+        inside.push_back(
+            control_binop(BinOpKind::Le, control_int(0, src), e, src));
+        inside.push_back(control_binop(BinOpKind::Lt, e, shape[d], src));
+      }
       if (!w.is_interval) {
         inside.push_back(control_binop(BinOpKind::Eq, e, w.lo, src));
       } else {
@@ -343,7 +350,7 @@ class OverwriteWalker {
 
 bool overwrites_window_before_reading(
     QueryContext& ctx, const Block& block, const cursors::Path& first,
-    const std::vector<WindowAccess>& window,
+    const std::vector<WindowAccess>& window, const std::vector<Expr>& shape,
     const std::vector<StagedAccess>& accesses) {
   std::vector<Sym> elements;
   for (size_t d = 0; d < window.size(); d++)
@@ -352,7 +359,7 @@ bool overwrites_window_before_reading(
   Cubes written;
   walker.block(block, first, written, true);
   return walker.reads_written &&
-         walker.covers(window, written, block.front()->srcinfo);
+         walker.covers(window, shape, written, block.front()->srcinfo);
 }
 
 }  // namespace exo2::primitives

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -483,6 +484,48 @@ TEST(QueriesDeadAfter, AllocationInsideTheLoopIsFreshEachIteration) {
       {alloc(t, tensor({lit(4)}), 3), assign(k.x, {v(i)}, data(t, {lit(0)}), 4),
        assign(t, {lit(0)}, real(1.0), 5)})});
   EXPECT_TRUE(prove_dead_after(p, StmtPath{{{0, 0}}, 2}, t).proven());
+}
+
+Access write_of(const Stmt& s) {
+  for (const Access& a : effects_of(s))
+    if (a.kind == AccessKind::Write) return a;
+  throw std::logic_error("write_of: no write");
+}
+
+TEST(QueriesElementDeadAfter, OnlyReadsOfTheSameElementKeepItAlive) {
+  Kernel k;
+  Sym t("t");
+  Stmt w = assign(t, {lit(1)}, real(1.0), 3);
+  Proc other = k.make({alloc(t, tensor({lit(4)}), 2), w,
+                       assign(k.x, {lit(0)}, data(t, {lit(2)}), 4)});
+  EXPECT_TRUE(prove_element_dead_after(other, top(1), write_of(w)).proven());
+  Proc same = k.make({alloc(t, tensor({lit(4)}), 2), w,
+                      assign(k.x, {lit(0)}, data(t, {lit(1)}, at(4, 11)), 4)});
+  SafetyResult alive = prove_element_dead_after(same, top(1), write_of(w));
+  ASSERT_TRUE(alive.refuted());
+  EXPECT_EQ(alive.detail,
+            "t[1] may be read later by t[1] read at k.py:4:11 when n = 1");
+}
+
+TEST(QueriesElementDeadAfter, LaterIterationsReadingOtherElementsDoNot) {
+  Kernel k;
+  Sym t("t"), i("i");
+  Stmt w = assign(t, {v(i)}, real(1.0), 4);
+  auto kernel = [&](Expr read_index) {
+    return k.make({alloc(t, tensor({sz(k.n)}), 2),
+                   loop(i, lit(0), sz(k.n),
+                        {w, assign(k.x, {v(i)}, data(t, {read_index}), 5)})});
+  };
+  const StmtPath at{{{1, 0}}, 0};
+  // iteration i reads t[i + 1], iteration i' > i reads t[i' + 1]: never t[i]
+  EXPECT_TRUE(
+      prove_element_dead_after(kernel(add(v(i), lit(1))), at, write_of(w))
+          .proven());
+  // iteration i + 1 reads t[i]
+  SafetyResult r =
+      prove_element_dead_after(kernel(sub(v(i), lit(1))), at, write_of(w));
+  ASSERT_TRUE(r.refuted());
+  EXPECT_NE(r.counterexample.find("i' = "), std::string::npos);
 }
 
 TEST(QueriesReduceOnly, ReductionsOnlyOrNot) {

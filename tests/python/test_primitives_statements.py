@@ -311,6 +311,96 @@ def test_inline_assign_refuses_changed_inputs_and_visible_buffers():
     )
 
 
+@proc
+def pair_sum(n: size, z: f32[n], y: f32[n]):
+    for i in seq(0, n):
+        x: f32[2]
+        x[0] = z[i]
+        x[1] = 2.0 * z[i]
+        y[i] = x[0] + x[1]
+
+
+@proc
+def doubled_plus_one(n: size, z: f32[n], y: f32[n]):
+    x: f32[n]
+    for i in seq(0, n):
+        x[i] = 2.0 * z[i]
+        y[i] = x[i] + 1.0
+
+
+def test_inline_assign_leaves_other_elements_read_later():
+    p = inline_assign(pair_sum, pair_sum.find("x[1] = _"))
+    assert body_text(p) == (
+        "    for i in seq(0, n):\n"
+        "        x: f32[2] @ DRAM\n"
+        "        x[0] = z[i]\n"
+        "        y[i] = x[0] + 2.0 * z[i]"
+    )
+    for n in (1, 7):
+        assert_same_results(pair_sum, p, {"n": n})
+
+
+def test_inline_assign_lets_later_iterations_read_their_own_elements():
+    # iteration i' > i reads x[i'], never the x[i] no longer written
+    p = inline_assign(doubled_plus_one, doubled_plus_one.find("x = _"))
+    assert body_text(p) == (
+        "    x: f32[n] @ DRAM\n    for i in seq(0, n):\n        y[i] = 2.0 * z[i] + 1.0"
+    )
+    for n in (1, 9):
+        assert_same_results(doubled_plus_one, p, {"n": n})
+
+
+def _refused_as_read_later(p, stmt):
+    with pytest.raises(SchedulingError) as e:
+        inline_assign(p, p.find(stmt))
+    assert "The variable x can potentially be used after the statement at" in str(
+        e.value
+    )
+    assert e.value.condition == "ElementDeadAfter(x[idx], s)"
+    return e.value
+
+
+def test_inline_assign_refuses_a_read_of_the_element_not_replaced():
+    @proc
+    def summed(n: size, z: f32[n], y: f32[n]):
+        for i in seq(0, n):
+            x: f32[2]
+            x[0] = z[i]
+            x[1] = 2.0 * z[i]
+            for j in seq(0, 2):
+                y[i] += x[j]
+
+    # x[j] reads x[1] at j = 1 but is not the text x[1]: it would read the
+    # element the assignment no longer writes
+    assert _refused_as_read_later(summed, "x[1] = _").counterexample["j'"] == 1
+
+
+def test_inline_assign_refuses_a_read_of_the_element_in_a_later_iteration():
+    @proc
+    def with_previous(n: size, z: f32[n], y: f32[n]):
+        x: f32[n]
+        for i in seq(0, n):
+            x[i] = 2.0 * z[i]
+            y[i] = x[i]
+            if i > 0:
+                y[i] += x[i - 1]
+
+    e = _refused_as_read_later(with_previous, "x = _")
+    assert e.counterexample["i'"] == e.counterexample["i"] + 1
+
+
+def test_inline_assign_refuses_a_read_of_the_element_after_the_loop():
+    @proc
+    def last_again(n: size, z: f32[n], y: f32[n]):
+        x: f32[n]
+        for i in seq(0, n):
+            x[i] = 2.0 * z[i]
+            y[i] = x[i] + 1.0
+        y[0] = x[n - 1]
+
+    _refused_as_read_later(last_again, "x = _")
+
+
 # ---- lift_reduce_constant -----------------------------------------------------
 
 

@@ -15,7 +15,7 @@ from exo2.API_cursors import InvalidCursorError
 from exo2.libs.externs import relu
 from exo2.libs.memories import AVX2, DRAM
 from exo2.rewrite.LoopIR_unification import UnificationError
-from exo2.stdlib.scheduling import cut_loop, insert_noop_call, replace
+from exo2.stdlib.scheduling import cut_loop, insert_noop_call, replace, stage_mem
 from schedule_check import assert_same_results
 
 # ---------------------------------------------------------------------------
@@ -889,6 +889,50 @@ def test_replace_refuses_window_out_of_bounds():
     with pytest.raises(SchedulingError) as e:
         replace(k_out_of_bounds, k_out_of_bounds.find("A[_] = _"), first_element_only)
     assert str(e.value) == "replace: " + "The buffer A is accessed out-of-bounds"
+
+
+@proc
+def copy_below(dst: [f32][8], src: [f32][8], bound: size):
+    for i in seq(0, 8):
+        if i < bound:
+            dst[i] = src[i]
+
+
+def test_replace_refuses_a_window_past_a_buffer_the_callee_may_stage():
+    """Exo builds `copy_below(out[0:8], x[0:8], n - m)` for a 2-element x,
+    then accepts swapping in the callee staged by its own contract (it loads
+    all of src[0:8]): the result reads past x (a fault when x ends a page).
+    exo2 refuses the window, and replaces once x holds the 8 elements."""
+
+    @proc
+    def tail_copy(n: size, m: size, x: f32[n], out: f32[8]):
+        assert n - m >= 1
+        assert n - m <= 8
+        for i in seq(0, 8):
+            if i + m < n:
+                out[i] = x[i]
+
+    with pytest.raises(SchedulingError) as e:
+        replace(tail_copy, tail_copy.find_loop("i"), copy_below)
+    assert str(e.value) == "replace: The buffer x is accessed out-of-bounds"
+    assert e.value.counterexample["n"] < 8
+    # the callee's contract lets its own schedule read the whole window
+    staged = stage_mem(copy_below, copy_below.find_loop("i"), "src[0:8]", "t")
+    assert "t[i0] = src[i0 + 0]" in str(staged)
+
+    @proc
+    def long_tail_copy(n: size, m: size, x: f32[n], out: f32[8]):
+        assert n >= 8
+        assert n - m >= 1
+        assert n - m <= 8
+        for i in seq(0, 8):
+            if i + m < n:
+                out[i] = x[i]
+
+    p = replace(long_tail_copy, long_tail_copy.find_loop("i"), copy_below)
+    assert "    copy_below(out[0:8], x[0:8], -1 * m + n + 0)" in str(p)
+    for n, m in ((8, 1), (9, 5), (15, 7)):
+        assert_same_results(long_tail_copy, p, {"n": n, "m": m})
 
 
 def test_replace_refuses_when_later_code_uses_a_replaced_allocation():

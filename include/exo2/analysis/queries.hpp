@@ -162,6 +162,14 @@ SafetyResult prove_idempotent(QueryContext& ctx, const Block& block);
 // reads or writes `buffer`, up to the end of `buffer`'s scope.
 SafetyResult prove_dead_after(const Proc& p, const StmtPath& at,
                               const Sym& buffer);
+// ElementDeadAfter(x[idx], s): no statement that may run after the
+// statement at `at`, up to the end of the buffer's scope, reads or reduces
+// the element `element` (a write access in the coordinates of its buffer,
+// evaluated where the statement at `at` runs): the later statements of its
+// blocks in the same iterations, whole loop bodies in later iterations. The
+// caller refuses a buffer the procedure's caller sees (a parameter) itself.
+SafetyResult prove_element_dead_after(const Proc& p, const StmtPath& at,
+                                      const Access& element);
 // ReduceOnly(x, S): every access to `buffer` in `block` is a reduction.
 SafetyResult prove_reduce_only(QueryContext& ctx, const Block& block,
                                const Sym& buffer);

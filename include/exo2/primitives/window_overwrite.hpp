@@ -19,7 +19,8 @@
 // - a read of `x[idx]` (or of every element of a window `x[lo:hi]`, or of a
 //   scalar passed to a callee that reads it) must lie in some cube: one Z3
 //   query in the context of the enclosing loops and ifs;
-// - at the end, every element of the window must lie in some cube.
+// - at the end, every element of the window inside the buffer must lie in
+//   some cube (the load and the store copy only those).
 // Indices, bounds and conditions that read a config field add no cube and
 // no fact (the block may write the field), and the reads among them count as
 // reads of unknown elements; so do accesses through windows made inside the
@@ -51,11 +52,13 @@ struct StagedAccess {
 
 // Whether `block` (whose first statement is at `first`, in the procedure of
 // `ctx`, a context just before the block) writes every element of `window`
-// before reading it. `accesses`: every access of the buffer inside the
+// that lies inside the buffer (of extents `shape`) before reading it: the
+// load and the store copy only those (elements past the buffer are neither
+// loaded nor stored back). `accesses`: every access of the buffer inside the
 // window.
 bool overwrites_window_before_reading(
     QueryContext& ctx, const Block& block, const cursors::Path& first,
-    const std::vector<WindowAccess>& window,
+    const std::vector<WindowAccess>& window, const std::vector<Expr>& shape,
     const std::vector<StagedAccess>& accesses);
 
 }  // namespace exo2::primitives

@@ -16,6 +16,9 @@
 # Optimisation: when no build type is set (CMAKE_BUILD_TYPE empty with a
 # single-configuration generator), the library is compiled with -O3.
 #
+# Warnings: -Wno-unused-parameter (the functions ignore most context
+# pointers).
+#
 # par loops run on OpenMP threads: when CMake finds OpenMP, the library
 # links it (PUBLIC, so executables using it do too).
 include_guard(GLOBAL)
@@ -71,6 +74,10 @@ function(add_exo2_library target)
     set_source_files_properties("${c_file}" PROPERTIES OBJECT_DEPENDS
                                                        "${flags_file}")
   endif()
+  # Like Exo's, the generated functions leave the parameters they ignore
+  # (most often the context pointer) unmarked: no warning for them under the
+  # project's -Wextra.
+  target_compile_options(${target} PRIVATE -Wno-unused-parameter)
   find_package(OpenMP COMPONENTS C QUIET)
   if(OpenMP_C_FOUND)
     target_link_libraries(${target} PUBLIC OpenMP::OpenMP_C)

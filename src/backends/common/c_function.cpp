@@ -223,14 +223,6 @@ class CFunctionEmitter {
                          "Cannot generate static memory in non-leaf procs");
 
     block(proc_->body);
-    // `(void)x;` for each parameter the C text never names, so that the
-    // library compiles silently under -Wall -Wextra.
-    std::vector<std::string> unused;
-    if (!used_.count(ctxt_)) unused.push_back("(void)ctxt;");
-    for (const FnArg& a : proc_->args)
-      if (!used_.count(a.name))
-        unused.push_back("(void)" + env_.at(a.name) + ";");
-    lines_.insert(lines_.begin(), unused.begin(), unused.end());
 
     const std::string stat = is_public_ ? "" : "static ";
     const std::string fn_name = c_identifier(proc_->name);
@@ -259,10 +251,9 @@ class CFunctionEmitter {
   std::string tab_;
   // C names: symbol -> name, and per scope the names taken.
   std::unordered_map<Sym, std::string> env_;
-  // The context pointer, and every symbol the function's C text names
-  // (unused parameters get a `(void)` line so -Wextra stays quiet).
+  // The context pointer. Like Exo's, the C text leaves a parameter it does
+  // not name unmarked (docs/compiling-and-calling.md, "Compiler warnings").
   Sym ctxt_{"ctxt"};
-  std::unordered_set<Sym> used_;
   std::vector<std::unordered_map<std::string, std::string>> names_;
   std::unordered_map<Sym, Type> types_;
   std::unordered_map<Sym, MemoryPtr> mems_;
@@ -355,11 +346,8 @@ class CFunctionEmitter {
     }
   }
 
-  // The C name of a symbol, noting that the function uses it.
-  const std::string& c_name(const Sym& s) {
-    used_.insert(s);
-    return env_.at(s);
-  }
+  // The C name of a symbol.
+  const std::string& c_name(const Sym& s) { return env_.at(s); }
 
   void add_line(const std::string& line) {
     if (!line.empty()) lines_.push_back(tab_ + line);

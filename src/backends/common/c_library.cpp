@@ -320,7 +320,7 @@ CLibrary compile_library(const std::string& lib_name,
 
   CLibrary lib;
   lib.configs = configs;
-  lib.decls = std::string("\n") + kMacros + join(ctxt_lines) + "\n" +
+  lib.decls = std::string(kMacros) + join(ctxt_lines) + "\n" +
               join(struct_defs) + "\n" + join(public_decls) + "\n";
 
   std::stable_sort(memories.begin(), memories.end(),

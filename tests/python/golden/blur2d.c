@@ -10,7 +10,6 @@
 //     out : f32[n, m] @DRAM
 // )
 void blur2d( void *ctxt, int_fast32_t n, int_fast32_t m, const float* inp, float* out ) {
-(void)ctxt;
 for (int_fast32_t i = 0; i < n; i++) {
   for (int_fast32_t j = 0; j < m; j++) {
     float tmp;

@@ -1,5 +1,4 @@
 
-
 #include <stdint.h>
 #include <stdbool.h>
 
@@ -48,7 +47,6 @@ void axpy( void *ctxt, int_fast32_t n, const float* alpha, struct exo_win_1f32c 
 //     y : f32[n] @DRAM
 // )
 void axpy( void *ctxt, int_fast32_t n, const float* alpha, struct exo_win_1f32c x, float* y ) {
-(void)ctxt;
 // assert stride(x, 0) == 1
 for (int_fast32_t i = 0; i < n; i++) {
   y[i] += *alpha * x.data[i];

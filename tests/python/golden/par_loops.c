@@ -18,7 +18,6 @@ static void axpy_win( void *ctxt, int_fast32_t n, const float* alpha, struct exo
 //     y : [f32][n] @DRAM
 // )
 static void axpy_win( void *ctxt, int_fast32_t n, const float* alpha, struct exo_win_1f32c x, struct exo_win_1f32 y ) {
-(void)ctxt;
 for (int_fast32_t i = 0; i < n; i++) {
   y.data[i * y.strides[0]] += *alpha * x.data[i * x.strides[0]];
 }
@@ -44,7 +43,6 @@ for (int_fast32_t i = 0; i < m; i++) {
 //     x : f32[n] @DRAM
 // )
 void par_scale( void *ctxt, int_fast32_t n, const float* alpha, float* x ) {
-(void)ctxt;
 #pragma omp parallel for
 for (int_fast32_t i = 0; i < n; i++) {
   x[i] = *alpha * x[i];

@@ -9,7 +9,6 @@
 //     y : i8[n] @DRAM
 // )
 void add_i8( void *ctxt, int_fast32_t n, const int8_t* x, int8_t* y ) {
-(void)ctxt;
 for (int_fast32_t i = 0; i < n; i++) {
   y[i] += x[i];
 }
@@ -21,7 +20,6 @@ for (int_fast32_t i = 0; i < n; i++) {
 //     result : f32 @DRAM
 // )
 void mean_f64_acc( void *ctxt, int_fast32_t n, const float* x, float* result ) {
-(void)ctxt;
 double acc;
 acc = 0.0;
 for (int_fast32_t i = 0; i < n; i++) {
@@ -36,7 +34,6 @@ for (int_fast32_t i = 0; i < n; i++) {
 //     y : f32[n] @DRAM
 // )
 void narrow_f64_to_f32( void *ctxt, int_fast32_t n, const double* x, float* y ) {
-(void)ctxt;
 for (int_fast32_t i = 0; i < n; i++) {
   y[i] = (float)(x[i]);
 }

@@ -11,7 +11,6 @@
 //     y : f32[m] @DRAM
 // )
 void gemv_blocked( void *ctxt, int_fast32_t m, int_fast32_t n, const float* A, const float* x, float* y ) {
-(void)ctxt;
 EXO_ASSUME(n % 4 == 0);
 for (int_fast32_t i = 0; i < m; i++) {
   y[i] = 0.0f;
@@ -30,7 +29,6 @@ for (int_fast32_t i = 0; i < m; i++) {
 //     y : f32[n] @DRAM
 // )
 void shift_from( void *ctxt, int_fast32_t n, int_fast32_t off, const float* x, float* y ) {
-(void)ctxt;
 EXO_ASSUME(off >= 0);
 EXO_ASSUME(off < n);
 for (int_fast32_t i = 0; i < n - off; i++) {

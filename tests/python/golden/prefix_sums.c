@@ -16,7 +16,6 @@ static void prefix_sum_row( void *ctxt, int_fast32_t n, struct exo_win_1f32c x, 
 //     y : [f32][n] @DRAM
 // )
 static void prefix_sum_row( void *ctxt, int_fast32_t n, struct exo_win_1f32c x, struct exo_win_1f32 y ) {
-(void)ctxt;
 y.data[0] = x.data[0];
 for (int_fast32_t i = 1; i < n; i++) {
   y.data[i * y.strides[0]] = y.data[(i - 1) * y.strides[0]] + x.data[i * x.strides[0]];

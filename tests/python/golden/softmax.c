@@ -11,7 +11,6 @@
 //     y : f32[n] @DRAM
 // )
 void softmax( void *ctxt, int_fast32_t n, const float* x, float* y ) {
-(void)ctxt;
 float mx;
 mx = x[0];
 for (int_fast32_t i = 0; i < n; i++) {

@@ -15,7 +15,6 @@
 //     y : f32[n, 4] @DRAM
 // )
 void static_buffers( void *ctxt, int_fast32_t n, const float* x, float* y ) {
-(void)ctxt;
 for (int_fast32_t i = 0; i < n; i++) {
   static float s[4];
   float t[4];

@@ -9,7 +9,6 @@
 //     y : f32[n] @DRAM
 // )
 void downsample( void *ctxt, int_fast32_t n, const float* x, float* y ) {
-(void)ctxt;
 for (int_fast32_t i = 0; i < n; i++) {
   y[i] = x[2 * i] + x[2 * i + 1];
 }
@@ -21,7 +20,6 @@ for (int_fast32_t i = 0; i < n; i++) {
 //     y : f32[2 * n] @DRAM
 // )
 void upsample( void *ctxt, int_fast32_t n, const float* x, float* y ) {
-(void)ctxt;
 for (int_fast32_t i = 0; i < 2 * n; i++) {
   y[i] = x[(i / 2)];
 }

@@ -12,7 +12,6 @@
 //     y : f32[n] @DRAM
 // )
 void traced_memory( void *ctxt, int_fast32_t n, const float* x, float* y ) {
-(void)ctxt;
 /* traced */ float *buf = (float*) malloc(n * sizeof(*buf));
 for (int_fast32_t i = 0; i < n; i++) {
   buf[i] = x[i] * x[i];

@@ -9,7 +9,6 @@
 //     y : f32[n] @DRAM
 // )
 void nested_window( void *ctxt, int_fast32_t n, const float* X, float* y ) {
-(void)ctxt;
 for (int_fast32_t i = 0; i < n; i++) {
   struct exo_win_2f32c plane = (struct exo_win_2f32c){ &X[(i) * (16)], { 4, 1 } };
   struct exo_win_1f32c diag = (struct exo_win_1f32c){ &plane.data[plane.strides[0] + (2) * (plane.strides[1])], { plane.strides[0] } };
@@ -24,7 +23,6 @@ for (int_fast32_t i = 0; i < n; i++) {
 //     s : f32[m] @DRAM
 // )
 void row_sums( void *ctxt, int_fast32_t m, int_fast32_t n, const float* X, float* s ) {
-(void)ctxt;
 for (int_fast32_t i = 0; i < m; i++) {
   struct exo_win_1f32c row = (struct exo_win_1f32c){ &X[(i) * n], { 1 } };
   s[i] = 0.0f;

@@ -16,7 +16,6 @@ void gemm_sm90_gemm_sm90_k0_launch(int_fast32_t M, int_fast32_t N, int_fast32_t 
 //     C : f32[M, N] @CUDA_GMEM
 // )
 void gemm_sm90( void *ctxt, int_fast32_t M, int_fast32_t N, int_fast32_t K, const uint16_t* A, const uint16_t* B, float* C ) {
-(void)ctxt;
 EXO_ASSUME(M % 64 == 0 && N % 256 == 0 && K % 64 == 0);
 struct exo_win_2bf16c A_tm = (struct exo_win_2bf16c){ &A[0], { K, 1 } };
 struct exo_win_2bf16c B_tm = (struct exo_win_2bf16c){ &B[0], { K, 1 } };

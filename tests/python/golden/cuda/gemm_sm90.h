@@ -8,7 +8,6 @@ extern "C" {
 #endif
 
 
-
 #include <stdint.h>
 #include <stdbool.h>
 

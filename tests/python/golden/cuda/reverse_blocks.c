@@ -12,7 +12,6 @@ void reverse_blocks_reverse_within_warps_k0_launch(int_fast32_t n, const float* 
 //     y : f32[n] @CUDA_GMEM
 // )
 void producer_warps( void *ctxt, int_fast32_t n, const float* x, float* y ) {
-(void)ctxt;
 EXO_ASSUME(n % 32 == 0);
 reverse_blocks_producer_warps_k0_launch((n), (x), (y));
 }
@@ -23,7 +22,6 @@ reverse_blocks_producer_warps_k0_launch((n), (x), (y));
 //     y : f32[n] @CUDA_GMEM
 // )
 void reverse_blocks( void *ctxt, int_fast32_t n, const float* x, float* y ) {
-(void)ctxt;
 EXO_ASSUME(n % 128 == 0);
 reverse_blocks_reverse_blocks_k0_launch((n), (x), (y));
 }
@@ -49,7 +47,6 @@ reverse_blocks_reverse_within_warps_k0_launch({n}, {x}, {y});
 //     y : f32[n] @CUDA_GMEM
 // )
 void reverse_within_warps( void *ctxt, int_fast32_t n, const float* x, float* y ) {
-(void)ctxt;
 EXO_ASSUME(n % 128 == 0);
 reverse_blocks_reverse_within_warps_k0_launch((n), (x), (y));
 }

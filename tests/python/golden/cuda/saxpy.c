@@ -13,7 +13,6 @@ void saxpy_saxpy_gpu_k0_launch(int_fast32_t n, const float* a, const float* x, f
 //     y : f32[n] @CUDA_GMEM
 // )
 void saxpy_gpu( void *ctxt, int_fast32_t n, const float* a, const float* x, float* y ) {
-(void)ctxt;
 saxpy_saxpy_gpu_k0_launch((n), (a), (x), (y));
 }
 
