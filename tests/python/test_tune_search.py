@@ -157,6 +157,56 @@ def test_warm_start_points_are_evaluated_first(storage):
     assert SYNTHETIC.from_optuna(trial.params) == start[0]
 
 
+def test_the_initial_design_spreads_over_the_space():
+    space = tune.Space(
+        tune.Int("a", 1, 9),
+        tune.Int("b", 1, 9),
+        tune.Categorical("c", ["p", "q", "r"]),
+        constraints=[lambda p: p["a"] + p["b"] <= 16],
+    )
+    sampler = BayesianSampler(space, n_initial=4, seed=1)
+    study = optuna.create_study(sampler=sampler)
+    chosen = []
+    for _ in range(4):
+        trial = study.ask(space.distributions())
+        chosen.append(space.from_optuna(trial.params))
+        study.tell(trial, float(chosen[-1]["a"]))
+    everything = list(space.points())
+    x_all = space.features(everything)[0]
+    for i in range(1, 4):
+        # each point is as far from those before it as any allowed point is
+        before = space.features(chosen[:i])[0]
+        x = space.features([chosen[i]])[0]
+
+        def nearest(rows, before=before):
+            return ((rows[:, None, :] - before[None, :, :]) ** 2).sum(2).min(1)
+
+        assert nearest(x)[0] == pytest.approx(nearest(x_all).max())
+    assert len({space.key(p) for p in chosen}) == 4
+    assert all(space.allows(p) for p in chosen)
+
+
+def test_length_scale_prior_keeps_a_few_points_from_looking_unrelated():
+    """Six points of an objective that only `a` drives, unevenly: marginal
+    likelihood alone often explains it with length scales of 0.05 for `b`
+    or `o` (the points become unrelated, and every unseen category looks
+    promising); the prior keeps them at sensible lengths."""
+    from exo2.tune.model import GaussianProcess
+
+    space = tune.Space(
+        tune.Int("a", 1, 8),
+        tune.Categorical("b", list("pqrs")),
+        tune.Permutation("o", "xyz"),
+    )
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        points = [space.random_point(rng) for _ in range(6)]
+        x, groups = space.features(points)
+        y = np.log([1 + 3 * (p["a"] % 2) + 0.1 * p["a"] for p in points])
+        scales = GaussianProcess(x, y, groups).scales
+        assert min(scales[1:]) > 0.1, scales
+
+
 # ---- the search loop on kernels -----------------------------------------------------
 
 

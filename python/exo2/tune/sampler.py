@@ -8,7 +8,12 @@ compiler optimisation) that Optuna's own samplers lack.
   learned by a feasibility model, and the acquisition is expected
   improvement times the probability of feasibility (`exo2.tune.model`).
 - Warm start: given points (the best of an earlier study, an expert's
-  choice) are evaluated first, before the random initial design.
+  choice) are evaluated first, before the initial design.
+- A space-filling initial design: each of the first few points is the one
+  farthest, in the model's features, from every point evaluated or under
+  way, so a handful of points spans the space (the ends of the ordinal
+  ranges, different categories and loop orders) instead of clustering as
+  random points do.
 - A point already evaluated, or being evaluated by another worker, is
   never proposed again; in a finite space (up to 50,000 points) the
   acquisition is maximised over every remaining point.
@@ -68,16 +73,28 @@ def observations(study, space):
     return done, failed, pending
 
 
+def initial_design_size(space):
+    """Half the parameters that can vary, plus one: the tuner's budgets are
+    tens of evaluations, every point of the initial design is one the model
+    does not choose, and with the length-scale prior (`exo2.tune.model`)
+    the model ranks sensibly from a few spread points. (On the recorded
+    GEMM table of `benchmarks/tuning`, 3 to 6 initial points reach 95% of
+    the best in 8 to 10 evaluations, the classic D + 1 = 7 in 11; on the
+    convolution's, 2 to 5 points all take 3: benchmarks/README.md.)"""
+    varying = sum(len(p.values) > 1 for p in space.parameters)
+    return varying // 2 + 1
+
+
 class BayesianSampler(BaseSampler):
-    """See the module docstring. `n_initial` random points (default: one
-    more than the parameters, at most 8) come after the `warm_start`
-    points; `seed` makes the proposals reproducible."""
+    """See the module docstring. `n_initial` space-filling points (default:
+    `initial_design_size`) come after the `warm_start` points; `seed` makes
+    the proposals reproducible."""
 
     def __init__(
         self, space, n_initial=None, warm_start=(), seed=None, candidates=3000
     ):
         self.space = space
-        self.n_initial = n_initial or min(len(space.parameters) + 1, 8)
+        self.n_initial = n_initial or initial_design_size(space)
         self.warm_start = list(warm_start)
         self.seed = seed
         self.n_candidates = candidates
@@ -112,6 +129,30 @@ class BayesianSampler(BaseSampler):
                 self._all = False
         return self._all
 
+    def _spread_point(self, rng, seen, taken):
+        """A point of the initial design: of the allowed points not `seen`
+        (all of them in a finite space, else 500 random ones), the one
+        farthest from the points `taken` (evaluated or under way); ties and
+        the first point are drawn at random."""
+        enumerated = self._enumerated()
+        if enumerated:
+            points, features = enumerated
+            keep = [i for i, p in enumerate(points) if self.space.key(p) not in seen]
+            pool, x = [points[i] for i in keep], features[keep]
+        else:
+            pool = [self.space.random_point(rng) for _ in range(500)]
+            pool = [p for p in pool if self.space.key(p) not in seen]
+            x = self.space.features(pool)[0]
+        if not pool:
+            return self.space.random_point(rng)
+        order = rng.permutation(len(pool))
+        if not taken:
+            return pool[order[0]]
+        nearest = np.full(len(pool), np.inf)
+        for row in self.space.features(taken)[0]:
+            nearest = np.minimum(nearest, ((x - row) ** 2).sum(1))
+        return pool[order[int(np.argmax(nearest[order]))]]
+
     def _candidates(self, rng, seen, best_points):
         enumerated = self._enumerated()
         if enumerated:
@@ -143,11 +184,9 @@ class BayesianSampler(BaseSampler):
                 return point
         evaluated = len(done) + len(failed)
         if evaluated < self.n_initial or not done:
-            for _ in range(1000):
-                point = self.space.random_point(rng)
-                if self.space.key(point) not in seen:
-                    return point
-            return point
+            taken = [p for p, _ in done.values()]
+            taken += list(failed.values()) + list(pending.values())
+            return self._spread_point(rng, seen, taken)
         best = sorted(done.values(), key=lambda pv: pv[1])[:5]
         candidates, features = self._candidates(rng, seen, [p for p, _ in best])
         if not candidates:  # everything was evaluated
