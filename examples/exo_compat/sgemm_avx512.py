@@ -5,11 +5,11 @@ imports; the differential run compares both compilers).
 The 6 x 64 block of C is staged in registers (`C_reg`), `k` is moved
 outermost, and `autofission` splits each `k` iteration into loads of
 `C_reg`, the multiply-adds and the stores. That split is valid here because
-each reload reads back the value the previous iteration stored unchanged;
-exo2 does not prove that yet (it refuses the split; see
-tests/conformance/expected_differences.toml), Exo accepts it without
-checking (it accepts it too when the store changes the value, which breaks
-the kernel).
+each reload reads back the value the previous iteration stored unchanged,
+and each store but the last is overwritten by the next before anything reads
+it. exo2 proves both (see "Repeated writes" in
+docs/internals/effect-analysis.md); Exo accepts the split without checking,
+also when the store changes the value, which breaks the kernel.
 """
 
 from __future__ import annotations

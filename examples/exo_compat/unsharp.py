@@ -4,8 +4,8 @@ against Exo's API only (the differential run compares both compilers).
 The sharpening weight is bound to a one-element buffer written in every
 iteration (`weight[0] = 1.5`), then fissioned out of the loop so that it is
 written once before it. That is valid: every iteration writes the same
-value, which nothing in the loop changes. exo2 does not prove that yet
-(see tests/conformance/expected_differences.toml); Exo accepts it.
+value, which nothing in the loop changes (exo2 proves it: see "Repeated
+writes" in docs/internals/effect-analysis.md).
 """
 
 from __future__ import annotations

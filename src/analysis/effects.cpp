@@ -260,7 +260,7 @@ class EffectCollector {
       case StmtKind::Reduce: {
         const auto& a = s.as<Assign>();
         for (const Expr& i : a.idx) config_reads(i, scope);
-        reads(a.rhs, scope);
+        const ValueReads value = value_reads(a.rhs, scope);
         const AccessKind kind =
             s.kind == StmtKind::Assign ? AccessKind::Write : AccessKind::Reduce;
         if (auto field = scope.config_params.find(a.name);
@@ -269,15 +269,18 @@ class EffectCollector {
           break;
         }
         auto [buffer, idx] = resolve_access(a.name, a.idx, scope);
-        add(kind, Location{buffer, nullptr, ""}, std::move(idx), s.srcinfo,
-            scope);
+        if (add(kind, Location{buffer, nullptr, ""}, std::move(idx), s.srcinfo,
+                scope) &&
+            kind == AccessKind::Write)
+          record_value(value, a.rhs, scope);
         break;
       }
       case StmtKind::WriteConfig: {
         const auto& w = s.as<WriteConfig>();
-        reads(w.rhs, scope);
+        const ValueReads value = value_reads(w.rhs, scope);
         const Location field{Sym(), w.config, w.field};
-        add(AccessKind::Write, field, {}, s.srcinfo, scope);
+        if (add(AccessKind::Write, field, {}, s.srcinfo, scope))
+          record_value(value, w.rhs, scope);
         if (!is_control_field(field)) break;
         if (SmtEncoder::is_encodable(w.rhs))
           scope.set_config_value(field, translate(w.rhs, scope));
@@ -303,8 +306,8 @@ class EffectCollector {
         config_reads(f.lo, scope);
         config_reads(f.hi, scope);
         Scope body = scope;
-        body.loops.push_back(
-            LoopRange{f.iter, translate(f.lo, scope), translate(f.hi, scope)});
+        body.loops.push_back(LoopRange{f.iter, translate(f.lo, scope),
+                                       translate(f.hi, scope), &s});
         // Earlier iterations may have written these.
         const std::vector<Location> written = config_fields_written(f.body);
         body.forget(written, s.srcinfo);
@@ -372,6 +375,29 @@ class EffectCollector {
     block(c.f->body, std::move(callee));
   }
 
+  // The accesses evaluating an assigned value makes, as positions in the
+  // output: [begin, end); `complete` unless a read of a local was left out.
+  struct ValueReads {
+    size_t begin, end;
+    bool complete;
+  };
+
+  ValueReads value_reads(const Expr& rhs, const Scope& scope) {
+    const size_t begin = out_.size();
+    const size_t left_out = left_out_;
+    reads(rhs, scope);
+    return ValueReads{begin, out_.size(), left_out == left_out_};
+  }
+
+  // Links the write just added (the last access) to the value it stores.
+  void record_value(const ValueReads& value, const Expr& rhs,
+                    const Scope& scope) {
+    if (scope.call_site || !value.complete) return;
+    const int write = static_cast<int>(out_.size()) - 1;
+    out_.back().value = rhs;
+    for (size_t k = value.begin; k < value.end; ++k) out_[k].value_of = write;
+  }
+
   // Data reads and config reads of an expression.
   void reads(const Expr& e, const Scope& scope) {
     switch (e->kind) {
@@ -435,9 +461,13 @@ class EffectCollector {
     }
   }
 
-  void add(AccessKind kind, Location location, std::vector<Expr> idx,
+  // Whether the access was added: accesses of local buffers are left out.
+  bool add(AccessKind kind, Location location, std::vector<Expr> idx,
            const SrcInfo& srcinfo, const Scope& scope) {
-    if (!location.is_config() && locals_.count(location.buffer)) return;
+    if (!location.is_config() && locals_.count(location.buffer)) {
+      left_out_++;
+      return false;
+    }
     Access a;
     a.kind = kind;
     a.text = location.str();
@@ -454,9 +484,12 @@ class EffectCollector {
     a.unknowns = unknowns_mentioned(a, scope);
     a.srcinfo = scope.call_site ? *scope.call_site : srcinfo;
     out_.push_back(std::move(a));
+    return true;
   }
 
   std::vector<Access>& out_;
+  // How many accesses of local buffers were left out so far.
+  size_t left_out_ = 0;
   // Buffers allocated by the analysed code (symbols are unique, so one set
   // serves every block and callee).
   std::unordered_set<Sym> locals_;

@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <functional>
+#include <optional>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "exo2/analysis/config_state.hpp"
+#include "exo2/core_ir/equality.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/core_ir/symbol_table.hpp"
 
@@ -285,17 +289,24 @@ struct Side {
   std::string suffix;
 };
 
+// Whether the pair of accesses at these positions of the two sides is
+// harmless even where they overlap.
+using Excused = std::function<bool(size_t, size_t)>;
+
 // Searches instances of an access of `a` and one of `b` touching the same
-// element while `relation` holds. Proven when no pair can; otherwise the
-// first refuted pair, or the first timeout when nothing was refuted.
+// element while `relation` holds. Proven when no pair can (or every pair
+// that can is `excused`); otherwise the first refuted pair, or the first
+// timeout when nothing was refuted.
 SafetyResult find_conflict(QueryContext& ctx, const Side& a, const Side& b,
                            const z3::expr& relation,
                            const std::vector<NamedTerm>& relation_terms,
-                           ConflictRule rule) {
+                           ConflictRule rule, const Excused& excused = {}) {
   SmtEncoder& enc = ctx.encoder();
   std::optional<SafetyResult> first_timeout;
-  for (const Access& x : a.accesses) {
-    for (const Access& y : b.accesses) {
+  for (size_t px = 0; px < a.accesses.size(); ++px) {
+    const Access& x = a.accesses[px];
+    for (size_t py = 0; py < b.accesses.size(); ++py) {
+      const Access& y = b.accesses[py];
       if (!x.location.same_as(y.location) ||
           !kinds_conflict(rule, x.kind, y.kind))
         continue;
@@ -313,7 +324,7 @@ SafetyResult find_conflict(QueryContext& ctx, const Side& a, const Side& b,
               timed_out(enc, q, "whether " + pair + " touch the same element");
         continue;
       }
-      if (q.no()) continue;
+      if (q.no() || (excused && excused(px, py))) continue;
       SafetyResult r = refuted(
           fmt::format("{} conflicts with {}", report(x).str(), report(y).str()),
           enc.counterexample(q, shown));
@@ -384,6 +395,322 @@ IteratorPair iterator_pair(QueryContext& ctx, const Sym& iter, const Expr& lo,
       {NamedTerm{iter.name(), i1}, NamedTerm{iter.name() + "'", i2}}};
 }
 
+// ---- Writes a split loop repeats without effect ----------------------------
+//
+// Splitting `for k: A; B` runs A at every later iteration j before B at any
+// i < j. A conflicting pair (A at j, B at i) is still harmless when what A
+// does to the location at j changes nothing B at i sees nor what is left at
+// the end (docs/internals/effect-analysis.md, "Repeated writes"):
+// - Invariant writes. Every modification A makes of the location is a write
+//   whose element, inner loops, guards and value are the same at every
+//   iteration (they mention neither k nor a config value the loop changes,
+//   and the value reads nothing the loop modifies nor a buffer the loop
+//   allocates). A at every iteration then leaves the same values in the
+//   same elements, so B at i reads in both orders what A at i wrote. B's own
+//   modifications of those elements conflict with A's writes and are
+//   excused only when they are invariant writes of the same value.
+// - Reloads. A's only modification of X is a copy `X[f] = Y[g]` the same at
+//   every iteration, pairing elements one way (instances writing the same X
+//   element read the same Y element), and A does not modify Y. B ends with
+//   the store `Y[g'] = X[f']` of every pair (one way too), after which it
+//   modifies neither X nor Y. Then X[f] == Y[g] for every pair wherever A
+//   at j can be moved to (after A at j - 1, or after B at some i), so the
+//   copy is a no-op there and none of its accesses matter.
+
+struct SplitPart {
+  const std::vector<Access>& accesses;
+  Sym iter;
+};
+
+bool mentions_symbol(const Expr& e, const Sym& sym) {
+  if (!e) return false;
+  auto any = [&](const std::vector<Expr>& es) {
+    for (const Expr& x : es)
+      if (mentions_symbol(x, sym)) return true;
+    return false;
+  };
+  switch (e->kind) {
+    case ExprKind::Read:
+      return e->as<Read>().name == sym || any(e->as<Read>().idx);
+    case ExprKind::USub:
+      return mentions_symbol(e->as<USub>().arg, sym);
+    case ExprKind::BinOp:
+      return mentions_symbol(e->as<BinOp>().lhs, sym) ||
+             mentions_symbol(e->as<BinOp>().rhs, sym);
+    case ExprKind::ExternCall:
+      return any(e->as<ExternCall>().args);
+    case ExprKind::WindowExpr: {
+      const auto& w = e->as<WindowExpr>();
+      if (w.name == sym) return true;
+      for (const WindowAccess& a : w.idx)
+        if (mentions_symbol(a.lo, sym) || mentions_symbol(a.hi, sym))
+          return true;
+      return false;
+    }
+    case ExprKind::StrideExpr:
+      return e->as<StrideExpr>().name == sym;
+    default:
+      return false;
+  }
+}
+
+// Whether the instances of `a` (element, inner loops, guards) are the same
+// at every iteration of the loop over `iter`.
+bool same_every_iteration(const Access& a, const Sym& iter) {
+  if (!a.unknowns.empty()) return false;
+  for (const Expr& i : a.idx)
+    if (mentions_symbol(i, iter)) return false;
+  for (const LoopRange& l : a.loops)
+    if (mentions_symbol(l.lo, iter) || mentions_symbol(l.hi, iter))
+      return false;
+  for (const Guard& g : a.guards)
+    if (mentions_symbol(g.cond, iter)) return false;
+  return true;
+}
+
+class RepeatedWrites {
+ public:
+  RepeatedWrites(QueryContext& ctx, const For& loop, SplitPart a, SplitPart b)
+      : ctx_(ctx), loop_(loop), a_(a), b_(b) {}
+
+  // Whether the conflict of A's access `pa` with B's access `pb` is
+  // harmless (positions in the two parts' accesses).
+  bool excuses(size_t pa, size_t pb) {
+    const Access& x = a_.accesses[pa];
+    const Access& y = b_.accesses[pb];
+    if (x.kind == AccessKind::Write && only_invariant_writes(x.location)) {
+      if (y.kind == AccessKind::Read) return true;
+      if (invariant_write(b_, pb) && same_value(x, y)) return true;
+    }
+    if (y.value_of >= 0 && overwritten_store(static_cast<size_t>(y.value_of)))
+      return true;
+    return is_reload(x.value_of >= 0 ? static_cast<size_t>(x.value_of) : pa);
+  }
+
+ private:
+  bool modifies(const SplitPart& part, const Location& l) const {
+    for (const Access& m : part.accesses)
+      if (m.modifies() && m.location.same_as(l)) return true;
+    return false;
+  }
+
+  template <typename F>
+  bool all_value_reads(const SplitPart& part, size_t w, F&& ok) const {
+    for (const Access& r : part.accesses)
+      if (r.value_of == static_cast<int>(w) && !ok(r)) return false;
+    return true;
+  }
+
+  // The write at `w` of `part` stores the same value in the same elements
+  // at every iteration.
+  bool invariant_write(const SplitPart& part, size_t w) const {
+    const Access& x = part.accesses[w];
+    if (x.kind != AccessKind::Write || !x.value ||
+        mentions_symbol(x.value, part.iter) ||
+        !same_every_iteration(x, part.iter))
+      return false;
+    return all_value_reads(part, w, [&](const Access& r) {
+      return same_every_iteration(r, part.iter) && !modifies(a_, r.location) &&
+             !modifies(b_, r.location);
+    });
+  }
+
+  // The write at `w` of B stores into the same elements at every iteration,
+  // and A and B read none of them nor A writes them: what B at i stores is
+  // overwritten by B at i + 1 before anything reads it, in either order, so
+  // the value it reads does not matter (B at the last iteration runs after
+  // every A in both orders).
+  bool overwritten_store(size_t w) const {
+    const Access& store = b_.accesses[w];
+    if (store.kind != AccessKind::Write ||
+        !same_every_iteration(store, b_.iter))
+      return false;
+    for (const Access& m : a_.accesses)
+      if (m.location.same_as(store.location)) return false;
+    for (const Access& r : b_.accesses)
+      if (r.kind != AccessKind::Write && r.location.same_as(store.location))
+        return false;
+    return true;
+  }
+
+  bool only_invariant_writes(const Location& l) const {
+    for (size_t k = 0; k < a_.accesses.size(); ++k) {
+      const Access& m = a_.accesses[k];
+      if (m.modifies() && m.location.same_as(l) && !invariant_write(a_, k))
+        return false;
+    }
+    return true;
+  }
+
+  // Equal values, naming no iterator of the loops around either write (whose
+  // instances may differ where the writes meet).
+  static bool same_value(const Access& x, const Access& y) {
+    if (!x.value || !y.value || !equal(x.value, y.value)) return false;
+    for (const Access* w : {&x, &y})
+      for (const LoopRange& l : w->loops)
+        if (mentions_symbol(x.value, l.iter)) return false;
+    return true;
+  }
+
+  // The position of the one read of the value of the write at `w` when that
+  // value is a plain read of another location (a copy `X[f] = Y[g]`).
+  static std::optional<size_t> copied_from(const SplitPart& part, size_t w) {
+    const Access& x = part.accesses[w];
+    if (x.kind != AccessKind::Write || !x.value ||
+        (x.value->kind != ExprKind::Read &&
+         x.value->kind != ExprKind::ReadConfig))
+      return std::nullopt;
+    std::optional<size_t> from;
+    for (size_t k = 0; k < part.accesses.size(); ++k) {
+      if (part.accesses[k].value_of != static_cast<int>(w)) continue;
+      if (from) return std::nullopt;
+      from = k;
+    }
+    if (!from || part.accesses[*from].location.same_as(x.location))
+      return std::nullopt;
+    return from;
+  }
+
+  // The copy as one access whose indices are the destination's then the
+  // source's (one instance gives both elements).
+  static Access copy_pair(const Access& to, const Access& from) {
+    Access pair = to;
+    pair.idx.insert(pair.idx.end(), from.idx.begin(), from.idx.end());
+    return pair;
+  }
+
+  // An iteration of the split loop: a constant and its range.
+  std::pair<z3::expr, z3::expr> iteration() {
+    SmtEncoder& enc = ctx_.encoder();
+    z3::expr k = enc.fresh_int(loop_.iter.name());
+    return {k, encode_or_fresh(enc, loop_.lo) <= k &&
+                   k < encode_or_fresh(enc, loop_.hi)};
+  }
+
+  // Instances of the copy `pair` (destination indices first, `n_to` of them)
+  // that write the same destination element read the same source element.
+  bool one_way(const Access& pair, size_t n_to, const Sym& iter) {
+    SmtEncoder& enc = ctx_.encoder();
+    auto [k, in_range] = iteration();
+    std::vector<NamedTerm> shown;
+    Instance t = instantiate(ctx_, pair, {{iter, k}}, "", shown);
+    Instance u = instantiate(ctx_, pair, {{iter, k}}, "'", shown);
+    z3::expr same_to = enc.bool_value(true), same_from = enc.bool_value(true);
+    for (size_t d = 0; d < t.idx.size(); ++d)
+      (d < n_to ? same_to : same_from) =
+          (d < n_to ? same_to : same_from) && t.idx[d] == u.idx[d];
+    return enc
+        .satisfiable(in_range && t.when && u.when && same_to && !same_from)
+        .no();
+  }
+
+  // Every instance of the reload `load` (X[f], Y[g]) is stored back by an
+  // instance of `store` (Y[g'], X[f']) in the same iteration.
+  bool stores_back(const Access& load, size_t n_x, const Access& store,
+                   size_t n_y) {
+    SmtEncoder& enc = ctx_.encoder();
+    auto [k, in_range] = iteration();
+    std::vector<NamedTerm> shown, own;
+    Instance t = instantiate(ctx_, load, {{a_.iter, k}}, "", shown);
+    Instance s = instantiate(ctx_, store, {{b_.iter, k}}, "'", own);
+    const size_t n_load = t.idx.size();
+    z3::expr same = s.when;
+    for (size_t d = 0; d < n_load - n_x; ++d)
+      same = same && s.idx[d] == t.idx[n_x + d];  // Y elements
+    for (size_t d = 0; d < n_x; ++d)
+      same = same && s.idx[n_y + d] == t.idx[d];  // X elements
+    if (!own.empty()) {
+      z3::expr_vector vars(enc.context());
+      for (const NamedTerm& v : own) vars.push_back(v.term);
+      same = z3::exists(vars, same);
+    }
+    return enc.satisfiable(in_range && t.when && !same).no();
+  }
+
+  // Whether B modifies X or Y after an instance of the store at `ps`
+  // (`pair`: its Y indices, `n_y` of them, then its X indices) in an element
+  // that instance pairs: later in program order, or in a later iteration of
+  // a loop around both.
+  bool modified_after(size_t ps, const Access& pair, size_t n_y,
+                      const Location& x, const Location& y) {
+    const Access& store = b_.accesses[ps];
+    SmtEncoder& enc = ctx_.encoder();
+    for (size_t q = 0; q < b_.accesses.size(); ++q) {
+      const Access& m = b_.accesses[q];
+      const bool on_y = m.location.same_as(y);
+      if (q == ps || !m.modifies() || !(on_y || m.location.same_as(x)))
+        continue;
+      if (q > ps) return true;
+      size_t n_shared = 0;
+      while (n_shared < m.loops.size() && n_shared < store.loops.size() &&
+             m.loops[n_shared].stmt == store.loops[n_shared].stmt)
+        n_shared++;
+      if (n_shared == 0) continue;
+      auto [k, in_range] = iteration();
+      std::vector<NamedTerm> loops_m, loops_s;
+      Instance im = instantiate(ctx_, m, {{b_.iter, k}}, "", loops_m);
+      Instance is = instantiate(ctx_, pair, {{b_.iter, k}}, "'", loops_s);
+      // m's instance runs after the store's: its shared iterators are
+      // lexicographically greater.
+      z3::expr later = enc.bool_value(false), prefix = enc.bool_value(true);
+      for (size_t d = 0; d < n_shared; ++d) {
+        later = later || (prefix && loops_m[d].term > loops_s[d].term);
+        prefix = prefix && loops_m[d].term == loops_s[d].term;
+      }
+      z3::expr same = enc.bool_value(true);
+      for (size_t d = 0; d < im.idx.size(); ++d)
+        same = same && im.idx[d] == is.idx[(on_y ? 0 : n_y) + d];
+      if (!enc.satisfiable(in_range && im.when && is.when && later && same)
+               .no())
+        return true;
+    }
+    return false;
+  }
+
+  bool is_reload(size_t w) {
+    auto known = reloads_.find(w);
+    if (known != reloads_.end()) return known->second;
+    return reloads_[w] = check_reload(w);
+  }
+
+  bool check_reload(size_t w) {
+    const std::optional<size_t> from = copied_from(a_, w);
+    if (!from) return false;
+    const Access& x = a_.accesses[w];
+    const Access& y = a_.accesses[*from];
+    if (!same_every_iteration(x, a_.iter) ||
+        !same_every_iteration(y, a_.iter) || modifies(a_, y.location))
+      return false;
+    for (size_t k = 0; k < a_.accesses.size(); ++k)
+      if (k != w && a_.accesses[k].modifies() &&
+          a_.accesses[k].location.same_as(x.location))
+        return false;
+    const Access load = copy_pair(x, y);
+    if (!one_way(load, x.idx.size(), a_.iter)) return false;
+    for (size_t ps = 0; ps < b_.accesses.size(); ++ps) {
+      const std::optional<size_t> back = copied_from(b_, ps);
+      if (!back) continue;
+      const Access& to = b_.accesses[ps];
+      const Access& src = b_.accesses[*back];
+      if (!to.location.same_as(y.location) ||
+          !src.location.same_as(x.location) || !to.unknowns.empty() ||
+          !src.unknowns.empty())
+        continue;
+      const Access store = copy_pair(to, src);
+      if (!modified_after(ps, store, to.idx.size(), x.location, y.location) &&
+          one_way(store, to.idx.size(), b_.iter) &&
+          stores_back(load, x.idx.size(), store, to.idx.size()))
+        return true;
+    }
+    return false;
+  }
+
+  QueryContext& ctx_;
+  const For& loop_;
+  SplitPart a_, b_;
+  std::unordered_map<size_t, bool> reloads_;
+};
+
 // FissionSafe over a loop `iter_a in [lo, hi)` whose body is `a` then `b`
 // (`b` naming the iterator `iter_b`): `a` at j commutes with `b` at i < j.
 SafetyResult prove_split_safe(QueryContext& ctx, const For& loop,
@@ -403,8 +730,12 @@ SafetyResult prove_split_safe(QueryContext& ctx, const For& loop,
   // first = i (second part), second = j (first part), i < j.
   Side later{ea, {{iter_a, it.second}}, "'"};
   Side earlier{eb, {{iter_b, it.first}}, ""};
-  return find_conflict(ctx, later, earlier, it.in_range && it.first < it.second,
-                       it.shown, ConflictRule::Commute);
+  RepeatedWrites repeated(ctx, loop, SplitPart{ea, iter_a},
+                          SplitPart{eb, iter_b});
+  return find_conflict(
+      ctx, later, earlier, it.in_range && it.first < it.second, it.shown,
+      ConflictRule::Commute,
+      [&](size_t pa, size_t pb) { return repeated.excuses(pa, pb); });
 }
 
 }  // namespace

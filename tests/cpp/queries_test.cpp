@@ -256,10 +256,16 @@ TEST(QueriesFusionSafe, ConsumerLoopFusesUnlessItReadsAhead) {
       loop(j, lit(0), sz(k.n), {assign(k.y, {v(j)}, data(k.x, {v(j)}), 5)});
   Stmt ahead =
       loop(j, lit(0), sz(k.n),
+           {assign(k.y, {v(j)}, data(k.x, {sub(sz(k.n), lit(1))}), 5)});
+  // Every iteration stores into y[0] and the next overwrites it: only the
+  // last store, after x[n - 1] is produced in both orders, remains.
+  Stmt overwritten =
+      loop(j, lit(0), sz(k.n),
            {assign(k.y, {lit(0)}, data(k.x, {sub(sz(k.n), lit(1))}), 5)});
   QueryContext ctx(k.make({produce, same}), top(0));
   EXPECT_TRUE(prove_fusion_safe(ctx, produce, same).proven());
   EXPECT_TRUE(prove_fusion_safe(ctx, produce, ahead).refuted());
+  EXPECT_TRUE(prove_fusion_safe(ctx, produce, overwritten).proven());
 }
 
 TEST(QueriesParallelSafe, IndependentIterations) {

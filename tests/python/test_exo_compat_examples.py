@@ -1,15 +1,11 @@
 """examples/exo_compat: programs shaped like Exo's x86 apps, written against
-Exo's API (the differential run executes them on Exo too). On exo2 the blur
-schedule keeps its results; the SGEMM and unsharp schedules stop at the
-steps exo2 cannot prove safe yet (tests/conformance/expected_differences.toml),
-with the refusal saying which loop."""
+Exo's API (the differential run executes them on Exo too). On exo2 each
+schedule is accepted and keeps its results."""
 
 import importlib.util
 import sys
 from pathlib import Path
 
-import pytest
-from exo2 import SchedulingError
 from schedule_check import assert_same_results
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "exo_compat"
@@ -33,17 +29,17 @@ def test_blur_tiled_with_compute_and_store_at_keeps_results():
         assert_same_results(blur.blur, p, sizes)
 
 
-def test_sgemm_avx512_stops_at_the_reload_fission_not_proven_yet():
+def test_sgemm_avx512_splits_the_reload_and_keeps_results():
     sgemm = load("sgemm_avx512")
-    with pytest.raises(
-        SchedulingError, match="autofission: Cannot fission loop over k"
-    ):
-        sgemm.schedule_sgemm()
+    p = sgemm.schedule_sgemm()
+    assert "mm512_fmadd_ps" in str(p)
+    for K in [1, 2, 17]:
+        assert_same_results(sgemm.sgemm_6x64, p, {"K": K}, rtol=1e-4, atol=1e-5)
 
 
-def test_unsharp_stops_at_the_invariant_write_fission_not_proven_yet():
+def test_unsharp_writes_the_weight_once_and_keeps_results():
     unsharp = load("unsharp")
-    with pytest.raises(
-        SchedulingError, match="autofission: Cannot fission loop over x"
-    ):
-        unsharp.schedule_unsharp()
+    p = unsharp.schedule_unsharp()
+    assert str(p).count("weight = 1.5") == 1
+    for sizes in [dict(W=1, H=1), dict(W=13, H=7)]:
+        assert_same_results(unsharp.unsharp, p, sizes)

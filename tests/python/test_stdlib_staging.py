@@ -219,12 +219,31 @@ def reads_invariant(n: size, a: f32, x: f32[n], b: f32):
         x[i] += b
 
 
+def test_hoist_stmt_moves_a_write_every_iteration_repeats():
+    # every iteration stores the same a * 2.0 into b, so the reads of later
+    # iterations see the value of the hoisted write
+    # (docs/internals/effect-analysis.md, "Repeated writes")
+    p = hoist_stmt(reads_invariant, reads_invariant.find("b = _"))
+    assert body(p) == [
+        "    b = a * 2.0",
+        "    for i in seq(0, n):",
+        "        x[i] += b",
+    ]
+    assert_same_results(reads_invariant, p, {"n": 3})
+
+
+@proc
+def reads_its_own_result(n: size, x: f32[n], b: f32):
+    for i in seq(0, n):
+        b = b * 2.0
+        x[i] += b
+
+
 def test_hoist_stmt_is_refused_when_later_iterations_need_it():
-    # fission would let `x[i] += b` of iteration 0 run after `b = ...` of
-    # iteration 1: exo2 refuses (the values happen to agree, but the
-    # analysis does not look at values)
+    # b doubles every iteration: fission would let `x[i] += b` of iteration
+    # 0 run after `b = ...` of iteration 1
     with pytest.raises(SchedulingError, match="Cannot fission loop") as info:
-        hoist_stmt(reads_invariant, reads_invariant.find("b = _"))
+        hoist_stmt(reads_its_own_result, reads_its_own_result.find("b = _"))
     assert [e[0] for e in info.value.op_stack] == ["hoist_stmt", "fission_", "fission"]
 
 
@@ -268,9 +287,28 @@ def reads_before_loop(n: size, x: f32[n], y: f32[n], c: f32[1]):
         y[i] = x[i] * c[0]
 
 
+def test_jam_stmt_of_a_constant_write_the_loop_reads():
+    # every iteration then stores 3.0 before reading it
+    p = jam_stmt(reads_before_loop, reads_before_loop.find("c[_] = _"))
+    assert body(p) == [
+        "    for i in seq(0, n):",
+        "        c[0] = 3.0",
+        "        y[i] = x[i] * c[0]",
+    ]
+    assert_same_results(reads_before_loop, p, {"n": 4})
+
+
+@proc
+def reads_what_the_loop_writes(n: size, x: f32[n], y: f32[n], c: f32[1]):
+    c[0] = y[0]
+    for i in seq(0, n):
+        y[i] = x[i] * c[0]
+
+
 def test_jam_stmt_is_refused_when_the_loop_reads_the_statement():
+    p = reads_what_the_loop_writes
     with pytest.raises(SchedulingError, match="Cannot fission loop over i") as info:
-        jam_stmt(reads_before_loop, reads_before_loop.find("c[_] = _"))
+        jam_stmt(p, p.find("c[_] = _"))
     assert [e[0] for e in info.value.op_stack] == ["jam_stmt", "fuse"]
 
 

@@ -53,6 +53,10 @@ const char* access_kind_participle(AccessKind kind);
 struct LoopRange {
   Sym iter;
   Expr lo, hi;
+  // The loop statement: sibling loops may share an iterator (fission gives
+  // both loops the original's), so only this tells whether two accesses sit
+  // in the same loop.
+  const StmtNode* stmt = nullptr;
 };
 
 // The condition of an enclosing if; `holds` is false in the else branch.
@@ -80,6 +84,16 @@ struct Access {
   // the indices, loops and guards may mention them. Each instance of the
   // access takes its own values for them.
   std::vector<Expr> unknowns;
+  // For a write by an assignment or config write of the analysed code itself
+  // (not of a callee's body): the value it stores, as written. Null when
+  // unknown, or when evaluating it reads a buffer the analysed code
+  // allocates (those reads are left out, so the accesses would not show
+  // everything the value depends on).
+  Expr value;
+  // For a read made evaluating such a value: the position of the write, in
+  // the vector effects_of returned (the reads come just before it). -1
+  // otherwise.
+  int value_of = -1;
 
   bool modifies() const { return kind != AccessKind::Read; }
 };
