@@ -213,8 +213,9 @@ class EffectCollector {
         config_reads(f.lo, scope);
         config_reads(f.hi, scope);
         Scope body = scope;
-        body.loops.push_back(
-            LoopRange{f.iter, translate(f.lo, scope), translate(f.hi, scope)});
+        body.loops.push_back(LoopRange{f.iter, translate(f.lo, scope),
+                                       translate(f.hi, scope),
+                                       next_loop_id_++});
         block(f.body, std::move(body));
         break;
       }
@@ -343,6 +344,7 @@ class EffectCollector {
   }
 
   std::vector<Access>& out_;
+  int next_loop_id_ = 0;
   // Buffers allocated by the analysed code (symbols are unique, so one set
   // serves every block and callee).
   std::unordered_set<Sym> locals_;

@@ -488,7 +488,7 @@ SafetyResult prove_no_carried_flow(QueryContext& ctx, const Stmt& loop,
       return false;
     size_t n_shared = 0;
     while (n_shared < write.loops.size() && n_shared < read.loops.size() &&
-           write.loops[n_shared].iter == read.loops[n_shared].iter)
+           write.loops[n_shared].id == read.loops[n_shared].id)
       n_shared++;
     Bindings shared{{f.iter, it.second}};
     z3::expr in_range = it.in_range;

@@ -277,6 +277,20 @@ KNOWN_HOLE_REPRODUCERS = {
         "conditional_writes", lambda p: S.stage_mem(p, p.body()[0], "x[0]", "s")
     ),
     "join_loops_empty_ranges": lambda: wrong_after("split_ranges", joined_ranges),
+    "extract_subproc_asserts_after_config_writes": lambda: (
+        "Mode.k == 0"
+        in str(
+            S.extract_subproc(
+                kernel_named("config_facts").proc,
+                kernel_named("config_facts").proc.find("x[_] = 2.0"),
+                "sub",
+            )[1]
+        )
+    ),
+    "stage_mem_accum_of_a_window": lambda: wrong_after(
+        "window_offsets",
+        lambda p: S.stage_mem(p, p.find("y[_] = _"), "w[0]", "s", accum=True),
+    ),
     # Accepted, although the instruction asserts n >= 4.
     "insert_noop_call_preconditions": lambda: bool(
         S.insert_noop_call(
@@ -466,3 +480,22 @@ def test_replace_refuses_a_window_for_a_tensor_parameter():
         S.replace(p, p.find("s[_] = _"), copy_out)
     replaced = S.replace(copies, copies.find("y[_] = _"), copy_out)
     assert_same_results(copies, replaced, {"n": 5})
+
+
+def test_resize_dim_fold_after_fission():
+    """Found by a random schedule: after fission, both loops bind the same
+    iterator, and the fold check took them for one loop, so it folded a
+    buffer whose every value is read after all are written."""
+
+    @proc
+    def twice(n: size, x: f32[n], y: f32[n]):
+        t: f32[n]
+        for i in seq(0, n):
+            t[i] = x[i] * 3.0
+            y[i] = t[i]
+
+    split = S.fission(twice, twice.find("t[_] = _").after())
+    with pytest.raises(SchedulingError, match="Buffer folding failed because t"):
+        S.resize_dim(split, split.find("t : _"), 0, 8, 0, fold=True)
+    folded = S.resize_dim(twice, twice.find("t : _"), 0, 1, 0, fold=True)
+    assert_same_results(twice, folded, {"n": 9})

@@ -44,10 +44,13 @@ enum class AccessKind { Read, Write, Reduce };
 const char* access_kind_participle(AccessKind kind);
 
 // A loop of the analysed code: each iteration is one instance of the
-// accesses inside it.
+// accesses inside it. `id` tells the loops of one analysis apart (numbered
+// in program order; -1 when not made by it): two sibling loops may bind the
+// same iterator, as after `fission`.
 struct LoopRange {
   Sym iter;
   Expr lo, hi;
+  int id = -1;
 };
 
 // The condition of an enclosing if; `holds` is false in the else branch.

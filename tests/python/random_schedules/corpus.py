@@ -479,6 +479,15 @@ def split_ranges(n: size, x: f32[n + 4]):
         x[i + 4] = x[i + 4] + 1.0
 
 
+# Sums and products to reassociate, commute and fold.
+@proc
+def nested_sums(n: size, x: f32[n], y: f32[n], z: f32[n]):
+    for i in seq(0, n):
+        z[i] = x[i] + (y[i] + (z[i] + 1.0))
+        y[i] = x[i] * (y[i] * (2.0 * x[i]))
+        z[i] = z[i] + x[i] * y[i]
+
+
 # Buffers to reuse, delete, sink and inline; loops to remove.
 @proc
 def buffers(n: size, x: f32[n], y: f32[n]):
@@ -522,13 +531,13 @@ LOOPS = ("divide_loop", "cut_loop", "fission", "fuse", "lift_scope", "join_loops
 CONFIGS = ("write_config", "delete_config", "bind_config", "reorder_stmts")
 
 KERNELS = [
-    Kernel(scale, [{"n": 4}, {"n": 8}, {"n": 12}]),
-    Kernel(axpy, [{"n": 1}, {"n": 7}, {"n": 12}]),
+    Kernel(scale, [{"n": 4}, {"n": 8}, {"n": 12}], ("cut_loop", "join_loops")),
+    Kernel(axpy, [{"n": 1}, {"n": 7}, {"n": 12}], ("fold_into_reduce", "split_write")),
     Kernel(row_sums, [{"n": 5, "m": 6}, {"n": 8, "m": 3}, {"n": 1, "m": 1}]),
     Kernel(matmul, [{"n": 2}, {"n": 6}]),
     Kernel(guarded, [{"n": 9, "m": 4}, {"n": 6, "m": 10}, {"n": 1, "m": 1}]),
     Kernel(two_stages, [{"n": 1}, {"n": 5}, {"n": 8}], ("fuse", "fission")),
-    Kernel(blur, [{"n": 4}, {"n": 12}]),
+    Kernel(blur, [{"n": 4}, {"n": 12}], ("cut_loop", "join_loops")),
     Kernel(windowed, [{"n": 3, "m": 5}, {"n": 1, "m": 8}], ("inline_window",)),
     Kernel(dot, [{"n": 1}, {"n": 6}, {"n": 9}], ("lift_reduce_constant",)),
     Kernel(staged, [{"n": 2}, {"n": 6}, {"n": 8}], ("reuse_buffer", "sink_alloc")),
@@ -614,6 +623,11 @@ KERNELS = [
         split_ranges,
         [{"n": 1}, {"n": 3}, {"n": 7}],
         ("lift_scope", "eliminate_dead_code", "join_loops", "simplify", "cut_loop"),
+    ),
+    Kernel(
+        nested_sums,
+        [{"n": 1}, {"n": 7}],
+        ("left_reassociate_expr", "commute_expr", "fold_into_reduce", "split_write"),
     ),
     Kernel(
         buffers,

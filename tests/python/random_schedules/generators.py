@@ -76,8 +76,6 @@ class Sequence:
     rng: random.Random
     tag: str = ""  # makes the names of new procedures unique in a run
     fresh_count: int = 0
-    accepted: set = field(default_factory=set)  # primitives accepted so far
-    static_memory: bool = False  # a buffer is in DRAM_STATIC
 
     def name(self, base, view=None):
         """A fresh name, or (one time in ten) a name already in use, or
@@ -86,7 +84,8 @@ class Sequence:
             used = [s.name() for s in view.loops()] + view.size_params
             if "c_reserved_names" not in KNOWN_HOLES:
                 used += C_RESERVED_NAMES
-            return self.rng.choice(used)
+            if used:
+                return self.rng.choice(used)
         self.fresh_count += 1
         return f"{base}{self.fresh_count}"
 
@@ -241,7 +240,10 @@ def gen_fuse(view, seq):
 
 
 def gen_lift_scope(view, seq):
-    scope = seq.choice(view.statements((ForCursor, IfCursor)))
+    """A loop or if inside another (one at the top has nothing to leave)."""
+    scope = seq.choice(
+        [s for s in view.statements((ForCursor, IfCursor)) if view.depth(s)]
+    )
     return None if scope is None else Step("lift_scope", (scope,))
 
 
@@ -260,7 +262,17 @@ def gen_add_loop(view, seq):
 
 
 def gen_eliminate_dead_code(view, seq):
-    stmt = seq.choice(view.statements((ForCursor, IfCursor)))
+    """Mostly an if (a loop is rarely dead), often one inside a loop, whose
+    iterator's range may decide it."""
+    ifs = view.statements(IfCursor)
+    nested = [s for s in ifs if view.depth(s)]
+    stmt = seq.choice(
+        nested
+        if nested and seq.rng.random() < 0.5
+        else ifs
+        if ifs and seq.rng.random() < 0.7
+        else view.statements((ForCursor, IfCursor))
+    )
     return None if stmt is None else Step("eliminate_dead_code", (stmt,))
 
 
@@ -664,8 +676,9 @@ def gen_insert_noop_call(view, seq):
     elif instr_ is noop_scalar:
         args = [seq.choice(scalar_data_names(view) or ["1.0"])]
     else:
-        tensors = [a for a in view.proc.args() if a.is_tensor()]
-        tensor = seq.choice(tensors)
+        tensor = seq.choice([a for a in view.proc.args() if a.is_tensor()])
+        if tensor is None:
+            return None
         *outer, last = tensor.shape()
         points = ["0"] * len(outer)
         args = [

@@ -1,21 +1,24 @@
 """Soundness holes known and still open, that the randomized schedule test
 steps around so that it stays green until their fixes are merged.
 
-Each entry names an issue-14 class, and is used in one of three ways: a
-generator leaves out the option that trips it; a kernel whose own C is
-wrong carries it as `known_hole` and is not scheduled; or a wrong result is
-counted as this hole instead of failing the test, when it comes from one of
-its `primitives` on one of its `kernels`, or when the wrong procedure shows
-its `pattern`. Every entry has a reproducer (KNOWN_HOLE_REPRODUCERS in
+Each entry names its issue-14 class (or says that it is new), and is used
+in one of three ways: a generator leaves out the option that trips it; a
+kernel whose own C is wrong carries it as `known_hole` and is not
+scheduled; or a wrong result is counted as this hole instead of failing the
+test, when it comes from one of its `primitives` on one of its `kernels`,
+or the wrong step matches its `step` predicate, or the wrong procedure its
+`pattern`. Every entry has a reproducer (KNOWN_HOLE_REPRODUCERS in
 test_random_schedules.py) that must still show the hole: once the fix is
 merged, `test_known_hole_is_still_open` fails until the entry is removed.
 """
 
+import re
 from dataclasses import dataclass
 
-from exo2.API_cursors import AssignConfigCursor, ForCursor
+from exo2.API_cursors import AssignConfigCursor, BinaryOpCursor, ForCursor, IfCursor
+from exo2.API_types import ExoType
 
-from .navigation import text, walk
+from .navigation import expressions_of, is_control, text, walk
 
 
 @dataclass(frozen=True)
@@ -25,7 +28,21 @@ class KnownHole:
     # A wrong result of these primitives on these kernels is this hole.
     primitives: frozenset = frozenset()
     kernels: frozenset = frozenset()
+    step: object = None  # a predicate on the wrong step
     pattern: object = None  # a predicate on the wrong procedure
+
+
+def division_of_a_possibly_negative_value(proc):
+    """Whether an integer `/` or `%` divides a value that may be negative:
+    a difference, a negation, or an index parameter."""
+    index_params = {a.name() for a in proc.args() if a.type() == ExoType.Index}
+    for stmt, _ in walk(proc.body()):
+        for e in expressions_of(stmt):
+            if isinstance(e, BinaryOpCursor) and e.op() in ("/", "%") and is_control(e):
+                dividend = text(e.lhs())
+                if "-" in dividend or set(re.findall(r"\w+", dividend)) & index_params:
+                    return True
+    return False
 
 
 def loop_bound_written_in_body(proc):
@@ -73,8 +90,7 @@ KNOWN_HOLES = {
     "floor_division_in_c": KnownHole(
         "issue 14, class 2",
         "C's `/` and `%` truncate where the object language floors",
-        frozenset({"rewrite_expr", "simplify", "cut_loop", "shift_loop"}),
-        frozenset({"negative_range", "floor_ops"}),
+        pattern=division_of_a_possibly_negative_value,
     ),
     "rearrange_dim_stride_reads": KnownHole(
         "issue 14, class 4",
@@ -84,15 +100,31 @@ KNOWN_HOLES = {
     ),
     "stage_mem_conditional_writes": KnownHole(
         "issue 14, class 3",
-        "stage_mem skips the load of a window the block writes only on some paths",
-        frozenset({"stage_mem"}),
-        frozenset({"conditional_writes"}),
+        "stage_mem skips the load of a window that a loop or an if writes "
+        "only on some paths",
+        step=lambda step: (
+            step.primitive == "stage_mem"
+            and isinstance(step.args[0], (ForCursor, IfCursor))
+        ),
     ),
     "join_loops_empty_ranges": KnownHole(
         "issue 14, class 5",
         "join_loops does not prove lo <= mid <= hi",
         frozenset({"join_loops"}),
         frozenset({"split_ranges"}),
+    ),
+    "extract_subproc_asserts_after_config_writes": KnownHole(
+        "issue 14, class 1 (new instance, not in the issue)",
+        "extract_subproc(include_asserts=True) asserts the condition of an "
+        "enclosing if after the block wrote a field it reads",
+        frozenset({"extract_subproc", "replace"}),
+        frozenset({"config_facts", "config_guards"}),
+    ),
+    "stage_mem_accum_of_a_window": KnownHole(
+        "new, not in issue 14 (stage_mem)",
+        "stage_mem(accum=True) of a window statement's variable does not "
+        "check that the block only reduces into it",
+        step=lambda step: step.primitive == "stage_mem" and step.kwargs.get("accum"),
     ),
     "insert_noop_call_preconditions": KnownHole(
         "issue 14, class 6",
