@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/install_postgres.sh  # for the shared-study test; never fails
 ctest --test-dir build --output-on-failure -j2
 # The randomized schedule test takes its seed from the commit, so that each
 # commit tries other schedules; a failure prints EXO2_RANDOM_SEED=<seed>,

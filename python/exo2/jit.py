@@ -8,14 +8,27 @@ once with the system C compiler and cached by content hash::
     kernel(n, alpha, x, y)          # NumPy arrays, Python ints / floats
 
 Arguments are checked before any C runs (wrong dtype, rank, shape, missing
-or extra arguments, non-contiguous tensors, violated preconditions), so a
-bad call raises a Python error instead of crashing. Windows accept strided
-views. Config fields live in the kernel's context (`set_config` /
-`get_config`) and persist across calls, as in C. `jit_library(procs)`
-compiles several procedures with one compiler run.
+or extra arguments, non-contiguous tensors, integers out of their C type's
+range, overlapping arrays, violated preconditions), so a bad call raises a
+Python error instead of crashing or computing something else. Windows
+accept strided views. Config fields live in the kernel's context
+(`set_config` / `get_config`) and persist across calls, as in C.
+
+Aliasing: exo2 proves schedules correct assuming that distinct array
+arguments never share memory. A call where two array arguments overlap and
+the kernel writes at least one of them raises ValueError naming both;
+arguments the kernel only reads may overlap (nothing they hold changes).
+
+The fast path: `kernel.bind(*args)` checks the arguments once, exactly as
+a call does, and returns a `BoundCall`; calling it (`bound()`) runs the
+kernel on those arguments through a one-pointer C trampoline (about half a
+microsecond), with no checks: see `BoundCall` for what it assumes.
+
+`jit_library(procs)` compiles several procedures with one compiler run.
 """
 
 import ctypes
+import functools
 import hashlib
 import inspect
 import os
@@ -33,8 +46,11 @@ from .backend.prec_analysis import get_default_prec
 
 DEFAULT_CFLAGS = ("-O3", "-march=native", "-shared", "-fPIC")
 
+# bf16 buffers are passed as uint16 arrays holding the raw bits (the upper
+# half of a float32).
 _NUMPY_TYPES = {
     "f16": np.float16,
+    "bf16": np.uint16,
     "f32": np.float32,
     "f64": np.float64,
     "i8": np.int8,
@@ -65,6 +81,7 @@ _C_FAST32 = _int_fast32()
 
 _CTYPES = {
     "f16": ctypes.c_uint16,
+    "bf16": ctypes.c_uint16,
     "f32": ctypes.c_float,
     "f64": ctypes.c_double,
     "i8": ctypes.c_int8,
@@ -77,13 +94,50 @@ _CTYPES = {
 
 
 class JitCompileError(RuntimeError):
-    """The C compiler rejected the generated code."""
+    """The C compiler rejected the generated code, or could not be run."""
+
+
+def _int_range(bits):
+    """The range of a signed integer of `bits` bits."""
+    return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+
+
+# The values a control argument or field can hold: its C type's range.
+_CONTROL_RANGE = _int_range(8 * ctypes.sizeof(_C_FAST32))
+_C_FAST32_NAME = f"int_fast32_t ({8 * ctypes.sizeof(_C_FAST32)} bits)"
+_INT_FIELD_RANGES = {
+    "index": _CONTROL_RANGE,
+    "size": _CONTROL_RANGE,
+    "stride": _CONTROL_RANGE,
+    "i8": _int_range(8),
+    "i32": _int_range(32),
+}
 
 
 def _control_expr(text):
     """Python source of a printed control expression: `/` is floor
     division in the object language."""
     return re.sub(r"(?<![/])/(?![/])", "//", text)
+
+
+def _trampoline(decls, c_name):
+    """C for `kernel.bind`: a struct holding the arguments of `c_name` (as
+    its declaration in `decls` types them) and a function calling it with
+    them, so that a bound call passes one pointer through ctypes."""
+    prototype = re.search(
+        rf"^void {re.escape(c_name)}\((.*)\);$", decls, re.MULTILINE
+    ).group(1)
+    params = [p.strip() for p in prototype.split(",")]
+    fields = [f"a{k}" for k in range(len(params))]
+    # each parameter is `type name` (`void *ctxt`): drop the name
+    types = [re.fullmatch(r"(.*?)\w+", p).group(1).strip() for p in params]
+    members = "".join(f"    {t} {f};\n" for t, f in zip(types, fields, strict=True))
+    args = ", ".join(f"a->{f}" for f in fields)
+    return (
+        f"\nstruct exo2_jit_args_{c_name} {{\n{members}}};\n"
+        f"void exo2_jit_call_{c_name}(const struct exo2_jit_args_{c_name} *a) "
+        f"{{ {c_name}({args}); }}\n"
+    )
 
 
 def _compile_library(c_text, cc, cflags):
@@ -99,7 +153,14 @@ def _compile_library(c_text, cc, cflags):
     fd, tmp = tempfile.mkstemp(suffix=".so", dir=directory)
     os.close(fd)
     cmd = [cc, *cflags, str(c_path), "-o", tmp]
-    result = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        result = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        os.unlink(tmp)
+        raise JitCompileError(
+            f"exo2.jit: cannot run the C compiler '{cc}' ({e.strerror}); "
+            "pass cc= or set $CC to an installed C compiler"
+        ) from None
     if result.returncode != 0:
         os.unlink(tmp)
         raise JitCompileError(
@@ -117,6 +178,27 @@ def jit(proc=None, *, cc=None, cflags=None, extra_cflags=()):
     if proc is None:
         return lambda p: jit(p, cc=cc, cflags=cflags, extra_cflags=extra_cflags)
     return JitKernel(proc, cc=cc, cflags=cflags, extra_cflags=extra_cflags)
+
+
+def _byte_extent(a, address):
+    """The bytes `[lo, hi)` the elements of a non-empty array at `address`
+    lie in."""
+    if a.flags.c_contiguous:
+        return address, address + a.nbytes
+    lo = hi = address
+    for n, s in zip(a.shape, a.strides, strict=True):
+        if s > 0:
+            hi += (n - 1) * s
+        else:
+            lo += (n - 1) * s
+    return lo, hi + a.itemsize
+
+
+def _as_array(value):
+    """A NumPy view of an array argument (ndarray or ctypes scalar)."""
+    if isinstance(value, np.ndarray):
+        return value
+    return np.frombuffer(value, dtype=np.uint8)
 
 
 class _Param:
@@ -197,7 +279,14 @@ class _Library:
         decls, body, self.configs = _core.compile_library(
             f"exo2_jit_{procs[0].name()}", [p.INTERNAL_proc() for p in procs], self.prec
         )
-        self.c_code = decls + "\n" + body
+        self.c_code = (
+            decls
+            + "\n"
+            + body
+            + "".join(
+                _trampoline(decls, _core.c_identifier(p.name())) for p in procs
+            )
+        )
         cc = cc or os.environ.get("CC") or "cc"
         flags = list(DEFAULT_CFLAGS if cflags is None else cflags)
         if cflags is None and "#pragma omp" in self.c_code:
@@ -219,6 +308,8 @@ class JitKernel:
         core = proc.INTERNAL_proc()
         prec = _library.prec
         self.c_code = _library.c_code
+        # A name C reserves is mangled in the C (`int` -> `int_`).
+        c_name = _core.c_identifier(proc.name())
         written = set(_core.written_params(core))
         self._params = [
             _Param(n, t, n in written, prec)
@@ -230,15 +321,35 @@ class JitKernel:
                 for p in self._params
             ]
         )
+        # Overlap is checked when two data arguments exist and one is written.
+        data = [p for p in self._params if p.is_data]
+        self._may_alias = len(data) > 1 and any(p.written for p in data)
         self._preconditions = [
             (text, compile(_control_expr(text), "<precondition>", "eval"))
             for text in _core.proc_preconditions(core)
         ]
         self._build_context(_library.configs)
         self.library = _library.cdll
-        self._fn = getattr(self.library, proc.name())
+        self._fn = getattr(self.library, c_name)
         self._fn.restype = None
         self._fn.argtypes = [ctypes.c_void_p] + [self._ctype(p) for p in self._params]
+        self._args_struct = type(
+            f"exo2_jit_args_{c_name}",
+            (ctypes.Structure,),
+            {"_fields_": [(f"a{k}", t) for k, t in enumerate(self._fn.argtypes)]},
+        )
+        self._call_bound = getattr(self.library, f"exo2_jit_call_{c_name}")
+        self._call_bound.restype = None
+        # the struct's address as an int: cheaper for ctypes than byref
+        self._call_bound.argtypes = [ctypes.c_void_p]
+        # preconditions that read config fields, which may change between
+        # calls of a BoundCall
+        config_names = set(self._configs)
+        self._config_preconditions = [
+            (text, code)
+            for text, code in self._preconditions
+            if config_names & set(code.co_names)
+        ]
         self._ctxt_ptr = (
             ctypes.cast(ctypes.pointer(self.context), ctypes.c_void_p)
             if self.context is not None
@@ -282,6 +393,21 @@ class JitKernel:
         """Sets fields of `cfg` in the kernel's context."""
         for field, value in fields.items():
             struct, typ = self._config_field(cfg, field)
+            if typ in _INT_FIELD_RANGES:
+                lo, hi = _INT_FIELD_RANGES[typ]
+                where = (
+                    f"{self.__name__}: config field {struct.__class__.__name__}.{field}"
+                )
+                if isinstance(value, (bool, np.bool_)) or not isinstance(
+                    value, (int, np.integer)
+                ):
+                    raise TypeError(
+                        f"{where} is {typ}: expected an int, got {type(value).__name__}"
+                    )
+                if not lo <= value <= hi:
+                    raise ValueError(
+                        f"{where} is {typ}: {value} does not fit ({lo} to {hi})"
+                    )
             if typ == "f16":
                 value = int(np.array(value, dtype=np.float16).view(np.uint16))
             setattr(struct, field, value)
@@ -319,9 +445,17 @@ class JitKernel:
         value = int(value)
         if p.kind == "size" and value < 1:
             raise self._error(p, f"size must be positive, got {value}", ValueError)
+        lo, hi = _CONTROL_RANGE
+        if not lo <= value <= hi:
+            raise self._error(
+                p,
+                f"{value} does not fit in the C type of {p.kind} values, "
+                f"{_C_FAST32_NAME}: {lo} to {hi}",
+                ValueError,
+            )
         return value
 
-    def _array(self, p, value, env):
+    def _array(self, p, value, env, views):
         if not isinstance(value, np.ndarray):
             raise self._error(
                 p, f"expected a numpy.ndarray of {p.dtype}, got {type(value).__name__}"
@@ -348,6 +482,9 @@ class JitKernel:
                 "the kernel writes this argument, but the array is read-only",
                 ValueError,
             )
+        address = value.ctypes.data
+        if views is not None and value.size:
+            views.append((p, value, *_byte_extent(value, address)))
         if not p.is_window:
             if not value.flags.c_contiguous:
                 raise self._error(
@@ -355,7 +492,7 @@ class JitKernel:
                     "expected a C-contiguous array (only window parameters accept strided views)",
                     ValueError,
                 )
-            return value.ctypes.data
+            return address
         itemsize = value.itemsize
         if any(s % itemsize for s in value.strides):
             raise self._error(
@@ -364,10 +501,10 @@ class JitKernel:
         strides = [s // itemsize for s in value.strides]
         env[f"__strides_{p.name}"] = strides
         return _WindowStructs.get(value.ndim)(
-            value.ctypes.data, (_C_FAST32 * value.ndim)(*strides)
+            address, (_C_FAST32 * value.ndim)(*strides)
         )
 
-    def _scalar(self, p, value, keep):
+    def _scalar(self, p, value, keep, views):
         if isinstance(value, np.ndarray):
             if value.shape != () or value.dtype != p.dtype:
                 raise self._error(
@@ -380,14 +517,20 @@ class JitKernel:
                     "the kernel writes this argument, but the array is read-only",
                     ValueError,
                 )
-            return value.ctypes.data
+            address = value.ctypes.data
+            if views is not None:
+                views.append((p, value, address, address + value.itemsize))
+            return address
         if isinstance(value, ctypes._SimpleCData):
             if type(value) is not _CTYPES.get(p.prec):
                 raise self._error(
                     p,
                     f"expected a ctypes value of {p.prec}, got {type(value).__name__}",
                 )
-            return ctypes.addressof(value)
+            address = ctypes.addressof(value)
+            if views is not None:
+                views.append((p, value, address, address + ctypes.sizeof(value)))
+            return address
         if p.written:
             raise self._error(
                 p,
@@ -397,9 +540,35 @@ class JitKernel:
             value, (int, float, np.number)
         ):
             raise self._error(p, f"expected a number, got {type(value).__name__}")
-        boxed = np.array(value, dtype=p.dtype)
+        boxed = self._boxed_number(p, value)
         keep.append(boxed)
         return boxed.ctypes.data
+
+    def _boxed_number(self, p, value):
+        """A 0-d array of `p`'s dtype holding exactly `value`: integers must
+        be integral and in range, floats must not overflow to infinity."""
+        if np.issubdtype(p.dtype, np.integer):
+            if not isinstance(value, (int, np.integer)):
+                raise self._error(
+                    p, f"expected an integer for {p.prec}, got {type(value).__name__}"
+                )
+            info = np.iinfo(p.dtype)
+            if not info.min <= int(value) <= info.max:
+                raise self._error(
+                    p,
+                    f"{value} does not fit in {p.prec} ({info.min} to {info.max})",
+                    ValueError,
+                )
+            return np.array(value, dtype=p.dtype)
+        with np.errstate(over="ignore"):
+            boxed = np.array(value, dtype=p.dtype)
+        if np.isinf(boxed) and np.isfinite(value):
+            raise self._error(
+                p,
+                f"{value} does not fit in {p.prec} (it would become infinity)",
+                ValueError,
+            )
+        return boxed
 
     def _stride_env(self, env):
         def stride(buf, dim):
@@ -411,7 +580,10 @@ class JitKernel:
 
         return stride
 
-    def __call__(self, *args, **kwargs):
+    def _checked_arguments(self, args, kwargs):
+        """`(c_args, keep, env)`: the C arguments of a call after every
+        check of the module docstring; `keep` holds the boxed numbers they
+        point to."""
         if kwargs or len(args) != len(self._params):
             try:
                 bound = self._signature.bind(*args, **kwargs)
@@ -423,20 +595,60 @@ class JitKernel:
             if not p.is_data:
                 env[p.name] = self._control(p, value)
         keep = []
+        # (param, array, first byte, end byte) of each array argument, for
+        # the overlap check; Python numbers are boxed into fresh arrays.
+        views = [] if self._may_alias else None
         c_args = [self._ctxt_ptr]
         for p, value in zip(self._params, args, strict=False):
             if not p.is_data:
                 c_args.append(env[p.name])
             elif p.is_tensor:
-                c_args.append(self._array(p, value, env))
+                c_args.append(self._array(p, value, env, views))
                 env[f"__shape_{p.name}"] = value.shape
             else:
-                c_args.append(self._scalar(p, value, keep))
+                c_args.append(self._scalar(p, value, keep, views))
+        if views:
+            self._check_no_overlap(views)
         if self._preconditions:
-            self._check_preconditions(env)
+            self._check_preconditions(env, self._preconditions)
+        return c_args, keep, env
+
+    def __call__(self, *args, **kwargs):
+        c_args, _keep, _env = self._checked_arguments(args, kwargs)
         self._fn(*c_args)
 
-    def _check_preconditions(self, env):
+    def bind(self, *args, **kwargs):
+        """A `BoundCall` of the kernel on these arguments: checked now,
+        exactly as a call checks them, and run without checks by calling
+        it (`bound()`), about half a microsecond per call."""
+        c_args, keep, env = self._checked_arguments(args, kwargs)
+        struct = self._args_struct(*c_args)
+        # the struct holds raw addresses: keep what they point into alive
+        return BoundCall(self, struct, [*keep, *args, *kwargs.values()], env)
+
+    def _check_no_overlap(self, views):
+        """Raises ValueError when two array arguments share memory and the
+        kernel writes one of them. Byte extents decide most pairs; only
+        pairs whose extents intersect (interleaved strided views) need
+        NumPy's exact test."""
+        for k, (p, a, a_lo, a_hi) in enumerate(views):
+            for q, b, b_lo, b_hi in views[k + 1 :]:
+                if not (p.written or q.written) or a_hi <= b_lo or b_hi <= a_lo:
+                    continue
+                try:
+                    shared = np.shares_memory(_as_array(a), _as_array(b), 100_000)
+                except np.exceptions.TooHardError:
+                    shared = True
+                if shared:
+                    written = " and ".join(f"'{x.name}'" for x in (p, q) if x.written)
+                    raise ValueError(
+                        f"{self.__name__}: arguments '{p.name}' and '{q.name}' "
+                        f"overlap in memory, and the kernel writes {written}: "
+                        "exo2 assumes that distinct array arguments never "
+                        "alias (pass separate arrays, e.g. a copy)"
+                    )
+
+    def _check_preconditions(self, env, preconditions):
         names = dict(env)
         for p in self._params:
             if p.is_data:
@@ -444,10 +656,53 @@ class JitKernel:
         names["stride"] = self._stride_env(env)
         for cfg_name, (_cfg, _types) in self._configs.items():
             names[cfg_name] = getattr(self.context, cfg_name)
-        for text, code in self._preconditions:
+        for text, code in preconditions:
             try:
                 ok = eval(code, {}, names)
             except NameError:
                 continue  # mentions something only C knows
             if not ok:
                 raise ValueError(f"{self.__name__}: precondition violated: {text}")
+
+
+class BoundCall(functools.partial):
+    """`kernel.bind(*args)`: the kernel on fixed arguments, checked once.
+
+    Calling it (`bound()`, no arguments) runs the kernel's C on the
+    arguments checked at `bind` time, through a C function taking one
+    pointer to them: a few hundred nanoseconds, against ten microseconds or
+    more for a checked call. It keeps references to the arrays, so their
+    memory stays valid, and checks nothing again except the preconditions
+    that read config fields (configs may change between calls). What it
+    assumes, since it does not look: each array still has the dtype, shape,
+    strides and flags it had at `bind` (NumPy changes none of these in
+    place, except `a.flags.writeable` and assigning `a.shape` / `a.strides`,
+    which you must not do to a bound array), and a Python number given for
+    a scalar keeps its value at `bind` (it was copied). The contents of the
+    arrays are free to change between calls: that is the point.
+    """
+
+    def __new__(cls, kernel, struct, keep, env):
+        if kernel._config_preconditions:
+            call = functools.partial(_checked_bound_call, kernel, env, struct)
+        else:
+            call = functools.partial(kernel._call_bound, ctypes.addressof(struct))
+        bound = super().__new__(cls, call)
+        bound.kernel = kernel
+        bound._struct = struct
+        bound._keep = keep
+        # The C entry and its one argument, for callers that loop in C
+        # (`exo2.bench`); None where each call checks preconditions first.
+        bound.function = None if kernel._config_preconditions else kernel._call_bound
+        bound.c_args = (ctypes.c_void_p(ctypes.addressof(struct)),)
+        return bound
+
+    def __repr__(self):
+        return f"<BoundCall of {self.kernel.__name__}>"
+
+
+def _checked_bound_call(kernel, env, struct):
+    """A bound call of a kernel whose preconditions read config fields:
+    those are checked first."""
+    kernel._check_preconditions(env, kernel._config_preconditions)
+    kernel._call_bound(ctypes.addressof(struct))

@@ -1,4 +1,4 @@
-// Definition-time bounds checking (object-language.md §8, errors.md §2).
+// Definition-time bounds checking (docs/writing-kernels.md, docs/errors.md).
 //
 // The checker walks the procedure once, in source order, keeping a context of
 // facts in an SmtEncoder: size arguments are positive, preconditions hold,
@@ -36,19 +36,19 @@
 
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "exo2/analysis/config_state.hpp"
 #include "exo2/analysis/z3_encoding.hpp"
 #include "exo2/core_ir/printer.hpp"
 
 namespace exo2 {
 
 namespace {
-
-using ConfigField = std::pair<const Config*, std::string>;
 
 // Replaces the callee's parameters by the caller's arguments in a control
 // expression of the callee (a shape or a precondition). `stride(p, d)` of a
@@ -102,46 +102,6 @@ std::string shape_text(const std::vector<Expr>& shape) {
   return fmt::format("[{}]", fmt::join(parts, ","));
 }
 
-// The control-typed config fields written by a block, including inside the
-// procedures it calls.
-void collect_config_writes(const Block& block, std::set<ConfigField>& out,
-                           std::set<const ProcNode*>& visited) {
-  for (const auto& s : block) {
-    switch (s->kind) {
-      case StmtKind::WriteConfig: {
-        const auto& w = s->as<WriteConfig>();
-        out.emplace(w.config.get(), w.field);
-        break;
-      }
-      case StmtKind::If:
-        collect_config_writes(s->as<If>().body, out, visited);
-        collect_config_writes(s->as<If>().orelse, out, visited);
-        break;
-      case StmtKind::For:
-        collect_config_writes(s->as<For>().body, out, visited);
-        break;
-      case StmtKind::With:
-        collect_config_writes(s->as<With>().body, out, visited);
-        break;
-      case StmtKind::Call: {
-        const Proc& f = s->as<Call>().f;
-        if (f && visited.insert(f.get()).second)
-          collect_config_writes(f->body, out, visited);
-        break;
-      }
-      default:
-        break;
-    }
-  }
-}
-
-std::set<ConfigField> config_writes(const Block& block) {
-  std::set<ConfigField> out;
-  std::set<const ProcNode*> visited;
-  collect_config_writes(block, out, visited);
-  return out;
-}
-
 // What the checker knows about a buffer name in scope.
 struct BufferInfo {
   Sym root;                       // the allocation or argument owning the data
@@ -158,8 +118,37 @@ struct Shape {
 class BoundsChecker {
  public:
   explicit BoundsChecker(const Proc& p) : proc_(p) {}
+  // Checks only the call statement `focus`; the rest of the procedure only
+  // gives it its context.
+  BoundsChecker(const Proc& p, const StmtNode& focus)
+      : proc_(p), focus_(&focus), checking_(false) {}
+
+  std::vector<CheckFailure> check_focus() {
+    const ProcNode& p = *proc_;
+    for (const auto& a : p.args) declare_arg(a);
+    for (const auto& pred : p.preds) smt_.assume(smt_.encode(pred));
+    block(p.body);
+    return failures_;
+  }
 
   void run() {
+    check_all();
+    if (!diags_.empty()) throw effect_check_error(diags_);
+    if (alias_error_)
+      throw SchedulingError(alias_error_->first,
+                            {.srcinfo = alias_error_->second,
+                             .condition = "NoAlias",
+                             .hint = "pass disjoint windows, or copy one "
+                                     "argument through a temporary buffer"});
+  }
+
+  std::vector<CheckFailure> failures() {
+    check_all();
+    return failures_;
+  }
+
+ private:
+  void check_all() {
     const ProcNode& p = *proc_;
     for (const auto& a : p.args) declare_arg(a);
 
@@ -169,10 +158,11 @@ class BoundsChecker {
     for (const auto& pred : p.preds) {
       z3::expr fact = smt_.encode(pred);
       if (smt_.satisfiable(fact).no()) {
-        pred_diags.push_back(
-            {pred->srcinfo,
-             fmt::format("The assertion {} at {} is always unsatisfiable.",
-                         print_expr(pred), pred->srcinfo.str())});
+        const std::string what =
+            fmt::format("The assertion {} at {} is always unsatisfiable",
+                        print_expr(pred), pred->srcinfo.str());
+        pred_diags.push_back({pred->srcinfo, what + "."});
+        failures_.push_back({pred->srcinfo, what, ""});
       }
       smt_.assume(fact);
     }
@@ -184,12 +174,8 @@ class BoundsChecker {
     diags_.insert(diags_.end(), pred_diags.begin(), pred_diags.end());
 
     block(p.body);
-
-    if (!diags_.empty()) throw effect_check_error(diags_);
-    if (alias_error_) throw SchedulingError(*alias_error_);
   }
 
- private:
   // ---- Declarations --------------------------------------------------------
 
   void declare_arg(const FnArg& a) {
@@ -286,17 +272,34 @@ class BoundsChecker {
     if (r.timed_out())
       return fmt::format("   (unknown: the Z3 solver timed out after {} ms)",
                          smt_.timeout_ms());
-    return "  " + smt_.counterexample(r, scope_vars_);
+    const std::string values = smt_.counterexample(r, scope_vars_);
+    if (values.empty())
+      return "   (always: the condition depends on no variable)";
+    return "  " + values;
   }
 
   // Proves `goal` in the current context; otherwise reports
   // `<head>\n  <counterexample>.` at `at`. Returns whether it held.
   bool require(const z3::expr& goal, const SrcInfo& at,
                const std::string& head) {
+    if (!checking_) return true;
     QueryResult r = smt_.prove(goal);
     if (r.yes()) return true;
     diags_.push_back({at, head + "\n" + witness_line(r) + "."});
+    failures_.push_back({at, sentence(head),
+                         r.no() ? smt_.counterexample(r, scope_vars_) : ""});
     return false;
+  }
+
+  // `head` without its trailing `... when:` clause.
+  static std::string sentence(const std::string& head) {
+    const std::string when = " when:";
+    if (head.size() < when.size() ||
+        head.compare(head.size() - when.size(), when.size(), when) != 0)
+      return head;
+    const size_t last = head.rfind(". ");
+    return last == std::string::npos ? head.substr(0, head.size() - when.size())
+                                     : head.substr(0, last);
   }
 
   void check_positive(const Expr& e) {
@@ -386,23 +389,13 @@ class BoundsChecker {
     for (const auto& s : b) stmt(*s);
   }
 
-  // Forgets what is known about config fields (after code that may have
-  // written them).
-  void havoc(const std::set<ConfigField>& fields) {
-    for (const auto& [config, field] : fields) {
-      if (!config->has_field(field)) continue;
-      const Type& t = config->lookup_type(field);
-      if (t.is_bool()) {
-        smt_.bind_config(*config, field,
-                         smt_.fresh_bool(config->name() + "." + field));
-      } else if (t.is_indexable()) {
-        smt_.bind_config(*config, field,
-                         smt_.fresh_int(config->name() + "." + field));
-      }
-    }
-  }
-
   void stmt(const StmtNode& s) {
+    if (&s == focus_) {
+      checking_ = true;
+      call(s.as<Call>());
+      checking_ = false;
+      return;
+    }
     switch (s.kind) {
       case StmtKind::Assign:
       case StmtKind::Reduce: {
@@ -416,8 +409,7 @@ class BoundsChecker {
       case StmtKind::WriteConfig: {
         const auto& w = s.as<WriteConfig>();
         reads(w.rhs);
-        if (w.rhs->type.is_control() && SmtEncoder::is_encodable(w.rhs))
-          smt_.bind_config(*w.config, w.field, smt_.encode(w.rhs));
+        advance_config_state(smt_, s);
         return;
       }
       case StmtKind::If: {
@@ -431,8 +423,7 @@ class BoundsChecker {
         smt_.assume(!cond);
         block(i.orelse);
         smt_.pop();
-        havoc(config_writes(i.body));
-        havoc(config_writes(i.orelse));
+        advance_config_state(smt_, s);
         return;
       }
       case StmtKind::For: {
@@ -448,7 +439,9 @@ class BoundsChecker {
                                : make_binop(BinOpKind::Sub, f.hi, f.lo,
                                             s.srcinfo, Type(TypeKind::Index)),
                            hi - lo, s.srcinfo);
-        havoc(config_writes(f.body));
+        // The body may run after earlier iterations (and the code after
+        // the loop after any number of them).
+        forget_config_values(smt_, config_fields_written(f.body));
         smt_.push();
         z3::expr i = smt_.var(f.iter);
         smt_.assume(lo <= i && i < hi);
@@ -470,6 +463,8 @@ class BoundsChecker {
       }
       case StmtKind::Call:
         call(s.as<Call>());
+        barriers(s.as<Call>().barriers);
+        advance_config_state(smt_, s);
         return;
       case StmtKind::WindowStmt:
         window_stmt(s.as<WindowStmt>());
@@ -477,11 +472,22 @@ class BoundsChecker {
       case StmtKind::With:
         block(s.as<With>().body);
         return;
+      case StmtKind::Sync:
+        barriers(s.as<Sync>().barriers);
+        return;
       case StmtKind::Pass:
       case StmtKind::Free:
-      case StmtKind::Sync:
         return;
     }
+  }
+
+  // Barrier elements are logical: within the full extent of every
+  // dimension, ring dimensions included (docs/cuda.md).
+  void barriers(const std::vector<Expr>& bs) {
+    for (const Expr& b : bs)
+      if (b->kind == ExprKind::Read)
+        check_access(b->as<Read>().name, b->as<Read>().idx, "signalled",
+                     b->srcinfo);
   }
 
   void window_stmt(const WindowStmt& w) {
@@ -536,12 +542,14 @@ class BoundsChecker {
       if (!b) continue;
       if (!passed.insert(*b).second) {
         // Exo's text (rewrite/new_eff.py), two spaces before "Please".
-        alias_error_ = fmt::format(
-            "Cannot Pass the same buffer '{}' via multiple arguments in call "
-            "to {}, since doing so would introduce aliased arguments.  Please "
-            "contact the Exo developers if you need support for aliased "
-            "arguments.",
-            b->name(), c.f->name);
+        alias_error_ = {
+            fmt::format(
+                "Cannot Pass the same buffer '{}' via multiple arguments in "
+                "call to {}, since doing so would introduce aliased "
+                "arguments.  Please contact the Exo developers if you need "
+                "support for aliased arguments.",
+                b->name(), c.f->name),
+            c.srcinfo};
         return;
       }
     }
@@ -594,13 +602,17 @@ class BoundsChecker {
                           "Assertion is false when:",
                           print_expr(pred), f.name, pred->srcinfo.str()));
     }
-    havoc(config_writes(f.body));
   }
 
   const Proc& proc_;
+  // With a focus, only that call is checked.
+  const StmtNode* focus_ = nullptr;
+  bool checking_ = true;
+  std::vector<CheckFailure> failures_;
   SmtEncoder smt_;
   std::vector<Diagnostic> diags_;
-  std::optional<std::string> alias_error_;
+  // The message and the call of the first aliased call found.
+  std::optional<std::pair<std::string, SrcInfo>> alias_error_;
   std::unordered_map<Sym, BufferInfo> buffers_;
   // The integer variables shown in counterexamples, outermost first.
   std::vector<NamedTerm> scope_vars_;
@@ -609,5 +621,28 @@ class BoundsChecker {
 }  // namespace
 
 void check_bounds(const Proc& p) { BoundsChecker(p).run(); }
+
+// Code that primitives produce may hold what the checker cannot encode
+// (what the frontend would have refused): that is a failure, not a crash.
+template <class F>
+std::vector<CheckFailure> failures_or_unencodable(const SrcInfo& at, F&& f) {
+  try {
+    return f();
+  } catch (const std::invalid_argument& e) {
+    return {{at, fmt::format("cannot check it ({})", e.what()), ""}};
+  }
+}
+
+std::vector<CheckFailure> bounds_failures(const Proc& p) {
+  return failures_or_unencodable(p->srcinfo,
+                                 [&] { return BoundsChecker(p).failures(); });
+}
+
+std::vector<CheckFailure> check_call(const Proc& p, const StmtNode& call) {
+  if (call.kind != StmtKind::Call)
+    throw std::invalid_argument("check_call: expected a call statement");
+  return failures_or_unencodable(
+      call.srcinfo, [&] { return BoundsChecker(p, call).check_focus(); });
+}
 
 }  // namespace exo2

@@ -4,6 +4,9 @@
 #include <memory>
 #include <utility>
 
+#include "exo2/analysis/config_state.hpp"
+#include "exo2/core_ir/equality.hpp"
+
 namespace exo2 {
 namespace {
 
@@ -128,6 +131,8 @@ class FieldScanner {
         return block(s->as<With>().body, in_proc);
       case StmtKind::Call:
         for (const Expr& a : s->as<Call>().args) read(a);
+        // The preconditions are checked at the call.
+        for (const Expr& pred : s->as<Call>().f->preds) read(pred);
         if (out.read) return out;
         return block(s->as<Call>().f->body, false);
     }
@@ -182,6 +187,66 @@ std::vector<std::pair<const Block*, size_t>> levels_of(const Proc& p,
   return levels;
 }
 
+// The value `field` provably holds just before the statement at `at`, for
+// a data field: the right-hand side of the last write of the field before
+// it, in straight-line code (the search stops at the head of a loop body
+// and at code that may write the field otherwise), when nothing between
+// that write and `at` modifies what the right-hand side reads.
+Expr data_value_held(const Proc& p, const StmtPath& at, const Location& field) {
+  auto levels = levels_of(p, at);
+  Block between;
+  for (size_t level = levels.size(); level-- > 0;) {
+    const auto& [b, index] = levels[level];
+    for (size_t k = index; k-- > 0;) {
+      const Stmt& s = (*b)[k];
+      bool writes = false;
+      for (const Location& f : config_fields_written(s))
+        writes = writes || f.same_as(field);
+      if (!writes) {
+        between.insert(between.begin(), s);
+        continue;
+      }
+      if (s->kind != StmtKind::WriteConfig) return nullptr;
+      const Expr& value = s->as<WriteConfig>().rhs;
+      const std::vector<Access> effects = effects_of(between);
+      for (const Access& read : effects_of(
+               make_write_config(field.config, field.field, value, s->srcinfo)))
+        if (read.kind == AccessKind::Read)
+          for (const Access& a : effects)
+            if (a.modifies() && a.location.same_as(read.location))
+              return nullptr;
+      return value;
+    }
+    if (level == 0) break;
+    const auto& [parent, parent_index] = levels[level - 1];
+    if ((*parent)[parent_index]->kind == StmtKind::For) return nullptr;
+  }
+  return nullptr;
+}
+
+// Whether running the `count` statements at `first` leaves `field` with the
+// value it held before them: proven in Z3 for control fields (config
+// values tracked as in queries.hpp); for a data field, the statements are
+// one write of a value the field provably holds already.
+bool keeps_value(const Proc& p, const StmtPath& first, size_t count,
+                 const Location& field) {
+  const Block& own = *levels_of(p, first).back().first;
+  if (is_control_field(field)) {
+    QueryContext ctx(p, first);
+    SmtEncoder& enc = ctx.encoder();
+    const z3::expr before = enc.config_field(*field.config, field.field);
+    for (size_t k = 0; k < count; ++k)
+      ctx.advance_over(own.at(first.index + k));
+    const z3::expr after = enc.config_field(*field.config, field.field);
+    return enc.prove(before == after).yes();
+  }
+  if (count != 1) return false;
+  const Stmt& s = own.at(first.index);
+  if (s->kind != StmtKind::WriteConfig) return false;
+  const Expr held = data_value_held(p, first, field);
+  return held && equal(held, s->as<WriteConfig>().rhs);
+}
+
 }  // namespace
 
 FieldAfter config_field_after(const Proc& p, const StmtPath& first,
@@ -229,6 +294,7 @@ ConfigInvisibility check_config_invisible(const Proc& p, const StmtPath& first,
     if (!known) written.push_back(a.location);
   }
   for (const Location& field : written) {
+    if (keeps_value(p, first, count, field)) continue;
     FieldAfter after = config_field_after(p, first, count, field);
     if (after.fate == FieldAfter::Fate::Read) {
       result.read_field = field;

@@ -3,6 +3,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "exo2/analysis/config_state.hpp"
+#include "exo2/analysis/z3_encoding.hpp"
 #include "exo2/core_ir/printer.hpp"
 
 namespace exo2 {
@@ -39,11 +41,45 @@ struct Scope {
   std::unordered_map<Sym, Expr> values;
   // Window statements and data parameters of callees.
   WindowEnv views;
+  // Scalar data parameters of callees passed a config field (`g(Cfg.f)`):
+  // their reads and writes are the field's.
+  std::unordered_map<Sym, Location> config_params;
   std::vector<LoopRange> loops;
   std::vector<Guard> guards;
   // The outermost call being walked through; its location is reported for
   // the accesses of callee bodies.
   const SrcInfo* call_site = nullptr;
+  // The values of the control config fields the analysed code has written
+  // so far, relative to its start (fields absent are unchanged), and the
+  // unknown values introduced so far.
+  std::vector<std::pair<Location, Expr>> config_values;
+  std::vector<Expr> unknowns;
+
+  const Expr* config_value(const ReadConfig& r) const {
+    for (const auto& [field, value] : config_values)
+      if (field.config->same_as(*r.config) && field.field == r.field)
+        return &value;
+    return nullptr;
+  }
+  void set_config_value(const Location& field, Expr value) {
+    for (auto& [known, v] : config_values) {
+      if (!known.same_as(field)) continue;
+      v = std::move(value);
+      return;
+    }
+    config_values.emplace_back(field, std::move(value));
+  }
+  // The fields (control ones; data fields never occur in indices) get
+  // unknown values.
+  void forget(const std::vector<Location>& fields, const SrcInfo& at) {
+    for (const Location& f : fields) {
+      if (!is_control_field(f)) continue;
+      Expr unknown =
+          make_read(Sym(f.str()), {}, at, f.config->lookup_type(f.field));
+      unknowns.push_back(unknown);
+      set_config_value(f, std::move(unknown));
+    }
+  }
 };
 
 const Type kIndexType(TypeKind::Index);
@@ -56,6 +92,10 @@ bool is_zero(const Expr& e) {
 // A control expression of the walked code in the analysed code's terms.
 Expr translate(const Expr& e, const Scope& scope) {
   switch (e->kind) {
+    case ExprKind::ReadConfig: {
+      const Expr* value = scope.config_value(e->as<ReadConfig>());
+      return value ? *value : e;
+    }
     case ExprKind::Read: {
       const auto& r = e->as<Read>();
       if (!r.idx.empty()) return e;
@@ -168,6 +208,42 @@ BufferView view_of_argument(const Expr& arg, const Scope& scope) {
   return point;
 }
 
+// Adds the symbols `e` reads (as control variables) to `out`.
+void read_symbols(const Expr& e, std::unordered_set<Sym>& out) {
+  if (!e) return;
+  switch (e->kind) {
+    case ExprKind::Read:
+      if (e->as<Read>().idx.empty()) out.insert(e->as<Read>().name);
+      return;
+    case ExprKind::USub:
+      read_symbols(e->as<USub>().arg, out);
+      return;
+    case ExprKind::BinOp:
+      read_symbols(e->as<BinOp>().lhs, out);
+      read_symbols(e->as<BinOp>().rhs, out);
+      return;
+    default:
+      return;
+  }
+}
+
+// The unknown values of `scope` that the indices, loops or guards of `a`
+// mention.
+std::vector<Expr> unknowns_mentioned(const Access& a, const Scope& scope) {
+  if (scope.unknowns.empty()) return {};
+  std::unordered_set<Sym> used;
+  for (const Expr& i : a.idx) read_symbols(i, used);
+  for (const LoopRange& l : a.loops) {
+    read_symbols(l.lo, used);
+    read_symbols(l.hi, used);
+  }
+  for (const Guard& g : a.guards) read_symbols(g.cond, used);
+  std::vector<Expr> out;
+  for (const Expr& u : scope.unknowns)
+    if (used.count(u->as<Read>().name)) out.push_back(u);
+  return out;
+}
+
 class EffectCollector {
  public:
   explicit EffectCollector(std::vector<Access>& out) : out_(out) {}
@@ -185,16 +261,28 @@ class EffectCollector {
         const auto& a = s.as<Assign>();
         for (const Expr& i : a.idx) config_reads(i, scope);
         reads(a.rhs, scope);
+        const AccessKind kind =
+            s.kind == StmtKind::Assign ? AccessKind::Write : AccessKind::Reduce;
+        if (auto field = scope.config_params.find(a.name);
+            field != scope.config_params.end()) {
+          add(kind, field->second, {}, s.srcinfo, scope);
+          break;
+        }
         auto [buffer, idx] = resolve_access(a.name, a.idx, scope);
-        add(s.kind == StmtKind::Assign ? AccessKind::Write : AccessKind::Reduce,
-            Location{buffer, nullptr, ""}, std::move(idx), s.srcinfo, scope);
+        add(kind, Location{buffer, nullptr, ""}, std::move(idx), s.srcinfo,
+            scope);
         break;
       }
       case StmtKind::WriteConfig: {
         const auto& w = s.as<WriteConfig>();
         reads(w.rhs, scope);
-        add(AccessKind::Write, Location{Sym(), w.config, w.field}, {},
-            s.srcinfo, scope);
+        const Location field{Sym(), w.config, w.field};
+        add(AccessKind::Write, field, {}, s.srcinfo, scope);
+        if (!is_control_field(field)) break;
+        if (SmtEncoder::is_encodable(w.rhs))
+          scope.set_config_value(field, translate(w.rhs, scope));
+        else
+          scope.forget({field}, s.srcinfo);
         break;
       }
       case StmtKind::If: {
@@ -206,6 +294,8 @@ class EffectCollector {
         Scope else_scope = scope;
         else_scope.guards.push_back(Guard{translate(i.cond, scope), false});
         block(i.orelse, std::move(else_scope));
+        scope.forget(config_fields_written(i.body), s.srcinfo);
+        scope.forget(config_fields_written(i.orelse), s.srcinfo);
         break;
       }
       case StmtKind::For: {
@@ -213,10 +303,14 @@ class EffectCollector {
         config_reads(f.lo, scope);
         config_reads(f.hi, scope);
         Scope body = scope;
-        body.loops.push_back(LoopRange{f.iter, translate(f.lo, scope),
-                                       translate(f.hi, scope),
-                                       next_loop_id_++});
+        body.loops.push_back(
+            LoopRange{f.iter, translate(f.lo, scope), translate(f.hi, scope),
+                      next_loop_id_++});
+        // Earlier iterations may have written these.
+        const std::vector<Location> written = config_fields_written(f.body);
+        body.forget(written, s.srcinfo);
         block(f.body, std::move(body));
+        scope.forget(written, s.srcinfo);
         break;
       }
       case StmtKind::Alloc:
@@ -224,6 +318,7 @@ class EffectCollector {
         break;
       case StmtKind::Call:
         call(s.as<Call>(), s.srcinfo, scope);
+        scope.forget(config_fields_written(s.as<Call>().f->body), s.srcinfo);
         break;
       case StmtKind::WindowStmt: {
         const auto& w = s.as<WindowStmt>();
@@ -234,6 +329,7 @@ class EffectCollector {
       }
       case StmtKind::With:
         block(s.as<With>().body, scope);
+        scope.forget(config_fields_written(s.as<With>().body), s.srcinfo);
         break;
       case StmtKind::Pass:
       case StmtKind::Free:
@@ -248,10 +344,19 @@ class EffectCollector {
     callee.loops = scope.loops;
     callee.guards = scope.guards;
     callee.call_site = scope.call_site ? scope.call_site : &srcinfo;
+    callee.config_values = scope.config_values;
+    callee.unknowns = scope.unknowns;
     for (size_t k = 0; k < c.args.size() && k < c.f->args.size(); ++k) {
       const Expr& arg = c.args[k];
       const FnArg& param = c.f->args[k];
-      if (param.type.is_numeric()) {
+      if (param.type.is_numeric() && arg->kind == ExprKind::ReadConfig) {
+        const auto& r = arg->as<ReadConfig>();
+        callee.config_params[param.name] = Location{Sym(), r.config, r.field};
+      } else if (param.type.is_numeric() && arg->kind == ExprKind::Read &&
+                 scope.config_params.count(arg->as<Read>().name)) {
+        callee.config_params[param.name] =
+            scope.config_params.at(arg->as<Read>().name);
+      } else if (param.type.is_numeric()) {
         if (arg->kind == ExprKind::WindowExpr)
           window_config_reads(arg->as<WindowExpr>(), scope);
         else
@@ -262,6 +367,9 @@ class EffectCollector {
         callee.values[param.name] = translate(arg, scope);
       }
     }
+    // The preconditions are checked at the call: they read the config
+    // fields they mention there.
+    for (const Expr& pred : c.f->preds) config_reads(pred, callee);
     block(c.f->body, std::move(callee));
   }
 
@@ -272,6 +380,11 @@ class EffectCollector {
         const auto& r = e->as<Read>();
         for (const Expr& i : r.idx) config_reads(i, scope);
         if (!e->type.is_numeric()) return;
+        if (auto field = scope.config_params.find(r.name);
+            field != scope.config_params.end()) {
+          add(AccessKind::Read, field->second, {}, e->srcinfo, scope);
+          return;
+        }
         auto [buffer, idx] = resolve_access(r.name, r.idx, scope);
         add(AccessKind::Read, Location{buffer, nullptr, ""}, std::move(idx),
             e->srcinfo, scope);
@@ -339,6 +452,7 @@ class EffectCollector {
     a.idx = std::move(idx);
     a.loops = scope.loops;
     a.guards = scope.guards;
+    a.unknowns = unknowns_mentioned(a, scope);
     a.srcinfo = scope.call_site ? *scope.call_site : srcinfo;
     out_.push_back(std::move(a));
   }
@@ -358,10 +472,13 @@ BufferView resolve_window(const WindowExpr& w, const WindowEnv& env) {
   return view_of_window(w, scope);
 }
 
-std::vector<Access> effects_of(const Block& block, const WindowEnv& env) {
+std::vector<Access> effects_of(const Block& block, const WindowEnv& env,
+                               const std::vector<Location>& unknown_at_start) {
   std::vector<Access> out;
   Scope scope;
   scope.views = env;
+  scope.forget(unknown_at_start,
+               block.empty() ? SrcInfo{} : block.front()->srcinfo);
   EffectCollector(out).block(block, std::move(scope));
   return out;
 }

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "exo2/analysis/config_state.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/core_ir/symbol_table.hpp"
 
@@ -62,27 +63,22 @@ QueryContext::QueryContext(const Proc& p, const StmtPath& at,
                            unsigned timeout_ms)
     : QueryContext(p, timeout_ms) {
   const Block* block = &p->body;
-  auto add_windows_before = [&](int index) {
-    for (int k = 0; k < index && static_cast<size_t>(k) < block->size(); ++k) {
-      const Stmt& s = (*block)[static_cast<size_t>(k)];
-      if (s->kind != StmtKind::WindowStmt) continue;
-      const auto& w = s->as<WindowStmt>();
-      if (w.rhs->kind == ExprKind::WindowExpr)
-        windows_[w.name] = resolve_window(w.rhs->as<WindowExpr>(), windows_);
-    }
+  auto advance_to = [&](int index) {
+    for (int k = 0; k < index && static_cast<size_t>(k) < block->size(); ++k)
+      advance_over((*block)[static_cast<size_t>(k)]);
   };
   for (const auto& [index, child] : at.block_path) {
-    add_windows_before(index);
+    advance_to(index);
     const Stmt& s = stmt_in(*block, index);
     if (s->kind == StmtKind::For) {
       const auto& f = s->as<For>();
-      enter_loop(f.iter, f.lo, f.hi);
+      enter_loop(f.iter, f.lo, f.hi, f.body);
     } else if (s->kind == StmtKind::If) {
       enter_branch(s->as<If>().cond, child == 0);
     }
     block = &child_block(s, child);
   }
-  add_windows_before(at.index);
+  advance_to(at.index);
   // The walk's scopes stay entered for the life of this context.
   saved_.clear();
 }
@@ -92,13 +88,15 @@ void QueryContext::assume_if_encodable(const Expr& fact) {
     encoder_.assume(encoder_.encode(fact));
 }
 
-void QueryContext::enter_loop(const Sym& iter, const Expr& lo, const Expr& hi) {
+void QueryContext::enter_loop(const Sym& iter, const Expr& lo, const Expr& hi,
+                              const Block& body) {
   saved_.push_back(Saved{shown_.size(), windows_});
   encoder_.push();
   z3::expr i = encoder_.var(iter);
   if (SmtEncoder::is_encodable(lo)) encoder_.assume(encoder_.encode(lo) <= i);
   if (SmtEncoder::is_encodable(hi)) encoder_.assume(i < encoder_.encode(hi));
   shown_.push_back(NamedTerm{iter.name(), i});
+  forget_config_values(encoder_, config_fields_written(body));
 }
 
 void QueryContext::enter_branch(const Expr& cond, bool holds) {
@@ -113,7 +111,49 @@ void QueryContext::enter_branch(const Expr& cond, bool holds) {
 void QueryContext::add_window(const Sym& name, const WindowExpr& w) {
   saved_.push_back(Saved{shown_.size(), windows_});
   encoder_.push();
-  windows_[name] = resolve_window(w, windows_);
+  declare_window(name, w);
+}
+
+void QueryContext::advance_over(const Stmt& s) {
+  if (s->kind == StmtKind::WindowStmt) {
+    const auto& w = s->as<WindowStmt>();
+    if (w.rhs->kind == ExprKind::WindowExpr)
+      declare_window(w.name, w.rhs->as<WindowExpr>());
+  }
+  advance_config_state(encoder_, *s);
+}
+
+void QueryContext::declare_window(const Sym& name, const WindowExpr& w) {
+  BufferView view = resolve_window(w, windows_);
+  for (WindowAccess& d : view.dims) {
+    if (d.lo) d.lo = pin_config_reads(d.lo);
+    if (d.hi) d.hi = pin_config_reads(d.hi);
+  }
+  windows_[name] = std::move(view);
+}
+
+// `e` with each control config read replaced by a new variable bound to the
+// field's current value, so that later writes of the field leave it alone.
+Expr QueryContext::pin_config_reads(const Expr& e) {
+  switch (e->kind) {
+    case ExprKind::ReadConfig: {
+      const auto& r = e->as<ReadConfig>();
+      if (!e->type.is_control()) return e;
+      const Sym pinned(r.config->name() + "_" + r.field);
+      encoder_.bind(pinned, encoder_.config_field(*r.config, r.field));
+      return make_read(pinned, {}, e->srcinfo, e->type);
+    }
+    case ExprKind::USub:
+      return make_usub(pin_config_reads(e->as<USub>().arg), e->srcinfo,
+                       e->type);
+    case ExprKind::BinOp: {
+      const auto& b = e->as<BinOp>();
+      return make_binop(b.op, pin_config_reads(b.lhs), pin_config_reads(b.rhs),
+                        e->srcinfo, e->type);
+    }
+    default:
+      return e;
+  }
 }
 
 void QueryContext::leave() {
@@ -179,6 +219,11 @@ Instance instantiate(QueryContext& ctx, const Access& a, const Bindings& outer,
   SmtEncoder& enc = ctx.encoder();
   enc.push();
   for (const auto& [sym, term] : outer) enc.bind(sym, term);
+  for (const Expr& u : a.unknowns) {
+    const Sym& sym = u->as<Read>().name;
+    enc.bind(sym, u->type.is_bool() ? enc.fresh_bool(sym.name())
+                                    : enc.fresh_int(sym.name()));
+  }
   z3::expr when = enc.bool_value(true);
   for (const LoopRange& l : a.loops) {
     z3::expr lo = encode_or_fresh(enc, l.lo);
@@ -281,47 +326,35 @@ SafetyResult find_conflict(QueryContext& ctx, const Side& a, const Side& b,
   return proven();
 }
 
-// Config fields read by control expressions (loop bounds).
-void config_reads(const Expr& e, std::vector<const ReadConfig*>& out) {
-  switch (e->kind) {
-    case ExprKind::ReadConfig:
-      out.push_back(&e->as<ReadConfig>());
-      return;
-    case ExprKind::USub:
-      config_reads(e->as<USub>().arg, out);
-      return;
-    case ExprKind::BinOp:
-      config_reads(e->as<BinOp>().lhs, out);
-      config_reads(e->as<BinOp>().rhs, out);
-      return;
-    default:
-      return;
+// The first write, among `effects`, of a config field that `exprs` read.
+SafetyResult config_reads_unchanged(const std::vector<Expr>& exprs,
+                                    const std::vector<Access>& effects,
+                                    const std::string& reader) {
+  for (const Expr& e : exprs) {
+    if (!e) continue;
+    for (const ConfigRead& read : config_fields_read(e)) {
+      for (const Access& a : effects) {
+        if (!a.modifies() || !a.location.same_as(read.field)) continue;
+        SafetyResult res = refuted(
+            fmt::format("{} {}, which is {} at {}", reader, read.field.str(),
+                        access_kind_participle(a.kind), a.srcinfo.str()));
+        res.first = report(a);
+        res.second = ReportedAccess{read.field.str(), read.field.str(),
+                                    AccessKind::Read, read.srcinfo};
+        return res;
+      }
+    }
   }
+  return proven();
 }
 
 // The bounds of a loop must mean the same before and after the rewrite: no
 // config field they read is written by the moved code.
 SafetyResult bounds_unaffected(const For& loop,
                                const std::vector<Access>& effects) {
-  std::vector<const ReadConfig*> reads;
-  config_reads(loop.lo, reads);
-  config_reads(loop.hi, reads);
-  for (const ReadConfig* r : reads) {
-    for (const Access& a : effects) {
-      if (!a.modifies() || !a.location.is_config() ||
-          !a.location.config->same_as(*r->config) ||
-          a.location.field != r->field)
-        continue;
-      SafetyResult res =
-          refuted(fmt::format("the bounds of the loop over {} read {}, which "
-                              "is {} at {}",
-                              loop.iter.name(), a.text,
-                              access_kind_participle(a.kind), a.srcinfo.str()));
-      res.first = report(a);
-      return res;
-    }
-  }
-  return proven();
+  return config_reads_unchanged(
+      {loop.lo, loop.hi}, effects,
+      fmt::format("the bounds of the loop over {} read", loop.iter.name()));
 }
 
 const For& as_loop(const Stmt& s, const char* query) {
@@ -356,8 +389,12 @@ IteratorPair iterator_pair(QueryContext& ctx, const Sym& iter, const Expr& lo,
 SafetyResult prove_split_safe(QueryContext& ctx, const For& loop,
                               const Block& a, const Sym& iter_a, const Block& b,
                               const Sym& iter_b) {
-  const std::vector<Access> ea = effects_of(a, ctx.windows());
-  const std::vector<Access> eb = effects_of(b, ctx.windows());
+  // Both parts run after earlier iterations of either.
+  Block both = a;
+  both.insert(both.end(), b.begin(), b.end());
+  const std::vector<Location> written = config_fields_written(both);
+  const std::vector<Access> ea = effects_of(a, ctx.windows(), written);
+  const std::vector<Access> eb = effects_of(b, ctx.windows(), written);
   for (const auto* effects : {&ea, &eb}) {
     SafetyResult r = bounds_unaffected(loop, *effects);
     if (!r.proven()) return r;
@@ -406,7 +443,8 @@ SafetyResult prove_reorder_safe(QueryContext& ctx, const Stmt& outer) {
     throw std::invalid_argument(
         "prove_reorder_safe: expected a loop whose body is one loop");
   const For& y_loop = as_loop(x_loop.body[0], "prove_reorder_safe");
-  const std::vector<Access> body = effects_of(y_loop.body, ctx.windows());
+  const std::vector<Access> body = effects_of(
+      y_loop.body, ctx.windows(), config_fields_written(y_loop.body));
   for (const For* loop : {&x_loop, &y_loop}) {
     SafetyResult r = bounds_unaffected(*loop, body);
     if (!r.proven()) return r;
@@ -458,7 +496,8 @@ SafetyResult prove_fusion_safe(QueryContext& ctx, const Stmt& first,
 
 SafetyResult prove_parallel_safe(QueryContext& ctx, const Stmt& loop) {
   const For& f = as_loop(loop, "prove_parallel_safe");
-  const std::vector<Access> body = effects_of(f.body, ctx.windows());
+  const std::vector<Access> body =
+      effects_of(f.body, ctx.windows(), config_fields_written(f.body));
   SafetyResult r = bounds_unaffected(f, body);
   if (!r.proven()) return r;
   IteratorPair it = iterator_pair(ctx, f.iter, f.lo, f.hi);
@@ -472,7 +511,8 @@ SafetyResult prove_no_carried_flow(QueryContext& ctx, const Stmt& loop,
                                    const Sym& buffer) {
   const For& f = as_loop(loop, "prove_no_carried_flow");
   std::vector<Access> accesses;
-  for (Access& a : effects_of(f.body, ctx.windows()))
+  for (Access& a :
+       effects_of(f.body, ctx.windows(), config_fields_written(f.body)))
     if (!a.location.is_config() && a.location.buffer == buffer)
       accesses.push_back(std::move(a));
   IteratorPair it = iterator_pair(ctx, f.iter, f.lo, f.hi);
@@ -483,8 +523,10 @@ SafetyResult prove_no_carried_flow(QueryContext& ctx, const Stmt& loop,
   // nest that produces what a later nest consumes) writes that element.
   SmtEncoder& enc = ctx.encoder();
   auto covers = [&](const Access& write, const Access& read) {
+    // A write whose element depends on an unknown config value covers
+    // nothing: the existential below would choose that value.
     if (write.kind != AccessKind::Write || !write.guards.empty() ||
-        write.idx.size() != read.idx.size())
+        !write.unknowns.empty() || write.idx.size() != read.idx.size())
       return false;
     size_t n_shared = 0;
     while (n_shared < write.loops.size() && n_shared < read.loops.size() &&
@@ -636,6 +678,15 @@ SafetyResult prove_in_bounds(QueryContext& ctx, const Block& block,
   return proven();
 }
 
+// ---- Conditions on config state
+// ----------------------------------------------
+
+SafetyResult prove_config_reads_unchanged(const std::vector<Expr>& exprs,
+                                          const Block& code,
+                                          const std::string& reader) {
+  return config_reads_unchanged(exprs, effects_of(code), reader);
+}
+
 // ---- Conditions on control expressions --------------------------------------
 
 namespace {
@@ -689,6 +740,12 @@ SafetyResult prove_compare(QueryContext& ctx, const Expr& e, BinOpKind op,
   return prove_goal(
       ctx, compare(op, enc.encode(e), enc.int_value(value)),
       fmt::format("{} {} {}", print_expr(e), binop_text(op), value));
+}
+
+SafetyResult prove_holds(QueryContext& ctx, const Expr& cond) {
+  if (!SmtEncoder::is_encodable(cond) || !cond->type.is_bool())
+    return unencodable(cond);
+  return prove_goal(ctx, ctx.encoder().encode(cond), print_expr(cond));
 }
 
 SafetyResult prove_divisible(QueryContext& ctx, const Expr& e, int64_t q) {

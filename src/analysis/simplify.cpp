@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "exo2/analysis/config_state.hpp"
 #include "exo2/analysis/queries.hpp"
 #include "exo2/core_ir/equality.hpp"
 
@@ -255,12 +256,12 @@ class Simplifier {
       if (a.type.is_indexable()) arguments_.insert(a.name);
   }
 
+  // The signature keeps its shapes as the user wrote them (as Exo's
+  // simplify does): `A: R[n + m + 12]` is part of the procedure's interface.
   Proc run(const Proc& p) {
-    std::vector<FnArg> args = p->args;
-    for (FnArg& a : args) a.type = type(a.type);
     std::vector<Expr> preds;
     for (const Expr& e : p->preds) preds.push_back(expr(e));
-    return make_proc(p->name, std::move(args), std::move(preds),
+    return make_proc(p->name, p->args, std::move(preds),
                      block(p->body, cursors::Slot::Body), p->instr, p->srcinfo);
   }
 
@@ -291,7 +292,31 @@ class Simplifier {
     const size_t before = out.size();
     rewrite(s, out);
     if (s->kind != StmtKind::If && out.size() == before + 1) keep(out);
+    // An if and a `with` advance past themselves (an if replaced by its
+    // branch through the branch's statements).
+    if (s->kind != StmtKind::If && s->kind != StmtKind::With) passed(s);
     old_path_.pop_back();
+  }
+
+  // The walk moves past `s`: config fields take the values it leaves, and
+  // the facts about the fields it may write no longer hold.
+  void passed(const Stmt& s) {
+    ctx_.advance_over(s);
+    forget_facts_about(config_fields_written(s));
+  }
+
+  void forget_facts_about(const std::vector<Location>& fields) {
+    if (fields.empty()) return;
+    auto mentions_field = [&](const Expr& e) {
+      for (const ConfigRead& r : config_fields_read(e))
+        for (const Location& f : fields)
+          if (r.field.same_as(f)) return true;
+      return false;
+    };
+    for (auto& scope : facts_)
+      std::erase_if(scope, [&](const std::pair<Expr, Expr>& fact) {
+        return mentions_field(fact.first) || mentions_field(fact.second);
+      });
   }
 
   // Records that the statement at `old_path_` became the last of `out`.
@@ -343,7 +368,8 @@ class Simplifier {
       }
       case StmtKind::Call: {
         const auto& c = s->as<Call>();
-        out.push_back(make_call(c.f, exprs(c.args), s->srcinfo));
+        out.push_back(
+            make_call(c.f, exprs(c.args), s->srcinfo, exprs(c.barriers)));
         return;
       }
       case StmtKind::WindowStmt: {
@@ -357,9 +383,12 @@ class Simplifier {
             w.ctx, child_block(w.body, cursors::Slot::Body, out), s->srcinfo));
         return;
       }
+      case StmtKind::Sync:
+        out.push_back(
+            with_barriers(s->as<Sync>(), exprs(s->as<Sync>().barriers)));
+        return;
       case StmtKind::Pass:
       case StmtKind::Free:
-      case StmtKind::Sync:
         out.push_back(s);
         return;
     }
@@ -397,6 +426,7 @@ class Simplifier {
     out.push_back(
         make_if(cond, std::move(body), std::move(orelse), s->srcinfo));
     keep(out);
+    passed(s);
   }
 
   void for_stmt(const Stmt& s, Block& out) {
@@ -410,7 +440,9 @@ class Simplifier {
         decide(ctx_, make_binop(BinOpKind::Ge, lo, hi, s->srcinfo,
                                 kBoolType)) == Truth::AlwaysTrue)
       return;
-    ctx_.enter_loop(f.iter, lo, hi);
+    // Earlier iterations may have written these fields.
+    forget_facts_about(config_fields_written(f.body));
+    ctx_.enter_loop(f.iter, lo, hi, f.body);
     Block body = child_block(f.body, cursors::Slot::Body, out, false);
     ctx_.leave();
     if (body.empty()) return;

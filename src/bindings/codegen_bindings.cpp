@@ -6,11 +6,13 @@
 #include <algorithm>
 
 #include "exo2/backends/c_codegen.hpp"
+#include "exo2/backends/c_names.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "handles.hpp"
 #include "python_objects.hpp"
+#include "user_errors.hpp"
 
 namespace exo2::bindings {
 
@@ -19,24 +21,20 @@ namespace py = pybind11;
 namespace {
 
 void raise_codegen_error(const CodegenError& e) {
-  PyObject* cls = PyExc_TypeError;
-  py::object holder;
   switch (e.kind()) {
     case CodegenError::Kind::Type:
+      set_user_error(PyExc_TypeError, e.what());
       break;
     case CodegenError::Kind::Value:
-      cls = PyExc_ValueError;
+      set_user_error(PyExc_ValueError, e.what());
       break;
     case CodegenError::Kind::MemGen:
-      holder = py::module_::import("exo2.core.memory").attr("MemGenError");
-      cls = holder.ptr();
+      set_user_error("exo2.core.memory", "MemGenError", e.what());
       break;
     case CodegenError::Kind::Config:
-      holder = py::module_::import("exo2.core.configs").attr("ConfigError");
-      cls = holder.ptr();
+      set_user_error("exo2.core.configs", "ConfigError", e.what());
       break;
   }
-  PyErr_SetString(cls, e.what());
 }
 
 std::vector<Proc> unwrap(const std::vector<ProcHandle>& procs) {
@@ -88,6 +86,13 @@ void bind_codegen(py::module_& m) {
       "(declarations, body, configs) of a library: the header's "
       "declarations, the C file after its #include line, and the Config "
       "objects of the context struct in its order.");
+  m.def(
+      "config_struct_def",
+      [](const PythonConfig& c) { return config_struct_def(c); },
+      "The lines of the C struct holding a config's fields.");
+  m.def("c_identifier", &c_identifier,
+        "The C identifier of an object-language name: the name itself, or "
+        "the name mangled when C, C++ or the included headers reserve it.");
   m.def(
       "proc_preconditions",
       [](const ProcHandle& p) {

@@ -7,6 +7,7 @@
 #include "exo2/core_ir/symbol_table.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/control_exprs.hpp"
+#include "exo2/primitives/fission.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/refusal.hpp"
 #include "exo2/primitives/substitute.hpp"
@@ -76,6 +77,7 @@ Proc autofission(const Proc& proc, const cursors::Location& gap, int n_lifts) {
       after = loop_around(ctx, loop, post);
     } else if (owner->kind == StmtKind::If) {
       const If& s = owner->as<If>();
+      require_condition_kept(s, slot, pre);
       if (slot == Slot::Body) {
         before = {make_if(s.cond, pre, {}, s.srcinfo)};
         after = {make_if(s.cond, post, s.orelse, s.srcinfo)};

@@ -1,5 +1,7 @@
 #include "exo2/primitives/cut_loop.hpp"
 
+#include <fmt/format.h>
+
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
@@ -15,7 +17,8 @@ cursors::EditResult cut_loop(const Proc& proc,
                              const Expr& cut_untyped) {
   const Stmt loop_stmt = stmt_of_kind(proc, loop_loc, StmtKind::For);
   const For& loop = loop_stmt->as<For>();
-  const Expr cut = typecheck_in_scope(proc, loop_loc.path, cut_untyped);
+  const Expr cut = typecheck_in_scope(proc, loop_loc.path, cut_untyped,
+                                      ExprCategory::Control);
   const SrcInfo& src = loop.srcinfo;
 
   QueryContext ctx(proc, to_stmt_path(loop_loc.path));
@@ -33,6 +36,15 @@ cursors::EditResult cut_loop(const Proc& proc,
   };
   require_le(loop.lo, cut, "Expected `lo` <= `cut_point`");
   require_le(cut, loop.hi, "Expected `cut_point` <= `hi`");
+  const SafetyResult unchanged = prove_config_reads_unchanged(
+      {cut, loop.hi}, loop.body,
+      fmt::format("the bounds of the second loop over {} read",
+                  loop.iter.name()));
+  require_proven(unchanged,
+                 fmt::format("Cannot cut the loop over {}: {}, and the second "
+                             "loop evaluates its bounds after the first ran.",
+                             loop.iter.name(), unchanged.detail),
+                 {.srcinfo = src, .condition = "ReadsUnchanged"});
 
   EditSequence edits(proc);
   edits.apply(cursors::replace_stmt_attributes(

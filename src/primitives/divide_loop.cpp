@@ -30,6 +30,22 @@ cursors::EditResult divide_loop(const Proc& proc, const Location& loop_loc,
            {.srcinfo = src, .hint = "call shift_loop(p, loop, 0) first"});
 
   // Prove safety.
+  if (!perfect) {
+    // The guard and the tail loop evaluate `hi` again, after body iterations
+    // ran.
+    const char* what = tail == TailStrategy::Guard ? "guard" : "tail loop";
+    const SafetyResult unchanged = prove_config_reads_unchanged(
+        {loop.hi}, loop.body,
+        fmt::format("the bound of the loop over {} reads", loop.iter.name()));
+    require_proven(
+        unchanged,
+        fmt::format("Cannot divide the loop over {} with a {}: {}, and the {} "
+                    "evaluates the bound again after body iterations ran.",
+                    loop.iter.name(), what, unchanged.detail, what),
+        {.srcinfo = src,
+         .condition = "ReadsUnchanged",
+         .hint = "with perfect=True the bound is evaluated once"});
+  }
   const Expr q = control_int(quotient, src);
   Expr outer_hi;
   if (perfect) {
@@ -53,6 +69,21 @@ cursors::EditResult divide_loop(const Proc& proc, const Location& loop_loc,
                                            control_int(quotient - 1, src), src),
                              q, src);
   } else {
+    // The tail runs hi % q iterations after the hi / q whole blocks: when
+    // hi < 0 the loop runs nothing, but floor division leaves hi % q > 0
+    // tail iterations (primitives may leave such loops, e.g. lift_scope).
+    QueryContext ctx(proc, to_stmt_path(loop_loc.path));
+    const std::string hi_text = print_expr(loop.hi);
+    require_proven(
+        prove_compare(ctx, loop.hi, BinOpKind::Ge, 0),
+        fmt::format("cannot cut the tail of the loop over {}: its upper bound "
+                    "{} may be negative",
+                    loop.iter.name(), hi_text),
+        {.srcinfo = src,
+         .condition = fmt::format("Bound({} >= 0)", hi_text),
+         .formula = hi_text + " >= 0",
+         .hint = "use tail=\"guard\", or guard the loop with `if " + hi_text +
+                 " > 0:` first"});
     outer_hi = control_binop(BinOpKind::Div, loop.hi, q, src);
   }
 

@@ -25,8 +25,8 @@ cursors::EditResult divide_with_recompute(const Proc& proc,
   const Stmt loop_stmt = stmt_of_kind(proc, loop_loc, StmtKind::For);
   const For& loop = loop_stmt->as<For>();
   const SrcInfo& src = loop.srcinfo;
-  const Expr outer_hi =
-      typecheck_in_scope(proc, loop_loc.path, outer_hi_untyped);
+  const Expr outer_hi = typecheck_in_scope(
+      proc, loop_loc.path, outer_hi_untyped, ExprCategory::Control);
   if (int_literal(loop.lo) != 0)
     refuse(fmt::format("expected the lower bound of the loop to be zero, got "
                        "{}.",
@@ -34,6 +34,14 @@ cursors::EditResult divide_with_recompute(const Proc& proc,
            {.srcinfo = src, .hint = "call shift_loop(p, loop, 0) first"});
 
   // Prove safety.
+  const SafetyResult unchanged = prove_config_reads_unchanged(
+      {loop.hi, outer_hi}, loop.body, "the inner loop's bound reads");
+  require_proven(unchanged,
+                 fmt::format("Cannot divide the loop over {}: {}, and the "
+                             "inner loop evaluates its bound in every outer "
+                             "iteration.",
+                             loop.iter.name(), unchanged.detail),
+                 {.srcinfo = src, .condition = "ReadsUnchanged"});
   QueryContext ctx(proc, to_stmt_path(loop_loc.path));
   require_proven(
       prove_idempotent(ctx, {loop_stmt}),

@@ -85,12 +85,15 @@ void split_loop(EditSequence& edits, const Path& owner, int at,
 // (keeping its else branch) is the second one; split in the else-branch,
 // the statements after the split move into a new `if c: pass else: ...`
 // inserted after.
-void split_if(EditSequence& edits, const Path& owner, Slot slot, int at) {
+void split_if(EditSequence& edits, const Path& owner, Slot slot, int at,
+              bool unsafe_disable_checks) {
   const Stmt if_stmt = cursors::resolve_stmt(edits.proc(), owner);
   const If& s = if_stmt->as<If>();
   const Block& branch = slot == Slot::Body ? s.body : s.orelse;
   check_allocations(Block(branch.begin(), branch.begin() + at),
                     Block(branch.begin() + at, branch.end()));
+  if (!unsafe_disable_checks)
+    require_condition_kept(s, slot, Block(branch.begin(), branch.begin() + at));
   const Stmt pass = make_pass(s.srcinfo);
   Path new_if = owner;
   Path moved = owner;
@@ -121,6 +124,20 @@ void split_if(EditSequence& edits, const Path& owner, Slot slot, int at) {
 
 }  // namespace
 
+void require_condition_kept(const If& s, Slot slot, const Block& before) {
+  Block first_part = before;
+  if (slot == Slot::Orelse)
+    first_part.insert(first_part.begin(), s.body.begin(), s.body.end());
+  const SafetyResult unchanged = prove_config_reads_unchanged(
+      {s.cond}, first_part,
+      fmt::format("the condition at {} reads", s.srcinfo.str()));
+  require_proven(unchanged,
+                 fmt::format("Cannot fission the if statement: {}, and the "
+                             "second if would evaluate it again.",
+                             unchanged.detail),
+                 {.srcinfo = s.srcinfo, .condition = "ReadsUnchanged"});
+}
+
 cursors::EditResult fission(const Proc& proc, const Location& gap, int n_lifts,
                             bool unsafe_disable_checks) {
   const int at = interior_gap_index(proc, gap);
@@ -145,7 +162,8 @@ cursors::EditResult fission(const Proc& proc, const Location& gap, int n_lifts,
       if (owner->kind == StmtKind::For)
         split_loop(edits, split.owner, split.at, unsafe_disable_checks);
       else
-        split_if(edits, split.owner, split.slot, split.at);
+        split_if(edits, split.owner, split.slot, split.at,
+                 unsafe_disable_checks);
     }
     const Slot slot = split.owner.back().slot;
     split.owner.pop_back();

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/control_exprs.hpp"
@@ -62,7 +60,7 @@ cursors::EditResult fuse(const Proc& proc, const Location& first_loc,
       first->kind == StmtKind::For && second->kind == StmtKind::For;
   const bool ifs = first->kind == StmtKind::If && second->kind == StmtKind::If;
   if (!loops && !ifs)
-    throw std::invalid_argument(
+    throw ArgumentError(
         "expected the two argument cursors to either both point to loops or "
         "both point to if-guards");
   if (!adjacent(first_loc, second_loc)) {
@@ -110,6 +108,15 @@ cursors::EditResult fuse(const Proc& proc, const Location& first_loc,
 
   const If& a = first->as<If>();
   const If& b = second->as<If>();
+  // The fused if evaluates one condition, before the first if's code.
+  const SafetyResult unchanged = prove_config_reads_unchanged(
+      {b.cond}, {first},
+      fmt::format("the condition at {} reads", b.srcinfo.str()));
+  require_proven(unchanged,
+                 fmt::format("Cannot fuse the if statements: {}, before it "
+                             "is evaluated.",
+                             unchanged.detail),
+                 {.srcinfo = b.srcinfo, .condition = "ReadsUnchanged"});
   require_equivalent(ctx, a.cond, b.cond, b.srcinfo);
   if (a.orelse.empty() && b.orelse.empty()) {
     append_body_and_remove(edits, first_loc.path, second_loc.path, Slot::Body,

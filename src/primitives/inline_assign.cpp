@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "exo2/analysis/config_state.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/data_locations.hpp"
@@ -76,7 +77,11 @@ cursors::EditResult inline_assign(const Proc& proc,
 
   QueryContext ctx(proc, to_stmt_path(assign.path));
   const Location written = location_written(s, ctx.windows());
-  const std::vector<Location> inputs = locations_read(w.rhs, ctx.windows());
+  // What `e` reads, and the config fields the indices read: a later
+  // `x[idx]` names the assigned element only while those keep their value.
+  std::vector<Location> inputs = locations_read(w.rhs, ctx.windows());
+  for (const Expr& i : w.idx)
+    for (const ConfigRead& r : config_fields_read(i)) inputs.push_back(r.field);
   const std::string stmt_text = print_stmt(s);
   for (const Access& a : effects_of(rest, ctx.windows()))
     if (a.modifies() && a.location.same_as(written))

@@ -1,11 +1,16 @@
 #include "exo2/primitives/inline_window.hpp"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 
+#include "exo2/core_ir/diagnostics.hpp"
+#include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/buffer_uses.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
 #include "exo2/primitives/location_paths.hpp"
+#include "exo2/primitives/refusal.hpp"
 
 namespace exo2::primitives {
 namespace {
@@ -84,7 +89,18 @@ cursors::EditResult inline_window(const Proc& proc,
   const Stmt s = stmt_of_kind(proc, window, StmtKind::WindowStmt);
   const WindowStmt& w = s->as<WindowStmt>();
   if (w.rhs->kind != ExprKind::WindowExpr)
-    throw std::invalid_argument("inline_window: expected a window expression");
+    throw ArgumentError("inline_window: expected a window expression");
+  // The window's bounds are evaluated once, by the window statement; inlined,
+  // at every use, after the statements that follow it.
+  const Block& list = cursors::enclosing_list(proc, window.path);
+  const Block rest(list.begin() + window.path.back().index + 1, list.end());
+  const SafetyResult unchanged = prove_config_reads_unchanged(
+      {w.rhs}, rest, fmt::format("the window {} reads", w.name.name()));
+  require_proven(unchanged,
+                 fmt::format("Cannot inline the window {}: {}, and its uses "
+                             "would evaluate the window again.",
+                             w.name.name(), unchanged.detail),
+                 {.srcinfo = s->srcinfo, .condition = "ReadsUnchanged"});
   EditSequence edits(proc);
   edits.apply(
       {Inline(w.name, w.rhs).rewrite_uses(proc), cursors::Forwarding()});

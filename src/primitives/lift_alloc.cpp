@@ -40,6 +40,29 @@ cursors::Path lift_alloc_target(const Proc& proc,
                  {.srcinfo = owner->srcinfo});
     }
   }
+  // The size is now evaluated once, before the statement lifted past: the
+  // code that ran before the allocation in there (the statements before it
+  // in each block, and whole loop bodies, for later iterations) must not
+  // write a field it reads.
+  Block before;
+  for (size_t depth = target.size(); depth < alloc.path.size(); depth++) {
+    const cursors::Path owner(alloc.path.begin(),
+                              alloc.path.begin() + static_cast<long>(depth));
+    const Stmt o = cursors::resolve_stmt(proc, owner);
+    const cursors::Step step = alloc.path[depth];
+    const Block& list = cursors::statement_list(proc, o, step.slot);
+    const auto end =
+        o->kind == StmtKind::For ? list.end() : list.begin() + step.index;
+    before.insert(before.end(), list.begin(), end);
+  }
+  const SafetyResult unchanged = prove_config_reads_unchanged(
+      a.type.shape(), before,
+      fmt::format("the size of {} reads", a.name.name()));
+  require_proven(unchanged,
+                 fmt::format("Cannot lift the allocation of {}: {}, before "
+                             "the allocation.",
+                             a.name.name(), unchanged.detail),
+                 {.srcinfo = s->srcinfo, .condition = "ReadsUnchanged"});
   return target;
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "exo2/analysis/effects.hpp"
+#include "exo2/analysis/queries.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
@@ -59,17 +60,13 @@ class LiftedIfForwarding : public cursors::ForwardingStep {
 // rewrite changes how often and when the condition is evaluated.
 void check_condition_unchanged(const Expr& cond, const Block& code,
                                const SrcInfo& src) {
-  const std::vector<Access> writes = effects_of(code);
-  for (const Access& read :
-       effects_of(make_if(cond, {make_pass(src)}, {}, src))) {
-    if (!read.location.is_config()) continue;
-    for (const Access& w : writes)
-      if (w.modifies() && w.location.same_as(read.location))
-        refuse(fmt::format("Cannot lift scope: the condition at {} reads {}, "
-                           "which the code inside writes.",
-                           src.str(), read.location.str()),
-               {.srcinfo = w.srcinfo});
-  }
+  const SafetyResult r = prove_config_reads_unchanged(
+      {cond}, code, fmt::format("the condition at {} reads", src.str()));
+  if (!r.proven())
+    refuse(fmt::format("Cannot lift scope: the condition at {} reads {}, "
+                       "which the code inside writes.",
+                       src.str(), r.second->location),
+           {.srcinfo = r.first->srcinfo, .condition = "ReadsUnchanged"});
 }
 
 // Moves the block `from` (a location of the original procedure) in place of
@@ -221,10 +218,10 @@ cursors::EditResult lift_if_out_of_loop(const Proc& proc,
 
 cursors::EditResult lift_scope(const Proc& proc, const Location& scope) {
   if (scope.kind != cursors::LocationKind::Node)
-    throw std::invalid_argument("expected a statement");
+    throw ArgumentError("expected a statement");
   const Stmt inner = cursors::resolve_stmt(proc, scope.path);
   if (inner->kind != StmtKind::If && inner->kind != StmtKind::For)
-    throw std::invalid_argument("expected an if statement or a loop");
+    throw ArgumentError("expected an if statement or a loop");
   const char* target =
       inner->kind == StmtKind::If ? "if statement" : "for loop";
   if (scope.path.size() < 2)

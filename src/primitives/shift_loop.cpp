@@ -1,5 +1,7 @@
 #include "exo2/primitives/shift_loop.hpp"
 
+#include <fmt/format.h>
+
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
@@ -15,7 +17,8 @@ cursors::EditResult shift_loop(const Proc& proc,
                                const Expr& new_lo_untyped) {
   const Stmt loop_stmt = stmt_of_kind(proc, loop_loc, StmtKind::For);
   const For& loop = loop_stmt->as<For>();
-  const Expr new_lo = typecheck_in_scope(proc, loop_loc.path, new_lo_untyped);
+  const Expr new_lo = typecheck_in_scope(proc, loop_loc.path, new_lo_untyped,
+                                         ExprCategory::Control);
   const SrcInfo& src = loop.srcinfo;
 
   QueryContext ctx(proc, to_stmt_path(loop_loc.path));
@@ -24,6 +27,15 @@ cursors::EditResult shift_loop(const Proc& proc,
                  {.srcinfo = src,
                   .condition = "Bound",
                   .formula = "0 <= " + print_expr(new_lo)});
+  const SafetyResult unchanged = prove_config_reads_unchanged(
+      {loop.lo, new_lo}, loop.body,
+      fmt::format("the shifted index of the loop over {} reads",
+                  loop.iter.name()));
+  require_proven(unchanged,
+                 fmt::format("Cannot shift the loop over {}: {}, and the body "
+                             "would evaluate it in every iteration.",
+                             loop.iter.name(), unchanged.detail),
+                 {.srcinfo = src, .condition = "ReadsUnchanged"});
 
   const Expr length = control_binop(BinOpKind::Sub, loop.hi, loop.lo, src);
   EditSequence edits(proc);

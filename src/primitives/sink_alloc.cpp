@@ -40,6 +40,15 @@ cursors::EditResult sink_alloc(const Proc& proc,
   cursors::Path scope_path = alloc.path;
   scope_path.back().index += 1;
   if (scope->kind == StmtKind::For) {
+    // Each iteration evaluates the size again.
+    const SafetyResult unchanged = prove_config_reads_unchanged(
+        a.type.shape(), scope->as<For>().body,
+        fmt::format("the size of {} reads", a.name.name()));
+    require_proven(unchanged,
+                   fmt::format("Cannot sink allocation {}: {}, and each "
+                               "iteration would evaluate the size again.",
+                               alloc_text, unchanged.detail),
+                   {.srcinfo = s->srcinfo, .condition = "ReadsUnchanged"});
     QueryContext ctx(proc, to_stmt_path(scope_path));
     require_proven(
         prove_no_carried_flow(ctx, scope, a.name),

@@ -100,10 +100,13 @@ TEST(Codegen, DivisionOfPossiblyNegativeIndexUsesFloorHelper) {
   };
   Proc p = loop_proc("shifted", LoopMode::seq(), false, shifted);
   CLibrary lib = compile_library("lib", {p});
-  EXPECT_EQ(
-      lib.body.rfind("\nstatic int exo_floor_div(int num, int quot) {", 0), 0u);
-  EXPECT_NE(lib.body.find("y[exo_floor_div((i - 1), 2)]"), std::string::npos)
+  EXPECT_EQ(lib.body.rfind("\nstatic inline int64_t exo_floor_div(int64_t "
+                           "num, int64_t quot) {",
+                           0),
+            0u);
+  EXPECT_NE(lib.body.find("y[exo_floor_div(i - 1, 2)]"), std::string::npos)
       << lib.body;
+  EXPECT_EQ(lib.body.find("exo_floor_mod"), std::string::npos);
 
   Expr (*halved)(const Sym&) = [](const Sym& i) {
     return bin(BinOpKind::Div, var(i), lit(2));

@@ -125,6 +125,71 @@ TEST(Effects, ConfigsAreGlobalLocations) {
   EXPECT_FALSE(effects[1].location.same_as(effects[2].location));
 }
 
+TEST(Effects, ConfigReadsInIndicesTakeTheValuesWritten) {
+  auto cfg = std::make_shared<const Config>(
+      "Cfg", std::vector<std::pair<std::string, Type>>{{"n", kIndex}}, true);
+  auto n = [&] { return make_read_config(cfg, "n", at(0), kIndex); };
+  Sym x("x"), i("i");
+  Block b = {assign(x, {n()}, real(1.0), 2),
+             make_write_config(cfg, "n", add(n(), lit(3)), at(3)),
+             assign(x, {n()}, real(1.0), 4),
+             loop(i, lit(0), lit(4),
+                  {make_write_config(cfg, "n", v(i), at(6)),
+                   assign(x, {n()}, real(1.0), 7)},
+                  5),
+             assign(x, {n()}, real(1.0), 8)};
+  const std::vector<Access> effects = effects_of(b);
+  std::vector<std::string> writes;
+  for (const Access& a : effects)
+    if (!a.location.is_config() && a.modifies()) writes.push_back(a.text);
+  // Before any write, the read itself; then the value written; after a
+  // loop that writes the field, an unknown value.
+  EXPECT_EQ(writes, (Lines{"x[Cfg.n]", "x[Cfg.n + 3]", "x[i]", "x[Cfg.n]"}));
+  EXPECT_TRUE(effects.back().unknowns.size() == 1);
+  EXPECT_TRUE(effects[0].unknowns.empty());
+}
+
+TEST(Effects, FieldsUnknownAtTheStartOfALoopBody) {
+  auto cfg = std::make_shared<const Config>(
+      "Cfg", std::vector<std::pair<std::string, Type>>{{"n", kIndex}}, true);
+  Sym x("x");
+  Block b = {
+      assign(x, {make_read_config(cfg, "n", at(0), kIndex)}, real(1.0), 3)};
+  const Location field{Sym(), cfg, "n"};
+  EXPECT_TRUE(effects_of(b).back().unknowns.empty());
+  EXPECT_EQ(effects_of(b, {}, {field}).back().unknowns.size(), 1u);
+}
+
+TEST(Effects, CalleePreconditionsReadConfigAtTheCall) {
+  auto cfg = std::make_shared<const Config>(
+      "Cfg", std::vector<std::pair<std::string, Type>>{{"n", kIndex}}, true);
+  Sym y("y"), x("x");
+  Proc callee = proc(
+      "g", {arg(y, tensor({lit(4)}))}, {assign(y, {lit(0)}, real(1.0), 20)},
+      {eq(make_read_config(cfg, "n", at(19, 11), kIndex), lit(0))});
+  Stmt call = make_call(callee, {v(x, tensor({lit(4)}))}, at(7, 4));
+  EXPECT_EQ(describe(effects_of(call)),
+            (Lines{"read Cfg.n @7:4 [] {}", "written x[0] @7:4 [] {}"}));
+}
+
+// A scalar parameter passed a config field (by reference) is the field:
+// the callee's reads and writes of it are the field's.
+TEST(Effects, ConfigFieldPassedToAScalarIsAccessedThroughIt) {
+  auto cfg = std::make_shared<const Config>(
+      "Cfg", std::vector<std::pair<std::string, Type>>{{"scale", kF32}}, true);
+  Sym r("r"), s("s");
+  Proc inner = proc("inc", {arg(s, kF32)}, {reduce(s, {}, real(1.0), 30)});
+  Proc outer =
+      proc("twice", {arg(r, kF32)},
+           {assign(r, {}, fmul(data(r, {}, at(20, 12)), real(2.0)), 20),
+            make_call(inner, {data(r, {})}, at(21))});
+  Stmt call = make_call(
+      outer, {make_read_config(cfg, "scale", at(7, 10), kF32)}, at(7, 4));
+  EXPECT_EQ(describe(effects_of(call)),
+            (Lines{"read Cfg.scale @7:4 [] {}", "written Cfg.scale @7:4 [] {}",
+                   "reduced Cfg.scale @7:4 [] {}"}));
+}
+
 TEST(Effects, LocalAllocationsAreLeftOut) {
   Sym t("t"), x("x");
   Block b = {alloc(t, tensor({lit(4)})), assign(t, {lit(0)}, real(1.0), 3),

@@ -311,6 +311,118 @@ TEST(QueriesParallelSafe, ConfigInLoopBoundWrittenByBodyRefutes) {
             "k.py:3:4");
 }
 
+// ---- Config state
+// -------------------------------------------------------------
+
+std::shared_ptr<const Config> index_config() {
+  return std::make_shared<const Config>(
+      "Cfg", std::vector<std::pair<std::string, Type>>{{"n", kIndex}}, true);
+}
+
+Expr cfg_n(const std::shared_ptr<const Config>& cfg, SrcInfo s = at(0)) {
+  return make_read_config(cfg, "n", s, kIndex);
+}
+
+TEST(QueriesConfigState, ContextKnowsTheValueJustWritten) {
+  auto cfg = index_config();
+  Kernel k;
+  Proc p = k.make({make_write_config(cfg, "n", lit(3), at(3)),
+                   assign(k.x, {lit(0)}, real(1.0), 4)});
+  QueryContext ctx(p, top(1));
+  EXPECT_TRUE(prove_equivalent(ctx, cfg_n(cfg), lit(3)).proven());
+  QueryContext before(p, top(0));
+  EXPECT_FALSE(prove_equivalent(before, cfg_n(cfg), lit(3)).proven());
+}
+
+TEST(QueriesConfigState, AConditionFactEndsWhereItsFieldIsWritten) {
+  // if Cfg.n == 0: Cfg.n = 1; x[0] = 1.0  -- Cfg.n is 1 at the assignment.
+  auto cfg = index_config();
+  Kernel k;
+  Proc p = k.make(
+      {cond(eq(cfg_n(cfg), lit(0)), {make_write_config(cfg, "n", lit(1), at(4)),
+                                     assign(k.x, {lit(0)}, real(1.0), 5)})});
+  QueryContext ctx(p, StmtPath{{{0, 0}}, 1});
+  EXPECT_EQ(decide(ctx, eq(cfg_n(cfg), lit(0))), Truth::AlwaysFalse);
+  QueryContext head(p, StmtPath{{{0, 0}}, 0});
+  EXPECT_EQ(decide(head, eq(cfg_n(cfg), lit(0))), Truth::AlwaysTrue);
+}
+
+TEST(QueriesConfigState, ALoopBodyForgetsTheFieldsItWrites) {
+  auto cfg = index_config();
+  Kernel k;
+  Sym i("i");
+  Proc p = k.make({make_write_config(cfg, "n", lit(0), at(2)),
+                   loop(i, lit(0), sz(k.n),
+                        {assign(k.x, {lit(0)}, real(1.0), 4),
+                         make_write_config(cfg, "n", lit(1), at(5))},
+                        3)});
+  QueryContext ctx(p, StmtPath{{{1, 0}}, 0});
+  EXPECT_EQ(decide(ctx, eq(cfg_n(cfg), lit(0))), Truth::Unknown);
+}
+
+TEST(QueriesConfigState, AnIfLeavesTheValueOfTheBranchTaken) {
+  auto cfg = index_config();
+  Kernel k;
+  Proc p = k.make(
+      {cond(lt(sz(k.n), lit(4)), {make_write_config(cfg, "n", lit(1), at(3))},
+            {make_write_config(cfg, "n", sz(k.n), at(5))}),
+       assign(k.x, {lit(0)}, real(1.0), 6)});
+  QueryContext ctx(p, top(1));
+  // 1 when n < 4, n otherwise: never more than n, at least 1.
+  EXPECT_TRUE(
+      prove_compare(ctx, sub(sz(k.n), cfg_n(cfg)), BinOpKind::Ge, 0).proven());
+  EXPECT_TRUE(prove_compare(ctx, cfg_n(cfg), BinOpKind::Ge, 1).proven());
+  EXPECT_FALSE(prove_equivalent(ctx, cfg_n(cfg), lit(1)).proven());
+}
+
+TEST(QueriesConfigState, ReadsUnchangedNamesTheWriteAndTheRead) {
+  auto cfg = index_config();
+  Block code = {assign(Sym("x"), {lit(0)}, real(1.0), 3),
+                make_write_config(cfg, "n", lit(1), at(4))};
+  SafetyResult r = prove_config_reads_unchanged(
+      {add(cfg_n(cfg, at(2, 20)), lit(1))}, code, "the bound reads");
+  ASSERT_TRUE(r.refuted());
+  EXPECT_EQ(r.detail, "the bound reads Cfg.n, which is written at k.py:4:4");
+  ASSERT_TRUE(r.first && r.second);
+  EXPECT_EQ(r.first->kind, AccessKind::Write);
+  EXPECT_EQ(r.second->srcinfo.str(), "k.py:2:20");
+  EXPECT_TRUE(
+      prove_config_reads_unchanged({lit(1)}, code, "the bound reads").proven());
+}
+
+TEST(QueriesConfigState, FissionSeesIndicesEarlierIterationsChanged) {
+  // for i: x[Cfg.n % 4] = 1; Cfg.n = Cfg.n + 1; y[i] = x[3], after
+  // Cfg.n = 0: a later iteration of the first part writes x[3].
+  auto cfg = index_config();
+  Kernel k;
+  Sym i("i");
+  Stmt l = loop(i, lit(0), sz(k.n),
+                {assign(k.x, {mod(cfg_n(cfg), lit(4))}, real(1.0), 4),
+                 make_write_config(cfg, "n", add(cfg_n(cfg), lit(1)), at(5)),
+                 assign(k.y, {v(i)}, data(k.x, {lit(3)}), 6)},
+                3);
+  Proc p = k.make({make_write_config(cfg, "n", lit(0), at(2)), l},
+                  {lt(lit(4), sz(k.n))});
+  QueryContext ctx(p, top(1));
+  EXPECT_TRUE(prove_fission_safe(ctx, l, 2).refuted());
+}
+
+TEST(QueriesConfigState, CommuteSeesTheValueWrittenInsideTheMovedCode) {
+  // Cfg.n = 2; (Cfg.n = 10; for j < Cfg.n: x[j] = 1) vs x[5]: j reaches 5.
+  auto cfg = index_config();
+  Kernel k;
+  Sym j("j");
+  Stmt first = cond(
+      truth(true),
+      {make_write_config(cfg, "n", lit(10), at(4)),
+       loop(j, lit(0), cfg_n(cfg), {assign(k.x, {v(j)}, real(1.0), 6)}, 5)});
+  Stmt second = assign(k.x, {lit(5)}, real(2.0), 7);
+  Proc p = k.make({make_write_config(cfg, "n", lit(2), at(2)), first, second},
+                  {lt(lit(10), sz(k.n))});
+  QueryContext ctx(p, top(1));
+  EXPECT_TRUE(prove_commutes(ctx, {first}, {second}).refuted());
+}
+
 // ---- Idempotence, dead-after, reduce-only, bounds ---------------------------
 
 TEST(QueriesIdempotent, CopyIsIdempotent) {

@@ -39,6 +39,44 @@ def test_nested_par_loop_is_checked():
         compile_one(racy_inner)
 
 
+def test_par_loop_calling_a_config_writer_is_a_race():
+    @config
+    class Last:
+        i: index
+
+    @proc
+    def mark():
+        Last.i = 1
+
+    @proc
+    def racy_call(n: size, x: f32[n]):
+        for i in par(0, n):
+            x[i] = 0.0
+            mark()
+
+    with pytest.raises(TypeError, match="potential data races"):
+        compile_one(racy_call)
+
+
+def test_par_loop_race_hidden_by_a_stale_config_fact_is_found():
+    @config
+    class Mode:
+        k: index
+
+    @proc
+    def stale(n: size, x: f32[n], y: f32[n]):
+        assert Mode.k == 1
+        Mode.k = 0
+        for i in par(0, n):
+            if Mode.k == 0:
+                x[0] = y[i]
+            else:
+                x[i] = y[i]
+
+    with pytest.raises(TypeError, match="potential data races"):
+        compile_one(stale)
+
+
 def test_disjoint_par_writes_through_windows_are_accepted():
     @proc
     def rows(n: size, x: f32[n, 4]):

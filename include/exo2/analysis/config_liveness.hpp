@@ -7,7 +7,8 @@
 // iterations), and so on up to the end of the procedure. A field's value is
 // observed when it is read there before a statement that certainly
 // overwrites it: a write in straight-line code, in both branches of an if,
-// or in the body of a loop proven to run at least once (callees included).
+// or in the body of a loop proven to run at least once (callees included;
+// a callee's preconditions read the fields they mention at the call).
 // A value that survives to the end of the procedure is not observed inside
 // it, but the caller sees it: the procedure is then only equivalent modulo
 // that field.
@@ -36,7 +37,12 @@ struct FieldAfter {
 FieldAfter config_field_after(const Proc& p, const StmtPath& first,
                               size_t count, const Location& field);
 
-// ConfigInvisible(S) for the `count` statements starting at `first`.
+// ConfigInvisible(S) for the `count` statements starting at `first`. A
+// field the statements provably leave with the value it held before them
+// (the value written is the one it holds, proven in Z3 for control fields;
+// for a data field, the last earlier write stored the same expression and
+// nothing since changed the field or what the expression reads) is not
+// changed, wherever it is read.
 struct ConfigInvisibility {
   // A modification of something other than a config field, if any.
   std::optional<Access> data_write;

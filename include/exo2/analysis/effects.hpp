@@ -13,10 +13,15 @@
 //   iteration is one instance of the access;
 // - the conditions of the ifs of the analysed code around it.
 // Control values are immutable and carry no effects; only data buffers and
-// config fields do. Data reads cannot occur inside indices (indices are
-// control expressions). Buffers allocated inside the analysed code are fresh
-// on every execution and never interfere with anything outside it, so their
-// accesses are left out.
+// config fields do. A config field read by an index, bound or condition is
+// translated into its value relative to the start of the analysed code: the
+// read itself when the analysed code has not written the field before it,
+// the written value after a write, or an unknown value (one of the access's
+// `unknowns`) after code that may have written it in a way not tracked
+// (a loop, an if, a callee, or an earlier iteration of an enclosing loop). Data
+// reads cannot occur inside indices (indices are control expressions). Buffers
+// allocated inside the analysed code are fresh on every execution and never
+// interfere with anything outside it, so their accesses are left out.
 #pragma once
 
 #include <string>
@@ -73,6 +78,11 @@ struct Access {
   // The access as printed for messages: `x[i + 1]`, `Cfg.field`. Accesses
   // through windows and callees print in the coordinates of the buffer.
   std::string text;
+  // Variables (reads of fresh symbols) standing for config values the
+  // analysed code may have changed before the access in untracked ways;
+  // the indices, loops and guards may mention them. Each instance of the
+  // access takes its own values for them.
+  std::vector<Expr> unknowns;
 
   bool modifies() const { return kind != AccessKind::Read; }
 };
@@ -92,8 +102,12 @@ using WindowEnv = std::unordered_map<Sym, BufferView>;
 BufferView resolve_window(const WindowExpr& w, const WindowEnv& env);
 
 // The effects of code run where the window statements of `env` are in scope,
-// in program order.
-std::vector<Access> effects_of(const Block& block, const WindowEnv& env = {});
+// in program order. `unknown_at_start` lists config fields whose value when
+// the code starts is not the one of the query context: the code is (part
+// of) a loop body, and earlier iterations may have written them.
+std::vector<Access> effects_of(
+    const Block& block, const WindowEnv& env = {},
+    const std::vector<Location>& unknown_at_start = {});
 std::vector<Access> effects_of(const Stmt& stmt, const WindowEnv& env = {});
 
 }  // namespace exo2

@@ -45,7 +45,8 @@ class QueryContext {
                         unsigned timeout_ms = SmtEncoder::kDefaultTimeoutMs);
   // The facts just before the statement at `at`: also the ranges of the
   // enclosing loops, the conditions of the enclosing ifs (negated in else
-  // branches), and the window statements in scope.
+  // branches), the values config fields hold there (config_state.hpp), and
+  // the window statements in scope.
   QueryContext(const Proc& p, const StmtPath& at,
                unsigned timeout_ms = SmtEncoder::kDefaultTimeoutMs);
   QueryContext(const QueryContext&) = delete;
@@ -59,15 +60,27 @@ class QueryContext {
   const std::vector<NamedTerm>& shown_terms() const { return shown_; }
 
   // Enters a loop / an if branch below the current point (used by walks that
-  // keep one context while descending, such as simplify).
-  void enter_loop(const Sym& iter, const Expr& lo, const Expr& hi);
+  // keep one context while descending, such as simplify). The config fields
+  // `body` writes are unknown at the head of the loop body: earlier
+  // iterations may have written them. The bounds and the condition are
+  // evaluated with the config values of the current point.
+  void enter_loop(const Sym& iter, const Expr& lo, const Expr& hi,
+                  const Block& body = {});
   void enter_branch(const Expr& cond, bool holds);
   void add_window(const Sym& name, const WindowExpr& w);
   // Undoes the last enter_* / add_window.
   void leave();
+  // Moves the point past `s`, a statement of the current block: the config
+  // fields take the values `s` leaves, and a window statement comes into
+  // scope. Undone with the enclosing scope by leave().
+  void advance_over(const Stmt& s);
 
  private:
   void assume_if_encodable(const Expr& fact);
+  // The window `name = w` in scope from here on; its config reads keep the
+  // values they have here.
+  void declare_window(const Sym& name, const WindowExpr& w);
+  Expr pin_config_reads(const Expr& e);
 
   Proc proc_;
   SmtEncoder encoder_;
@@ -155,12 +168,25 @@ SafetyResult prove_reduce_only(QueryContext& ctx, const Block& block,
 SafetyResult prove_in_bounds(QueryContext& ctx, const Block& block,
                              const Sym& buffer, const std::vector<Expr>& shape);
 
+// ---- Conditions on config state -------------------------------------------
+// ReadsUnchanged(exprs, code): expressions evaluated before `code` runs and
+// evaluated again after it, or while it runs, in the rewritten code mean the
+// same only if `code` writes no config field they read (callees included;
+// config_state.hpp). `reader` is the subject of the message, with its verb:
+// `the bounds of the loop over i read`. A refutation names the write
+// (`first`) and the read (`second`).
+SafetyResult prove_config_reads_unchanged(const std::vector<Expr>& exprs,
+                                          const Block& code,
+                                          const std::string& reader);
+
 // ---- Conditions on control expressions ------------------------------------
 // ExprEqv(a, b): equal in every state of the context.
 SafetyResult prove_equivalent(QueryContext& ctx, const Expr& a, const Expr& b);
 // Bound(e ⋈ value) for a comparison `op` (`e > 0`, `e >= 0`, ...).
 SafetyResult prove_compare(QueryContext& ctx, const Expr& e, BinOpKind op,
                            int64_t value);
+// A boolean control condition holds in every state of the context.
+SafetyResult prove_holds(QueryContext& ctx, const Expr& cond);
 // Divisible(e, q): `e % q == 0`.
 SafetyResult prove_divisible(QueryContext& ctx, const Expr& e, int64_t q);
 // A window expression lies inside the extents `shape` of the buffer (or

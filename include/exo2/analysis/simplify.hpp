@@ -17,7 +17,10 @@
 //    f16/f32/f64), the identities `x + 0`, `x - 0`, `0 - x` → `-x`,
 //    `(a + b) - b` → `a`, `x * 0`, `x * 1`, `x / 1`, `x % 1`, `and`/`or`
 //    with literals, `n % k + k * (n / k)` → `n`; inside `if e == c:` the
-//    expression `e` reads as `c` (and `X % M` as `X` when `X / M == 0`).
+//    expression `e` reads as `c` (and `X % M` as `X` when `X / M == 0`)
+//    until a config field `e` or `c` reads may have been written. The
+//    range facts of the context follow config state the same way
+//    (config_state.hpp).
 // Statements: an if with a literal condition is replaced by the branch that
 // runs, a loop with equal literal bounds or an empty body is deleted, and a
 // block left empty holds `pass`. The result is equivalent by construction.

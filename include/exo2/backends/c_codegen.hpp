@@ -36,6 +36,10 @@ CLibrary compile_library(const std::string& lib_name,
                          const std::vector<Proc>& procs,
                          const CodegenOptions& options = {});
 
+// The lines of the C struct holding a config's fields in the context struct
+// (`struct C {`, `    float f;`, `} C;`), names mangled as c_names.hpp says.
+std::vector<std::string> config_struct_def(const Config& config);
+
 // `(c_text, h_text)` of `compile_procs_to_strings`: the library is named
 // after `h_file_name`'s stem, non-word characters replaced by `_`.
 std::pair<std::string, std::string> compile_procs_to_strings(

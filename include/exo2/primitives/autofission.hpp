@@ -18,7 +18,8 @@
 // only loops and ifs can be split (`Can only lift past a for loop or an if
 // statement`). Safety: FissionSafe for every split loop (`Cannot fission
 // loop over i at <loc>.`), proven on the loop as split so far ([fix] Exo's
-// autofission checks nothing).
+// autofission checks nothing); for every split if, the first part writes no
+// config field the condition reads (require_condition_kept, fission.hpp).
 // Forwarding: none (the binding records the result without one).
 #pragma once
 

@@ -23,7 +23,9 @@ namespace exo2::primitives {
 // largest iteration writing it) — **[fix]** Exo proves Idempotent(body) for
 // one iteration only, which accepts `y[i] = x[i + 1]; x[i] = 0`, whose
 // recomputed iterations read the zeros; and — **[fix]** — outer_hi > 0
-// unless hi is 0, since with no outer iteration nothing runs.
+// unless hi is 0, since with no outer iteration nothing runs; the inner
+// bound evaluates `hi` and `outer_hi` in every outer iteration, so the body
+// writes no config field they read (ReadsUnchanged).
 // Forwarding: the loop → the outer loop; body statements → inside the
 // inner loop; reads of i → their replacement.
 cursors::EditResult divide_with_recompute(const Proc& proc,

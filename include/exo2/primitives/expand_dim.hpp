@@ -5,7 +5,9 @@
 // access in the rest of the block gains `index` as its first index (a
 // point for windows); `stride(x, d)` becomes `stride(x, d + 1)`, which has
 // the same value in the dense buffer.
-// Safety: Bound(alloc_dim > 0) before the allocation (`The expression <e>
+// Safety: the index means the same at every access: the rest of the block
+// writes no config field it reads (require_same_at_every_access);
+// Bound(alloc_dim > 0) before the allocation (`The expression <e>
 // is not guaranteed to be greater than 0.`) and InBounds(x) of the
 // rewritten rest of the block (`The buffer x is accessed out-of-bounds`).
 // A scalar passed whole to a call is refused (`... support for passing

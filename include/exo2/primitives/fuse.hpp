@@ -10,8 +10,10 @@ namespace exo2::primitives {
 // `if c: A; B else: C; D`. Checks: both loops or both ifs (std::
 // invalid_argument), the second right after the first. Safety: ExprEqv of
 // the bounds (lo and hi) or conditions; for loops FissionSafe of the fused
-// loop unless `unsafe_disable_check`. Forwarding: the first statement → the
-// fused one; the second dies, its body's statements follow into the fused
+// loop unless `unsafe_disable_check` (the first body writes no config field
+// the second bounds read); for ifs, the first if writes no config field the
+// second condition reads (ReadsUnchanged). Forwarding: the first statement →
+// the fused one; the second dies, its body's statements follow into the fused
 // body (loops); for ifs with else branches the fused if is rebuilt.
 cursors::EditResult fuse(const Proc& proc, const cursors::Location& first,
                          const cursors::Location& second,

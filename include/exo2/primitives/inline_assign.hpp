@@ -7,11 +7,13 @@
 // Safety:
 // - `x` is not written afterwards in the block (`Cannot inline assign <s>
 //   because the buffer is written afterwards.`);
-// - **[fix]** `e` has the same value at each replaced read: no location it
-//   reads is written by an earlier statement of the rest of the block, nor
-//   inside a loop or if that holds a replaced read (a simple statement
-//   reads before it writes, so `t = y[i]; y[i] = t * t` is fine) (`Cannot
-//   inline assign <s> because a value it reads is written afterwards.`);
+// - **[fix]** `e` has the same value at each replaced read, and the read
+//   `x[idx]` names the assigned element: no location `e` reads, nor config
+//   field `idx` reads, is written by an earlier statement of the rest of
+//   the block, nor inside a loop or if that holds a replaced read (a simple
+//   statement reads before it writes, so `t = y[i]; y[i] = t * t` is fine)
+//   (`Cannot inline assign <s> because a value it reads is written
+//   afterwards.`);
 // - **[fix]** after the replacement (reads in call arguments stay, since
 //   those must be buffers), DeadAfter(x, s): nothing that may run
 //   after `s` (the rest of the block, earlier statements of enclosing loop

@@ -7,8 +7,10 @@
 // `x` shifted the same way; `stride(y, d)` becomes `stride(x, d')` where d'
 // is the d-th interval dimension of `w`; `y` passed whole to a call becomes
 // the window expression `x[w]`.
-// Safety: none needed (the window's bounds are control values, fixed when
-// the window statement runs and still in scope at every use).
+// Safety: the window's bounds are evaluated when the window statement runs
+// and, inlined, at every use: the statements after it write no config
+// field they read (ReadsUnchanged); everything else they read is a control
+// value still in scope at every use.
 // Forwarding: the window statement becomes invalid; every other statement
 // and expression keeps its place (uses of `y` are replaced in place).
 #pragma once

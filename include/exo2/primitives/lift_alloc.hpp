@@ -7,8 +7,11 @@
 // buffer allocated once and reused by every iteration means the same).
 // Refused when there are fewer than `n_lifts` enclosing loops and ifs
 // (`specified lift level 3 is more than 2, the number of loops and ifs
-// above the allocation`) and when a lifted-past loop's iterator occurs in
-// the allocation's shape.
+// above the allocation`), when a lifted-past loop's iterator occurs in
+// the allocation's shape, and when code that runs before the allocation
+// inside the lifted-past statements (earlier statements of its blocks,
+// whole loop bodies) writes a config field the shape reads: the shape is
+// now evaluated before that code (ReadsUnchanged).
 // Forwarding: the allocation follows; everything else stays.
 #pragma once
 

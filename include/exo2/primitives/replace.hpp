@@ -17,7 +17,9 @@
 //   substituted, `stride(x, d)` meaning the stride of the buffer passed
 //   (dense tensors have known strides) (`Could not verify assertion <p> in
 //   <f> at <loc>...`);
-// - NoAlias: no buffer is passed to two data parameters.
+// - NoAlias: no buffer is passed to two data parameters;
+// - ReadsUnchanged: the statements write no config field an argument reads
+//   (the call evaluates the arguments once, before them).
 // The call computes what the statements did (unification matched them), so
 // nothing else needs proving.
 // Forwarding: cursors into the replaced statements die (`node no longer

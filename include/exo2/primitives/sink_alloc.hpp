@@ -13,7 +13,9 @@
 // later one (prove_no_carried_flow: nothing written at iteration i is read
 // at j > i), since each iteration now gets a fresh buffer with undefined
 // contents (`Cannot sink allocation <alloc> because values of x may flow
-// from one iteration of the loop to the next.`; [fix] Exo does not check).
+// from one iteration of the loop to the next.`; [fix] Exo does not check),
+// and the loop body writes no config field the shape reads, since every
+// iteration evaluates the shape again (ReadsUnchanged).
 // Forwarding: the allocation follows into the body; the else copy is new
 // and the else branch is rebuilt (cursors inside it are invalidated).
 #pragma once

@@ -11,18 +11,6 @@ class ConfigError(Exception):
     """Reading or writing a `readwrite=False` config in generated code."""
 
 
-_C_TYPES = {
-    "f16": "_Float16",
-    "f32": "float",
-    "f64": "double",
-    "i8": "int8_t",
-    "i32": "int32_t",
-    "bool": "bool",
-    "index": "int_fast32_t",
-    "size": "int_fast32_t",
-    "stride": "int_fast32_t",
-}
-
 # The field types a config may declare, in the order error messages list them.
 FIELD_TYPES = ("bool", "size", "index", "stride", "f16", "f32", "f64", "i8", "i32")
 
@@ -54,12 +42,9 @@ class Config:
         return self._rw_ok
 
     def c_struct_def(self):
-        """The lines of the C struct that holds the fields."""
-        lines = [f"struct {self._name} {{"]
-        for field, typ in self._fields:
-            lines.append(f"    {_C_TYPES[str(typ)]} {field};")
-        lines.append(f"}} {self._name};")
-        return lines
+        """The lines of the C struct that holds the fields (names C reserves
+        are mangled, as everywhere in generated C)."""
+        return list(_core.config_struct_def(self._core))
 
     def INTERNAL_core(self):
         """The core's view of this config (`_core.CoreConfig`)."""

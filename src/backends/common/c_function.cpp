@@ -6,13 +6,20 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <regex>
+#include <set>
+#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "exo2/analysis/config_state.hpp"
 #include "exo2/analysis/z3_encoding.hpp"
+#include "exo2/backends/c_names.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
+#include "exo2/core_ir/instr_template.hpp"
 #include "exo2/core_ir/printer.hpp"
 
 namespace exo2 {
@@ -136,34 +143,6 @@ CIndexPtr simplify(const CIndexPtr& e) {
   return CIndex::binop(op, lhs, rhs, e->source);
 }
 
-// `str.format` of Python for templates that use `{name}`, `{{` and `}}`.
-std::string format_template(
-    const std::string& tmpl,
-    const std::unordered_map<std::string, std::string>& values,
-    const std::string& instr_name) {
-  std::string out;
-  for (size_t k = 0; k < tmpl.size(); ++k) {
-    const char c = tmpl[k];
-    if ((c == '{' || c == '}') && k + 1 < tmpl.size() && tmpl[k + 1] == c) {
-      out += c;
-      ++k;
-    } else if (c == '{') {
-      const size_t close = tmpl.find('}', k);
-      const std::string key = tmpl.substr(k + 1, close - k - 1);
-      auto it = values.find(key);
-      if (close == std::string::npos || it == values.end())
-        throw CodegenError(CodegenError::Kind::Value,
-                           "the template of instruction " + instr_name +
-                               " uses the unknown key '" + key + "'");
-      out += it->second;
-      k = close;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string window_struct_name(TypeKind elem, size_t dims, bool is_const) {
   return fmt::format("exo_win_{}{}{}", dims, type_kind_name(elem),
                      is_const ? "c" : "");
@@ -186,7 +165,10 @@ class CFunctionEmitter {
 
   CFunction run() {
     names_.emplace_back();
-    new_name(ctxt_);
+    // `ctxt` is reserved (c_names.cpp), so no other name can take it.
+    names_.back()["ctxt"] = env_[ctxt_] = "ctxt";
+    reserve_callee_names(proc_->body);
+    written_fields_ = config_fields_written(proc_->body);
     for (const Sym& s : written_buffers(proc_->body)) non_const_.insert(s);
 
     std::vector<std::string> arg_strs = {ctxt_type_ + " *ctxt"};
@@ -222,7 +204,7 @@ class CFunctionEmitter {
       if (a.type.kind() == TypeKind::Size) smt_.assume(smt_.var(a.name) >= 1);
     for (const Expr& pred : proc_->preds) {
       if (pred->kind == ExprKind::Const) continue;
-      if (SmtEncoder::is_encodable(pred)) smt_.assume(pred);
+      if (holds_throughout(pred)) smt_.assume(pred);
       if (pred->kind == ExprKind::BinOp) {
         const auto& b = pred->as<BinOp>();
         if (b.op == BinOpKind::Eq && b.lhs->kind == ExprKind::StrideExpr &&
@@ -251,6 +233,7 @@ class CFunctionEmitter {
     lines_.insert(lines_.begin(), unused.begin(), unused.end());
 
     const std::string stat = is_public_ ? "" : "static ";
+    const std::string fn_name = c_identifier(proc_->name);
     std::string comment = "// " + proc_->name + "(\n";
     for (size_t k = 0; k < comments.size(); ++k)
       comment += (k ? ",\n" : "") + std::string("//     ") + comments[k];
@@ -258,13 +241,12 @@ class CFunctionEmitter {
     std::string args;
     for (size_t k = 0; k < arg_strs.size(); ++k)
       args += (k ? ", " : "") + arg_strs[k];
-    result_.decl =
-        comment + stat + "void " + proc_->name + "( " + args + " );\n";
+    result_.decl = comment + stat + "void " + fn_name + "( " + args + " );\n";
     std::string body;
     for (size_t k = 0; k < lines_.size(); ++k)
       body += (k ? "\n" : "") + lines_[k];
-    result_.def = comment + stat + "void " + proc_->name + "( " + args +
-                  " ) {\n" + body + "\n}\n";
+    result_.def = comment + stat + "void " + fn_name + "( " + args + " ) {\n" +
+                  body + "\n}\n";
     return std::move(result_);
   }
 
@@ -288,7 +270,32 @@ class CFunctionEmitter {
   std::unordered_set<Sym> scalar_refs_;
   std::unordered_set<Sym> non_const_;
   std::map<std::pair<Sym, int>, int64_t> known_strides_;
+  // Facts for proving dividends non-negative: sizes, preconditions and loop
+  // ranges, less those reading a config field the procedure writes (a fact
+  // about such a field may be stale where it is used).
   SmtEncoder smt_;
+  std::vector<Location> written_fields_;
+  // Allocation extents kept in locals (alloc_extent), by (buffer, dim).
+  std::map<std::pair<Sym, size_t>, std::string> fixed_extents_;
+  // Lower bounds of the loop iterators in scope whose start has one.
+  std::unordered_map<Sym, int64_t> iter_lower_bounds_;
+  // The `par` loops around the statement being emitted, innermost last.
+  std::vector<const For*> parallel_loops_;
+
+  // ---- bf16 ---------------------------------------------------------------
+  // bf16 is 16-bit storage (uint16_t) with arithmetic in float: reads
+  // convert to float, writes round to nearest even (helpers in c_library).
+  static bool is_bf16(const Type& t) {
+    return t.basetype().kind() == TypeKind::BF16;
+  }
+  std::string bf16_to_f32(const std::string& value) {
+    result_.needs_bf16 = true;
+    return "exo_bf16_to_f32(" + value + ")";
+  }
+  std::string f32_to_bf16(const std::string& value) {
+    result_.needs_bf16 = true;
+    return "exo_f32_to_bf16(" + value + ")";
+  }
 
   // ---- names and lines ---------------------------------------------------
   const std::string* taken(const std::string& n) const {
@@ -301,7 +308,7 @@ class CFunctionEmitter {
 
   // Exo's deduplication: `x`, then `x_1`, `x_2`, ... per scope chain.
   std::string new_name(const Sym& sym) {
-    std::string name = sym.name();
+    std::string name = c_identifier(sym.name());
     if (const std::string* prev = taken(name)) {
       std::string s = *prev;
       static const std::regex suffix("^(.*)_([0-9]+)$");
@@ -318,6 +325,34 @@ class CFunctionEmitter {
     names_.back()[name] = name;
     env_[sym] = name;
     return name;
+  }
+
+  // The procedures the body calls are C functions that no local name may
+  // hide (a subprocedure named like a loop iterator around its call).
+  void reserve_callee_names(const Block& b) {
+    for (const Stmt& s : b) {
+      switch (s->kind) {
+        case StmtKind::Call:
+          if (!s->as<Call>().f->is_instr()) {
+            const std::string name = c_identifier(s->as<Call>().f->name);
+            names_.back()[name] = name;
+            result_.callees.push_back(name);
+          }
+          break;
+        case StmtKind::If:
+          reserve_callee_names(s->as<If>().body);
+          reserve_callee_names(s->as<If>().orelse);
+          break;
+        case StmtKind::For:
+          reserve_callee_names(s->as<For>().body);
+          break;
+        case StmtKind::With:
+          reserve_callee_names(s->as<With>().body);
+          break;
+        default:
+          break;
+      }
+    }
   }
 
   // The C name of a symbol, noting that the function uses it.
@@ -367,13 +402,88 @@ class CFunctionEmitter {
   }
 
   // ---- index arithmetic --------------------------------------------------
+  // Integer `/` and `%` are floor division and floor modulo
+  // (docs/writing-kernels.md, "Integer arithmetic"). C's operators truncate
+  // toward zero, which agrees only for a non-negative dividend and a
+  // positive divisor; elsewhere the C calls exo_floor_div / exo_floor_mod.
+
+  // Whether a fact holds wherever it is assumed: it reads no config field
+  // the procedure writes.
+  bool holds_throughout(const Expr& fact) const {
+    return SmtEncoder::is_encodable(fact) &&
+           !reads_any_field(fact, written_fields_);
+  }
+
+  // A lower bound of `e` from sizes (at least 1), loop iterators (at least
+  // their start's bound) and literals, or nullopt: the cheap test that
+  // settles ordinary index arithmetic without the solver.
+  std::optional<int64_t> lower_bound(const Expr& e) const {
+    switch (e->kind) {
+      case ExprKind::Const:
+        if (!e->as<Const>().is_int()) return std::nullopt;
+        return e->as<Const>().int_value();
+      case ExprKind::Read: {
+        const Sym& name = e->as<Read>().name;
+        auto it = iter_lower_bounds_.find(name);
+        if (it != iter_lower_bounds_.end()) return it->second;
+        auto t = types_.find(name);
+        if (t != types_.end() && t->second.kind() == TypeKind::Size) return 1;
+        return std::nullopt;
+      }
+      case ExprKind::BinOp: {
+        const auto& b = e->as<BinOp>();
+        const std::optional<int64_t> divisor = positive_literal(b.rhs);
+        if (b.op == BinOpKind::Mod && divisor) return 0;
+        const std::optional<int64_t> l = lower_bound(b.lhs);
+        if (!l) return std::nullopt;
+        if (b.op == BinOpKind::Div && divisor) return floor_div(*l, *divisor);
+        const std::optional<int64_t> r = lower_bound(b.rhs);
+        if (!r) return std::nullopt;
+        int64_t out = 0;
+        if (b.op == BinOpKind::Add && !__builtin_add_overflow(*l, *r, &out))
+          return out;
+        // A product of two non-negative bounds bounds the product.
+        if (b.op == BinOpKind::Mul && *l >= 0 && *r >= 0 &&
+            !__builtin_mul_overflow(*l, *r, &out))
+          return out;
+        return std::nullopt;
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
+  static std::optional<int64_t> positive_literal(const Expr& e) {
+    if (e->kind != ExprKind::Const || !e->as<Const>().is_int() ||
+        e->as<Const>().int_value() <= 0)
+      return std::nullopt;
+    return e->as<Const>().int_value();
+  }
+
   bool non_negative(const Expr& e) {
+    if (std::optional<int64_t> lo = lower_bound(e); lo && *lo >= 0) return true;
     if (!SmtEncoder::is_encodable(e)) return false;
     try {
       return smt_.prove(smt_.encode(e) >= 0).yes();
     } catch (const std::invalid_argument&) {
       return false;
     }
+  }
+
+  // Whether C's `/` and `%` compute the floor operation on (lhs, rhs).
+  bool truncation_is_floor(const Expr& lhs, const Expr& rhs) {
+    return positive_literal(rhs) && non_negative(lhs);
+  }
+
+  // `exo_floor_div(lhs, rhs)` or `exo_floor_mod(lhs, rhs)`.
+  std::string floor_call(BinOpKind op, const std::string& lhs,
+                         const std::string& rhs) {
+    if (op == BinOpKind::Div) {
+      result_.needs_floor_div = true;
+      return "exo_floor_div(" + lhs + ", " + rhs + ")";
+    }
+    result_.needs_floor_mod = true;
+    return "exo_floor_mod(" + lhs + ", " + rhs + ")";
   }
 
   CIndexPtr lift(const Expr& e) {
@@ -432,20 +542,33 @@ class CFunctionEmitter {
         if (e->rhs->kind == K::BinOp && precedence(e->rhs->op) == local &&
             !associative)
           rhs = "(" + rhs + ")";
-        if (e->op == BinOpKind::Div) {
-          const bool non_neg =
-              (e->lhs->kind == K::Read || e->lhs->kind == K::BinOp)
-                  ? (!e->lhs->source || non_negative(e->lhs->source))
-                  : (e->lhs->kind == K::Const && e->lhs->value > 0);
-          if (non_neg) return "(" + lhs + " / " + rhs + ")";
-          result_.needs_floor_div = true;
-          return "exo_floor_div(" + lhs + ", " + rhs + ")";
+        if (e->op == BinOpKind::Div || e->op == BinOpKind::Mod) {
+          if (!truncation_is_floor(e))
+            return floor_call(e->op, cindex(e->lhs, 0), cindex(e->rhs, 0));
+          if (e->op == BinOpKind::Div) return "(" + lhs + " / " + rhs + ")";
         }
         std::string s = lhs + " " + binop_text(e->op) + " " + rhs;
         return local < prec ? "(" + s + ")" : s;
       }
     }
     return "";
+  }
+
+  // The CIndex form of truncation_is_floor.
+  bool truncation_is_floor(const CIndexPtr& e) {
+    using K = CIndex::Kind;
+    if (e->rhs->kind != K::Const || e->rhs->value <= 0) return false;
+    const CIndexPtr& dividend = e->lhs;
+    switch (dividend->kind) {
+      case K::Const:
+        return dividend->value >= 0;
+      case K::Stride:  // window strides may be negative
+        return false;
+      default:
+        // Nodes without a source are products of tensor extents, which are
+        // positive.
+        return !dividend->source || non_negative(dividend->source);
+    }
   }
 
   std::string index_text(const Expr& e, int prec = 0) {
@@ -474,10 +597,18 @@ class CFunctionEmitter {
     const auto& shape = t.shape();
     out.push_back(CIndex::constant(1));
     if (shape.empty()) return out;
-    CIndexPtr s = lift(shape.back());
+    auto extent = [&](size_t k) {
+      auto fixed = fixed_extents_.find({name, k});
+      if (fixed == fixed_extents_.end()) return lift(shape[k]);
+      auto c = std::make_shared<CIndex>();  // no source: extents are positive
+      c->kind = CIndex::Kind::Read;
+      c->text = fixed->second;
+      return CIndexPtr(c);
+    };
+    CIndexPtr s = extent(shape.size() - 1);
     for (size_t k = shape.size() - 1; k-- > 0;) {
       out.push_back(s);
-      s = CIndex::binop(BinOpKind::Mul, lift(shape[k]), s, nullptr);
+      s = CIndex::binop(BinOpKind::Mul, extent(k), s, nullptr);
     }
     std::reverse(out.begin(), out.end());
     return out;
@@ -540,11 +671,30 @@ class CFunctionEmitter {
                      : static_cast<int64_t>(std::get<double>(c.value)));
     const double v = c.is_int() ? static_cast<double>(c.int_value())
                                 : std::get<double>(c.value);
+    if (!std::isfinite(v)) return non_finite_constant(v, c.type);
     if (c.type.kind() == TypeKind::F64) return python_float_repr(v);
-    if (c.type.kind() == TypeKind::F32) return python_float_repr(v) + "f";
+    // bf16 arithmetic is done in float (see bf16_to_f32).
+    if (c.type.kind() == TypeKind::F32 || c.type.kind() == TypeKind::BF16)
+      return python_float_repr(v) + "f";
     const std::string text =
         c.is_int() ? std::to_string(c.int_value()) : python_float_repr(v);
     return std::string("((") + c.type.ctype() + ") " + text + ")";
+  }
+
+  // Infinities and NaN through <math.h>'s INFINITY and NAN (floats), which
+  // convert exactly to the other precisions.
+  std::string non_finite_constant(double v, const Type& t) {
+    result_.needs_math_h = true;
+    const std::string text =
+        std::isnan(v) ? "NAN" : (v > 0 ? "INFINITY" : "-INFINITY");
+    if (t.kind() == TypeKind::F32) return text;
+    return std::string("((") + t.ctype() + ") " + text + ")";
+  }
+
+  // `ctxt->Cfg.field`.
+  std::string config_field(const ConfigPtr& config, const std::string& field) {
+    return c_name(ctxt_) + "->" + c_identifier(config->name()) + "." +
+           c_identifier(field);
   }
 
   std::string config_read(const ReadConfig& r) {
@@ -552,7 +702,7 @@ class CFunctionEmitter {
       throw CodegenError(CodegenError::Kind::Config,
                          r.srcinfo.str() + ": cannot read from config '" +
                              r.config->name() + "'");
-    return c_name(ctxt_) + "->" + r.config->name() + "." + r.field;
+    return config_field(r.config, r.field);
   }
 
   std::string expr(const Expr& e, int prec = 0) {
@@ -567,9 +717,14 @@ class CFunctionEmitter {
                              e->srcinfo.str() + ": cannot read from buffer '" +
                                  r.name.name() + "' in memory '" + mem->name() +
                                  "'");
-        if (scalar_refs_.count(r.name)) return "*" + c_name(r.name);
-        if (!t.is_tensor()) return c_name(r.name);
-        return access(r.name, r.idx);
+        std::string value;
+        if (scalar_refs_.count(r.name))
+          value = "*" + c_name(r.name);
+        else if (!t.is_tensor())
+          value = c_name(r.name);
+        else
+          value = access(r.name, r.idx);
+        return is_bf16(t) ? bf16_to_f32(value) : value;
       }
       case ExprKind::WindowExpr: {
         const auto& w = e->as<WindowExpr>();
@@ -579,15 +734,16 @@ class CFunctionEmitter {
         return constant(e->as<Const>());
       case ExprKind::BinOp: {
         const auto& b = e->as<BinOp>();
-        const bool int_div = b.op == BinOpKind::Div && !e->type.is_numeric();
-        const int local = int_div ? 0 : precedence(b.op);
+        const bool int_div_mod =
+            (b.op == BinOpKind::Div || b.op == BinOpKind::Mod) &&
+            !e->type.is_numeric();
+        if (int_div_mod && !truncation_is_floor(b.lhs, b.rhs))
+          return floor_call(b.op, expr(b.lhs), expr(b.rhs));
+        if (int_div_mod && b.op == BinOpKind::Div)
+          return "((" + expr(b.lhs) + ") / (" + expr(b.rhs) + "))";
+        const int local = precedence(b.op);
         const std::string lhs = expr(b.lhs, local);
         const std::string rhs = expr(b.rhs, local + 1);
-        if (int_div) {
-          if (non_negative(e)) return "((" + lhs + ") / (" + rhs + "))";
-          result_.needs_floor_div = true;
-          return "exo_floor_div(" + lhs + ", " + rhs + ")";
-        }
         std::string s = lhs + " " + c_operator(b.op) + " " + rhs;
         return local < prec ? "(" + s + ")" : s;
       }
@@ -631,6 +787,10 @@ class CFunctionEmitter {
     }
     if (e->kind == ExprKind::WindowExpr)
       return window_literal(e->as<WindowExpr>(), e->type, callee_reads_only());
+    // A config field passed to a scalar data parameter is passed by
+    // reference, as a scalar variable is: the callee may write it.
+    if (e->kind == ExprKind::ReadConfig && callee->args[k].type.is_numeric())
+      return "&" + config_read(e->as<ReadConfig>());
     return expr(e);
   }
 
@@ -644,7 +804,55 @@ class CFunctionEmitter {
            " } }";
   }
 
+  // ---- allocation extents --------------------------------------------------
+  // A buffer's extents are evaluated once, at its allocation. An extent
+  // reading a config field the procedure writes is kept in a local, so that
+  // the buffer's size and strides do not change with the field.
+  std::string alloc_extent(const Sym& buffer, size_t k, const Expr& extent) {
+    if (!reads_any_field(extent, written_fields_))
+      return index_text(extent, 100);
+    const std::string local =
+        new_name(Sym(buffer.name() + "_dim" + std::to_string(k)));
+    add_line("const int_fast32_t " + local + " = " + index_text(extent) + ";");
+    fixed_extents_[{buffer, k}] = local;
+    return local;
+  }
+
+  std::string extent_text(const Sym& buffer, size_t k, const Expr& extent) {
+    auto fixed = fixed_extents_.find({buffer, k});
+    return fixed == fixed_extents_.end() ? index_text(extent, 100)
+                                         : fixed->second;
+  }
+
+  // ---- static storage ------------------------------------------------------
+  // A `static` variable is one object shared by every thread (and every
+  // call), so it cannot hold per-iteration data of a parallel loop. Memories
+  // choose their C text, so the test is on that text: the storage class
+  // `static`, unless also thread-local.
+  static bool declares_static_storage(const std::string& alloc_text) {
+    static const std::regex storage("(^|[^A-Za-z0-9_])static([^A-Za-z0-9_]|$)");
+    static const std::regex thread_local_storage(
+        "_Thread_local|thread_local|__thread");
+    return std::regex_search(alloc_text, storage) &&
+           !std::regex_search(alloc_text, thread_local_storage);
+  }
+
+  static std::string static_in_parallel_loop(const For& loop) {
+    return "one object that all threads of the parallel loop over " +
+           loop.iter.name() + " at " + loop.srcinfo.str() +
+           " would share. Allocate the buffer outside the loop (with a "
+           "dimension per iteration if each needs its own), or in a memory "
+           "that allocates per call, such as DRAM or DRAM_STACK";
+  }
+
   // ---- statements --------------------------------------------------------
+  // Whether `body` may change `bound`: the bound reads a config field the
+  // body writes (the procedure-wide set first, as the cheap filter).
+  bool bound_may_change(const Expr& bound, const Block& body) const {
+    return reads_any_field(bound, written_fields_) &&
+           reads_any_field(bound, config_fields_written(body));
+  }
+
   void block(const Block& b) {
     for (const Stmt& s : b) stmt(s);
   }
@@ -657,6 +865,8 @@ class CFunctionEmitter {
       const Expr& a = c.args[k];
       if (!a->type.is_window()) {
         values[pname + "_data"] = "(" + args[k] + ")";
+        if (a->kind == ExprKind::Read && a->type.is_tensor())
+          values[pname + "_int"] = c_name(a->as<Read>().name);
         continue;
       }
       if (a->kind == ExprKind::WindowExpr) {
@@ -673,7 +883,15 @@ class CFunctionEmitter {
         values[pname + "_int"] = c_name(name);
       }
     }
-    add_line(format_template(c.f->instr->c_instr, values, c.f->name));
+    try {
+      add_line(fill_instr_template(c.f->instr->c_instr, values));
+    } catch (const std::invalid_argument& e) {
+      // Unreachable for checked procedures (typecheck refuses such
+      // templates); kept as an error, not a crash.
+      throw CodegenError(CodegenError::Kind::Value,
+                         "the template of instruction " + c.f->name +
+                             " cannot be filled: " + e.what());
+    }
   }
 
   void stmt(const Stmt& s) {
@@ -693,10 +911,16 @@ class CFunctionEmitter {
           lhs = access(a.name, a.idx);
         std::string rhs = expr(a.rhs);
         const Type lt = a.type.basetype(), rt = a.rhs->type.basetype();
-        if (lt.kind() != rt.kind())
-          rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
         const Memory::Access info{a.name.name(), s->srcinfo};
         const MemoryPtr& mem = memory(a.name);
+        if (is_bf16(lt)) {
+          // 16-bit storage, float arithmetic, rounded once when stored.
+          if (s->kind == StmtKind::Reduce) rhs = bf16_to_f32(lhs) + " + " + rhs;
+          add_line(mem->write(info, lhs, f32_to_bf16(rhs)));
+          break;
+        }
+        if (lt.kind() != rt.kind())
+          rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
         add_line(s->kind == StmtKind::Assign ? mem->write(info, lhs, rhs)
                                              : mem->reduce(info, lhs, rhs));
         break;
@@ -712,8 +936,7 @@ class CFunctionEmitter {
         if (lt.kind() != w.rhs->type.kind() && !lt.is_indexable() &&
             lt.is_real_scalar())
           rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
-        add_line(c_name(ctxt_) + "->" + w.config->name() + "." + w.field +
-                 " = " + rhs + ";");
+        add_line(config_field(w.config, w.field) + " = " + rhs + ";");
         break;
       }
       case StmtKind::WindowStmt: {
@@ -752,22 +975,39 @@ class CFunctionEmitter {
       }
       case StmtKind::For: {
         const auto& f = s->as<For>();
+        const bool parallel = f.mode && f.mode->is_parallel();
         const std::string lo = expr(f.lo), hi = expr(f.hi);
         push_scope();
         const std::string it = new_name(f.iter);
         types_[f.iter] = Type(TypeKind::Index);
         smt_.push();
-        if (SmtEncoder::is_encodable(f.lo) && SmtEncoder::is_encodable(f.hi)) {
-          z3::expr i = smt_.var(f.iter);
-          smt_.assume(smt_.encode(f.lo) <= i && i < smt_.encode(f.hi));
-        }
-        if (f.mode && f.mode->is_parallel())
+        z3::expr i = smt_.var(f.iter);
+        if (holds_throughout(f.lo)) smt_.assume(smt_.encode(f.lo) <= i);
+        if (holds_throughout(f.hi)) smt_.assume(i < smt_.encode(f.hi));
+        if (std::optional<int64_t> lb = lower_bound(f.lo))
+          iter_lower_bounds_[f.iter] = *lb;
+        if (parallel) {
           add_line("#pragma omp parallel for");
-        add_line(fmt::format(
-            "for (int_fast32_t {0} = {1}; {0} < {2}; {0}++) {{", it, lo, hi));
+          parallel_loops_.push_back(&f);
+        }
+        // The object language evaluates a loop's bounds once. C's condition
+        // is evaluated every iteration, so a bound the body may change (it
+        // reads a config field the body writes) is kept in a local. `par`
+        // bodies write no config field (check_parallel_loops).
+        if (!parallel && bound_may_change(f.hi, f.body)) {
+          const std::string end = new_name(Sym(f.iter.name() + "_hi"));
+          add_line(fmt::format(
+              "for (int_fast32_t {0} = {1}, {2} = {3}; {0} < {2}; {0}++) {{",
+              it, lo, end, hi));
+        } else {
+          add_line(fmt::format(
+              "for (int_fast32_t {0} = {1}; {0} < {2}; {0}++) {{", it, lo, hi));
+        }
         indent();
         block(f.body);
         dedent();
+        if (parallel) parallel_loops_.pop_back();
+        iter_lower_bounds_.erase(f.iter);
         smt_.pop();
         pop_scope();
         add_line("}");
@@ -783,12 +1023,27 @@ class CFunctionEmitter {
           mems_[a.name] = a.mem;
         }
         std::vector<std::string> shape;
-        for (const Expr& d : a.type.shape())
-          shape.push_back(index_text(d, 100));
+        for (size_t k = 0; k < a.type.shape().size(); ++k)
+          shape.push_back(s->kind == StmtKind::Alloc
+                              ? alloc_extent(a.name, k, a.type.shape()[k])
+                              : extent_text(a.name, k, a.type.shape()[k]));
         const std::string ctype = a.type.basetype().ctype();
-        add_line(s->kind == StmtKind::Alloc
-                     ? a.mem->alloc(name, ctype, shape, s->srcinfo)
-                     : a.mem->free(name, ctype, shape, s->srcinfo));
+        if (s->kind == StmtKind::Free) {
+          add_line(a.mem->free(name, ctype, shape, s->srcinfo));
+          break;
+        }
+        const std::string text = a.mem->alloc(name, ctype, shape, s->srcinfo);
+        if (declares_static_storage(text)) {
+          result_.static_storage = true;
+          if (!parallel_loops_.empty())
+            throw CodegenError(
+                CodegenError::Kind::MemGen,
+                s->srcinfo.str() + ": buffer '" + a.name.name() +
+                    "' in memory " + a.mem->name() +
+                    " is a C `static` variable: " +
+                    static_in_parallel_loop(*parallel_loops_.back()));
+        }
+        add_line(text);
         break;
       }
       case StmtKind::Call: {
@@ -802,7 +1057,14 @@ class CFunctionEmitter {
         }
         std::string joined = c_name(ctxt_);
         for (const auto& a : args) joined += "," + a;
-        add_line(c.f->name + "(" + joined + ");");
+        const std::string callee = c_identifier(c.f->name);
+        if (!parallel_loops_.empty())
+          result_.calls_in_parallel_loops.emplace_back(
+              callee, s->srcinfo.str() + ": the call of " + c.f->name +
+                          " allocates a C `static` variable (directly or "
+                          "in a procedure it calls): " +
+                          static_in_parallel_loop(*parallel_loops_.back()));
+        add_line(callee + "(" + joined + ");");
         break;
       }
       case StmtKind::With:

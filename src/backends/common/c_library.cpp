@@ -2,12 +2,14 @@
 // run_compile): the header's declarations, the body's groups and the
 // context struct, in the byte-exact layout of procedure-and-codegen.md §4.
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
 
 #include "c_function.hpp"
 #include "exo2/backends/c_codegen.hpp"
+#include "exo2/backends/c_names.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
 #include "exo2/core_ir/equality.hpp"
@@ -40,10 +42,33 @@ constexpr const char* kMacros = R"(
 
 )";
 
+// Floor division and modulo, the object language's integer `/` and `%`
+// (C's operators truncate toward zero). Emitted only when used.
 constexpr const char* kFloorDiv = R"(
-static int exo_floor_div(int num, int quot) {
-  int off = (num>=0)? 0 : quot-1;
-  return (num-off)/quot;
+static inline int64_t exo_floor_div(int64_t num, int64_t quot) {
+  int64_t q = num / quot;
+  return (num % quot != 0 && (num < 0) != (quot < 0)) ? q - 1 : q;
+})";
+constexpr const char* kFloorMod = R"(
+static inline int64_t exo_floor_mod(int64_t num, int64_t quot) {
+  int64_t r = num % quot;
+  return (r != 0 && (r < 0) != (quot < 0)) ? r + quot : r;
+})";
+
+// bf16 helpers: the upper half of a float, rounded to nearest even (NaNs
+// stay NaNs).
+constexpr const char* kBf16 = R"(
+static inline float exo_bf16_to_f32(uint16_t x) {
+  union { uint32_t u; float f; } v;
+  v.u = (uint32_t)x << 16;
+  return v.f;
+}
+static inline uint16_t exo_f32_to_bf16(float f) {
+  union { uint32_t u; float f; } v;
+  v.f = f;
+  if ((v.u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((v.u >> 16) | 0x40u);
+  v.u += 0x7fffu + ((v.u >> 16) & 1u);
+  return (uint16_t)(v.u >> 16);
 }
 )";
 
@@ -154,7 +179,7 @@ std::pair<std::string, std::vector<std::string>> context_struct(
       throw CodegenError(CodegenError::Kind::Type,
                          "multiple configs named " + c->name());
     if (c->is_allow_rw()) {
-      for (const std::string& l : c->c_struct_def())
+      for (const std::string& l : config_struct_def(*c))
         lines.push_back("    " + l);
       lines.push_back("");
     } else {
@@ -166,7 +191,40 @@ std::pair<std::string, std::vector<std::string>> context_struct(
   return {name, lines};
 }
 
+// A call inside a `par` loop runs on several threads at once: the callee
+// and everything it calls must not allocate `static` storage.
+void check_no_static_storage_in_parallel_loops(
+    const std::map<std::string, CFunction>& functions) {
+  std::map<std::string, bool> reaches;  // memo; false while being visited
+  std::function<bool(const std::string&)> reaches_static =
+      [&](const std::string& name) {
+        auto it = functions.find(name);
+        if (it == functions.end()) return false;
+        auto [memo, fresh] = reaches.emplace(name, false);
+        if (!fresh) return memo->second;
+        bool out = it->second.static_storage;
+        for (const std::string& callee : it->second.callees)
+          out = out || reaches_static(callee);
+        reaches[name] = out;
+        return out;
+      };
+  for (const auto& [name, f] : functions)
+    for (const auto& [callee, message] : f.calls_in_parallel_loops)
+      if (reaches_static(callee))
+        throw CodegenError(CodegenError::Kind::MemGen, message);
+}
+
 }  // namespace
+
+std::vector<std::string> config_struct_def(const Config& config) {
+  const std::string name = c_identifier(config.name());
+  std::vector<std::string> lines = {"struct " + name + " {"};
+  for (const auto& [field, type] : config.fields())
+    lines.push_back(std::string("    ") + type.ctype() + " " +
+                    c_identifier(field) + ";");
+  lines.push_back("} " + name + ";");
+  return lines;
+}
 
 CLibrary compile_library(const std::string& lib_name,
                          const std::vector<Proc>& procs,
@@ -184,6 +242,17 @@ CLibrary compile_library(const std::string& lib_name,
                           return a->name == b->name;
                         }),
             all.end());
+  std::map<std::string, std::string> c_names;  // C name -> proc name
+  for (const Proc& p : all) {
+    if (p->is_instr()) continue;
+    auto [it, fresh] = c_names.emplace(c_identifier(p->name), p->name);
+    if (!fresh)
+      throw CodegenError(CodegenError::Kind::Type,
+                         "procs " + it->second + " and " + p->name +
+                             " would both be the C function " + it->first +
+                             " (a name C reserves is mangled with a "
+                             "trailing '_'); rename one of them");
+  }
   auto is_public = [&](const Proc& p) {
     for (const Proc& q : procs)
       if (q.get() == p.get() || (q->name == p->name && equal(q, p)))
@@ -208,7 +277,9 @@ CLibrary compile_library(const std::string& lib_name,
   std::map<std::string, std::string> structs;
   std::vector<std::string> public_decls, private_decls, bodies, instr_globals;
   std::vector<std::pair<ExternPtr, std::string>> externs;
-  bool needs_floor_div = false;
+  bool needs_floor_div = false, needs_floor_mod = false, needs_math_h = false;
+  bool needs_bf16 = false;
+  std::map<std::string, CFunction> functions;  // by C name, for the checks
   for (const Proc& p : all) {
     if (p->is_instr()) {
       std::string params;
@@ -229,6 +300,9 @@ CLibrary compile_library(const std::string& lib_name,
     CFunction f = emit_c_function(q, ctxt_type, pub);
     structs.insert(f.window_structs.begin(), f.window_structs.end());
     needs_floor_div |= f.needs_floor_div;
+    needs_floor_mod |= f.needs_floor_mod;
+    needs_math_h |= f.needs_math_h;
+    needs_bf16 |= f.needs_bf16;
     for (auto& e : f.externs) {
       bool seen = false;
       for (const auto& [g, t] : externs)
@@ -237,7 +311,9 @@ CLibrary compile_library(const std::string& lib_name,
     }
     (pub ? public_decls : private_decls).push_back(f.decl);
     bodies.push_back(f.def);
+    functions.emplace(c_identifier(p->name), std::move(f));
   }
+  check_no_static_storage_in_parallel_loops(functions);
 
   std::vector<std::string> struct_defs;
   for (const auto& [name, def] : structs) struct_defs.push_back(def);
@@ -262,7 +338,10 @@ CLibrary compile_library(const std::string& lib_name,
     if (std::string g = f->globl(ctype); !g.empty()) extern_code.push_back(g);
 
   std::vector<std::string> helpers;
+  if (needs_math_h) helpers.push_back("#include <math.h>");
   if (needs_floor_div) helpers.push_back(kFloorDiv);
+  if (needs_floor_mod) helpers.push_back(kFloorMod);
+  if (needs_bf16) helpers.push_back(kBf16);
   std::vector<std::string> groups;
   for (const auto* group : {&helpers, &instr_globals, &memory_code,
                             &extern_code, &private_decls, &bodies})

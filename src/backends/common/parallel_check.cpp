@@ -9,12 +9,14 @@
 // parameter). Each (write, access) pair is instantiated for two iterations
 // i1 != i2 with independent copies of the inner loop iterators, and Z3 must
 // show that the regions cannot intersect. Config writes inside a parallel
-// body are races.
+// body, callees included, are races.
 #include <memory>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "exo2/analysis/config_state.hpp"
 #include "exo2/analysis/z3_encoding.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
@@ -124,6 +126,8 @@ class AccessCollector {
   }
 
   void call_arg(const Expr& a, bool write) {
+    // A config field passed to a scalar parameter the callee writes.
+    if (a->kind == ExprKind::ReadConfig && write) writes_config = true;
     if (a->kind == ExprKind::WindowExpr) {
       const auto& w = a->as<WindowExpr>();
       std::vector<Extent> region;
@@ -191,6 +195,8 @@ class AccessCollector {
       }
       case StmtKind::Call: {
         const auto& c = s->as<Call>();
+        writes_config =
+            writes_config || !config_fields_written(c.f->body).empty();
         const std::vector<Sym> written = written_buffers(c.f->body);
         for (size_t k = 0; k < c.args.size(); ++k) {
           bool write = false;
@@ -229,10 +235,11 @@ class ParallelChecker {
   explicit ParallelChecker(const Proc& p) : proc_(p) {}
 
   void run() {
+    written_fields_ = config_fields_written(proc_->body);
     for (const FnArg& a : proc_->args)
       if (a.type.kind() == TypeKind::Size) smt_.assume(smt_.var(a.name) >= 1);
     for (const Expr& pred : proc_->preds)
-      if (SmtEncoder::is_encodable(pred)) smt_.assume(pred);
+      if (holds_throughout(pred)) smt_.assume(pred);
     block(proc_->body);
     if (!errors_.empty()) {
       std::string msg = "Errors occurred during precision checking:";
@@ -246,6 +253,15 @@ class ParallelChecker {
   SmtEncoder smt_;
   std::vector<std::string> errors_;
   std::unordered_map<Sym, Alias> aliases_;
+  // Config fields the procedure writes: a fact outside a parallel loop that
+  // reads one may no longer hold when the loop runs (inside the loop, where
+  // no field is written, the guards read the current values).
+  std::vector<Location> written_fields_;
+
+  bool holds_throughout(const Expr& fact) const {
+    return SmtEncoder::is_encodable(fact) &&
+           !reads_any_field(fact, written_fields_);
+  }
 
   void block(const Block& b) {
     for (const Stmt& s : b) stmt(s);
@@ -262,7 +278,7 @@ class ParallelChecker {
       }
       case StmtKind::If: {
         const auto& i = s->as<If>();
-        const bool encodable = SmtEncoder::is_encodable(i.cond);
+        const bool encodable = holds_throughout(i.cond);
         smt_.push();
         if (encodable) smt_.assume(i.cond);
         block(i.body);
@@ -294,10 +310,9 @@ class ParallelChecker {
   }
 
   void assume_range(const For& f) {
-    if (!SmtEncoder::is_encodable(f.lo) || !SmtEncoder::is_encodable(f.hi))
-      return;
     z3::expr i = smt_.var(f.iter);
-    smt_.assume(smt_.encode(f.lo) <= i && i < smt_.encode(f.hi));
+    if (holds_throughout(f.lo)) smt_.assume(smt_.encode(f.lo) <= i);
+    if (holds_throughout(f.hi)) smt_.assume(i < smt_.encode(f.hi));
   }
 
   // One access instantiated for one iteration: its facts and its region.

@@ -8,13 +8,16 @@ the test fails, so a primitive cannot hide a hole behind an exception.
 
 The argument errors, precisely:
 - the argument processors of `exo2.primitives.arguments` (and those of the
-  other `exo2.primitives` modules): a `TypeError` / `ValueError` raised by
-  `ArgumentProcessor.err` itself, worded `argument <i>, '<name>' to <op>: ...`;
+  other `exo2.primitives` modules), docs/errors.md "Arguments of primitives
+  and methods": a `TypeError` / `ValueError` raised by an
+  `ArgumentProcessor` method itself, worded `argument <i>, '<name>' to
+  <op>: ...`;
 - a new expression or window string that does not parse, or names nothing
   in scope: `ParseFragmentError`, raised while an argument processor runs;
-- a new expression that does not typecheck in its scope: `KernelCheckError`
-  (`Errors occurred during typechecking:`) whose every diagnostic points at
-  the primitive's call, where the new expression was written;
+- a new expression that does not typecheck in its scope or is of the wrong
+  kind: `KernelCheckError` raised by an argument processor (`argument <i>,
+  ...`), or one whose every diagnostic points at the primitive's call,
+  where the new expression was written;
 - the documented argument shapes of single primitives, `DOCUMENTED_ERRORS`.
 """
 
@@ -102,13 +105,17 @@ def refusal_reason(primitive, exc):
     if isinstance(exc, SchedulingError):
         return "SchedulingError"
     frames = traceback.extract_tb(exc.__traceback__)
-    if isinstance(exc, (TypeError, ValueError)) and _raised_by_processor(exc):
-        if re.match(rf"argument \d+, '\w+' to {primitive}: ", str(exc)):
-            return "argument"
+    names_argument = re.match(rf"argument \d+, '\w+' to {primitive}: ", str(exc))
     if isinstance(exc, ParseFragmentError) and _in_processor(exc):
         return "new expression"
-    if isinstance(exc, KernelCheckError) and _new_expression_type_error(exc, frames):
+    if isinstance(exc, KernelCheckError) and (
+        (names_argument and _raised_by_processor(exc))
+        or _new_expression_type_error(exc, frames)
+    ):
         return "new expression type"
+    if isinstance(exc, (TypeError, ValueError)) and _raised_by_processor(exc):
+        if names_argument:
+            return "argument"
     for documented in DOCUMENTED_ERRORS:
         if (
             documented.primitive == primitive
@@ -130,16 +137,14 @@ def _processor_frames(exc):
 
 
 def _raised_by_processor(exc):
-    """Whether the innermost frame is `ArgumentProcessor.err`."""
+    """Whether the innermost frame is a method of an `ArgumentProcessor`
+    (its `err`, or a `raise` of its own), not code it calls."""
     tb = exc.__traceback__
     if tb is None:
         return False
     while tb.tb_next is not None:
         tb = tb.tb_next
-    frame = tb.tb_frame
-    return frame.f_code.co_name == "err" and isinstance(
-        frame.f_locals.get("self"), ArgumentProcessor
-    )
+    return isinstance(tb.tb_frame.f_locals.get("self"), ArgumentProcessor)
 
 
 def _in_processor(exc):
