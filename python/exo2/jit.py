@@ -283,9 +283,7 @@ class _Library:
             decls
             + "\n"
             + body
-            + "".join(
-                _trampoline(decls, _core.c_identifier(p.name())) for p in procs
-            )
+            + "".join(_trampoline(decls, _core.c_identifier(p.name())) for p in procs)
         )
         cc = cc or os.environ.get("CC") or "cc"
         flags = list(DEFAULT_CFLAGS if cflags is None else cflags)

@@ -303,9 +303,9 @@ class EffectCollector {
         config_reads(f.lo, scope);
         config_reads(f.hi, scope);
         Scope body = scope;
-        body.loops.push_back(
-            LoopRange{f.iter, translate(f.lo, scope), translate(f.hi, scope),
-                      next_loop_id_++});
+        body.loops.push_back(LoopRange{f.iter, translate(f.lo, scope),
+                                       translate(f.hi, scope),
+                                       next_loop_id_++});
         // Earlier iterations may have written these.
         const std::vector<Location> written = config_fields_written(f.body);
         body.forget(written, s.srcinfo);

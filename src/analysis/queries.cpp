@@ -636,8 +636,12 @@ SafetyResult prove_dead_after(const Proc& p, const StmtPath& at,
 
 SafetyResult prove_reduce_only(QueryContext& ctx, const Block& block,
                                const Sym& buffer) {
+  // effects_of reports an access through a window as one of the buffer it
+  // views.
+  const auto view = ctx.windows().find(buffer);
+  const Sym& root = view == ctx.windows().end() ? buffer : view->second.buffer;
   for (const Access& a : effects_of(block, ctx.windows())) {
-    if (a.location.is_config() || a.location.buffer != buffer ||
+    if (a.location.is_config() || a.location.buffer != root ||
         a.kind == AccessKind::Reduce)
       continue;
     SafetyResult r = refuted(report(a).str() + " is not a reduction");

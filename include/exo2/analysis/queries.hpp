@@ -162,6 +162,8 @@ SafetyResult prove_idempotent(QueryContext& ctx, const Block& block);
 SafetyResult prove_dead_after(const Proc& p, const StmtPath& at,
                               const Sym& buffer);
 // ReduceOnly(x, S): every access to `buffer` in `block` is a reduction.
+// A window statement's name stands for the buffer it views: the accesses
+// are those of that buffer, through any name.
 SafetyResult prove_reduce_only(QueryContext& ctx, const Block& block,
                                const Sym& buffer);
 // InBounds(x): every access to `buffer` in `block` lies inside `shape`.

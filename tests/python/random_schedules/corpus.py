@@ -2,14 +2,14 @@
 primitives take as arguments: configurations, no-op instructions
 (insert_noop_call) and procedures for replace.
 
-Besides ordinary kernels, the corpus holds what found the soundness holes
-of docs/internals/soundness.md: config fields read by conditions, loop
-bounds and callee preconditions and written nearby; `/` and `%` in indices
-and loops starting below zero; conditional writes and zero-trip loops;
-windows with offsets, strided window parameters and stride reads; calls with
-preconditions; static buffers and parallel loops. A kernel names the
-primitives it was written for (`favored`): its sequences try them more
-often.
+Besides ordinary kernels, the corpus holds the shapes of code that
+soundness holes hid in (docs/internals/soundness-randomized.md): config
+fields read by conditions, loop bounds and callee preconditions and written
+nearby; `/` and `%` in indices and loops starting below zero;
+conditional writes and zero-trip loops; windows with offsets, strided
+window parameters and stride reads; calls with preconditions; static
+buffers and parallel loops. A kernel names the primitives it was written
+for (`favored`): its sequences try them more often.
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ from dataclasses import dataclass
 
 from exo2 import config, instr, proc
 from exo2.libs.memories import DRAM_STATIC
-
-from .known_holes import KNOWN_HOLES
 
 
 @proc
@@ -222,9 +220,7 @@ def noop_at_least_four(n: size):
     pass
 
 
-NOOPS = [noop, noop_index, noop_scalar, noop_window]
-if "insert_noop_call_preconditions" not in KNOWN_HOLES:
-    NOOPS.append(noop_at_least_four)
+NOOPS = [noop, noop_index, noop_scalar, noop_window, noop_at_least_four]
 
 
 # Procedures for replace to unify with statements of the kernels (one
@@ -522,9 +518,6 @@ class Kernel:
     # zero / False).
     sizes: list
     favored: tuple = ()  # primitives its sequences try more often
-    # A KNOWN_HOLES key when code generation miscompiles the kernel itself:
-    # it is not scheduled while the hole is open.
-    known_hole: str | None = None
 
 
 LOOPS = ("divide_loop", "cut_loop", "fission", "fuse", "lift_scope", "join_loops")
@@ -576,7 +569,6 @@ KERNELS = [
         config_bound_written,
         [{"n": 1}, {"n": 5}],
         LOOPS,
-        known_hole="loop_bounds_evaluated_once",
     ),
     Kernel(
         floor_ops,
@@ -587,7 +579,6 @@ KERNELS = [
         floor_ops_negative,
         [{"n": 1}, {"n": 9}],
         ("rewrite_expr", "simplify"),
-        known_hole="floor_division_in_c",
     ),
     Kernel(
         negative_range,

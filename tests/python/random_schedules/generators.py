@@ -5,8 +5,7 @@ factors, cut points, expressions and fresh names with a seeded generator.
 Arguments are well formed but not always safe: a generator sometimes asks
 for a step that must be refused (a wrong rewrite, a config write before a
 call whose callee asserts the field's value, a window that is only
-conditionally written). Options that trip a hole still open are left out
-while it is listed in KNOWN_HOLES.
+conditionally written).
 """
 
 import random
@@ -40,7 +39,6 @@ from .corpus import (
     noop_index,
     noop_scalar,
 )
-from .known_holes import KNOWN_HOLES
 from .navigation import View, describe, expressions_of, is_control, text, walk
 from .refusals import refusal_reason
 
@@ -82,10 +80,7 @@ class Sequence:
         one that C reserves."""
         if view is not None and self.rng.random() < 0.1:
             used = [s.name() for s in view.loops()] + view.size_params
-            if "c_reserved_names" not in KNOWN_HOLES:
-                used += C_RESERVED_NAMES
-            if used:
-                return self.rng.choice(used)
+            return self.rng.choice(used + C_RESERVED_NAMES)
         self.fresh_count += 1
         return f"{base}{self.fresh_count}"
 
@@ -377,9 +372,8 @@ def gen_rewrite_expr(view, seq):
             f"({t} + 1) - 1",
             f"({t} * {m}) / {m}",
             f"{t} / {m} * {m} + {t} % {m}",
+            f"({t} - {m}) % {m} + {m} * ({t} / {m})",
         ]
-        if "floor_division_in_c" not in KNOWN_HOLES:
-            options.append(f"({t} - {m}) % {m} + {m} * ({t} / {m})")
         wrong = [f"{t} + 1", f"{t} % {m}", f"({t} + 1) / {m} * {m}"]
     else:
         options = [f"{t} + 0.0", f"{t} * 1.0", f"({t} * 2.0) * 0.5"]
@@ -422,8 +416,6 @@ def has_parallel_loop(view):
 
 def gen_parallelize_loop(view, seq):
     loop = seq.choice(view.loops())
-    if "static_buffer_in_parallel_loop" in KNOWN_HOLES and has_static_buffer(view):
-        loop = None
     return None if loop is None else Step("parallelize_loop", (loop,))
 
 
@@ -633,11 +625,7 @@ def gen_set_memory(view, seq):
     alloc = seq.choice(view.allocs())
     if alloc is None:
         return None
-    memories = [DRAM, DRAM_STACK]
-    if "static_buffer_in_parallel_loop" not in KNOWN_HOLES or not has_parallel_loop(
-        view
-    ):
-        memories.append(DRAM_STATIC)
+    memories = [DRAM, DRAM_STACK, DRAM_STATIC]
     if alloc.is_tensor():
         return Step("set_memory", (alloc, seq.choice(memories)))
     return Step("set_memory", (alloc, DRAM))

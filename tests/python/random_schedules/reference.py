@@ -4,7 +4,7 @@ The randomized schedule test compares every scheduled procedure with what
 its kernel *means*, not only with the kernel's own compiled C: a code
 generation hole shared by both (C's truncating `%`, a loop bound read again
 after the body wrote it) would otherwise go unseen. The semantics are those
-of docs/internals/soundness.md: integer `/` and `%` are floor division and
+of docs/writing-kernels.md ("What the object language means"): integer `/` and `%` are floor division and
 floor modulo, a loop's bounds are evaluated once before its first
 iteration, `par` loops run in order, windows alias their buffer, config
 fields are global state, and a read of an element never written reads the

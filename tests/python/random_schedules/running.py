@@ -42,7 +42,9 @@ from .refusals import refusal_reason
 SEED = int(os.environ.get("EXO2_RANDOM_SEED", "5"))
 # Accepted steps a run checks, over all kernels; a few more are scheduled,
 # since the steps after a known hole go unchecked.
-TOTAL_CHECKED = int(os.environ.get("EXO2_RANDOM_STEPS", "10000"))
+# The default keeps CI within a few minutes; EXO2_RANDOM_STEPS=10000 (or
+# more) is the long run.
+TOTAL_CHECKED = int(os.environ.get("EXO2_RANDOM_STEPS", "3000"))
 STEPS_PER_SEQUENCE = 10  # accepted steps before starting again from the kernel
 ATTEMPTS_PER_SEQUENCE = 40
 MAX_SEQUENCES = 200  # per kernel, in case most steps are refused
@@ -50,15 +52,16 @@ BATCH_STEPS = 100  # accepted steps compiled together
 FAVORED_SHARE = 0.4  # of the steps of a kernel that names favored primitives
 MAX_STATEMENTS = 80  # a sequence stops when the procedure grows past this
 ACCEPTED_PER_PRIMITIVE = 20  # coverage every run must reach
-SANITIZED_STEPS = 2000  # accepted steps of the run under sanitizers
+SANITIZED_STEPS = 600  # accepted steps of the run under sanitizers
+TOP_UP_SHARE = 0.5  # of the picks of a top-up sequence, its primitive's
+MAX_TOP_UP = 200  # top-up sequences per primitive
 
 PRIMITIVES = sorted(name for name in GENERATORS if hasattr(S, name))
-ACTIVE_KERNELS = [k for k in KERNELS if k.known_hole not in KNOWN_HOLES]
 LAST_SUMMARY = []  # the tables of the runs, printed at the end of the session
 
 
 def accepted_per_kernel():
-    return math.ceil(1.1 * TOTAL_CHECKED / len(ACTIVE_KERNELS))
+    return math.ceil(1.1 * TOTAL_CHECKED / len(KERNELS))
 
 
 # --------------------------------------------------------------------------
@@ -73,6 +76,7 @@ class Statistics:
     known_holes: Counter = field(default_factory=Counter)  # (key, primitive)
     kernels: set = field(default_factory=set)
     checked: int = 0  # procedures run and compared
+    top_ups: int = 0  # top-up sequences scheduled
     batches: int = 0
     started: float = field(default_factory=time.perf_counter)
 
@@ -82,7 +86,8 @@ class Statistics:
         lines = [
             f"random schedules (EXO2_RANDOM_SEED={SEED}"
             f"{', sanitizers' if sanitizers.enabled() else ''}): {elapsed:.1f} s, "
-            f"{self.checked} procedures checked in {self.batches} batches",
+            f"{self.checked} procedures checked in {self.batches} batches "
+            f"({self.top_ups} top-up sequences)",
             f"{'primitive':<22}{'accepted':>9}{'refused':>8}{'no target':>10}  "
             "refused by reason",
         ]
@@ -129,7 +134,7 @@ class Record:
             "after:",
             str(self.history[index]),
             f"reproduce: random_schedules.running.replay('{self.kernel.proc.name()}', "
-            f"{self.sequence_id}) with EXO2_RANDOM_SEED={SEED}",
+            f"{self.sequence_id!r}) with EXO2_RANDOM_SEED={SEED}",
         ]
         return "\n".join(lines)
 
@@ -186,9 +191,30 @@ def pick_primitive(kernel, seq):
     return seq.choice(PRIMITIVES)
 
 
-def schedule_sequence(kernel, sequence_id, stats, pick=pick_primitive):
+def top_up_id(primitive, number):
+    return f"{primitive}_{number}"
+
+
+def pick_for(sequence_id):
+    """How a sequence picks its primitives: a numbered one as
+    `pick_primitive`; a top-up sequence (`top_up_id`) picks its primitive
+    half the time."""
+    if isinstance(sequence_id, int):
+        return pick_primitive
+    primitive = sequence_id.rsplit("_", 1)[0]
+
+    def pick(kernel, seq):
+        if seq.rng.random() < TOP_UP_SHARE:
+            return primitive
+        return pick_primitive(kernel, seq)
+
+    return pick
+
+
+def schedule_sequence(kernel, sequence_id, stats, pick=None):
     """Applies random steps to the kernel until STEPS_PER_SEQUENCE are
     accepted; raises Failure when a primitive crashes."""
+    pick = pick or pick_for(sequence_id)
     seq = Sequence(
         random.Random(f"{SEED}:{kernel.proc.name()}:{sequence_id}"),
         tag=f"_{sequence_id}",
@@ -360,10 +386,34 @@ def run_kernel(kernel, stats, accepted_target):
     return accepted
 
 
+def top_up(stats):
+    """Top-up sequences, over every kernel in turn, for each primitive
+    accepted fewer than ACCEPTED_PER_PRIMITIVE times (some apply to few
+    procedures, or are mostly refused), checked as the others (in one batch
+    per kernel); at most MAX_TOP_UP sequences per primitive."""
+    pending, reports = {}, []
+    for primitive in PRIMITIVES:
+        for number in range(MAX_TOP_UP):
+            if stats.accepted[primitive] >= ACCEPTED_PER_PRIMITIVE:
+                break
+            kernel = KERNELS[number % len(KERNELS)]
+            try:
+                record = schedule_sequence(kernel, top_up_id(primitive, number), stats)
+            except Failure as e:
+                reports.append(str(e))
+                continue
+            stats.top_ups += 1
+            pending.setdefault(kernel.proc.name(), []).append(record)
+    for records in pending.values():
+        reports += check_batch(records, expected_runs(records[0].kernel), stats)
+    if reports:
+        raise Failure(f"{len(reports)} wrong steps:\n\n" + "\n\n".join(reports))
+
+
 def replay(kernel_name, sequence_id):
     """Schedules one sequence again and prints its steps and procedures
     (sequences depend only on EXO2_RANDOM_SEED, the kernel and their
-    number)."""
+    number or top-up name)."""
     kernel = next(k for k in KERNELS if k.proc.name() == kernel_name)
     record = schedule_sequence(kernel, sequence_id, Statistics())
     for step, p in zip(record.steps, record.history[1:], strict=True):
