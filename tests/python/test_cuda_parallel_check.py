@@ -241,6 +241,14 @@ def test_tier_b_needs_every_size_and_checks_preconditions():
         check_parallel(K.reverse_blocks, n=100)
 
 
+def test_sms_and_sizes_out_of_the_core_s_range_are_value_errors():
+    """Found by the fuzzer: 2**64 SMs reached the binding (a TypeError)."""
+    with pytest.raises(ValueError, match="sms must be a positive 32-bit int"):
+        check_parallel(K.reverse_blocks, sms=2**64)
+    with pytest.raises(ValueError, match="n must fit in 64 bits"):
+        check_parallel(K.reverse_blocks, n=2**63)
+
+
 def test_errors_list_every_violation_with_locations():
     mutant = delete_sync(K.reverse_blocks, K.reverse_blocks.find("Fence(_, _) #0"))
     mutant = delete_sync(mutant, mutant.find("Fence(_, _)"))

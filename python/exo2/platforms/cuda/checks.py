@@ -28,14 +28,21 @@ class ParallelCheckReport:
 def check_parallel(proc, sms=132, **sizes):
     if not isinstance(proc, ProcedureBase):
         raise TypeError("check_parallel expects a Procedure")
-    if not isinstance(sms, int) or isinstance(sms, bool) or sms < 1:
-        raise ValueError(f"check_parallel: sms must be a positive int, got {sms!r}")
+    # The core takes `sms` as a C int and the sizes as int64_t.
+    if not isinstance(sms, int) or isinstance(sms, bool) or not 1 <= sms < 2**31:
+        raise ValueError(
+            f"check_parallel: sms must be a positive 32-bit int, got {sms!r}"
+        )
     values = {}
     for name, value in sizes.items():
         if isinstance(value, bool):
             value = int(value)
         if not isinstance(value, int):
             raise TypeError(f"check_parallel: {name} must be an int, got {value!r}")
+        if not -(2**63) <= value < 2**63:
+            raise ValueError(
+                f"check_parallel: {name} must fit in 64 bits, got {value!r}"
+            )
         values[name] = value
     report = _core.check_parallel(proc.INTERNAL_proc(), values, bool(sizes), sms)
     return ParallelCheckReport(
