@@ -6,4 +6,12 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/install_postgres.sh  # for the shared-study test; never fails
 ctest --test-dir build --output-on-failure -j2
+# The randomized schedule test takes its seed from the commit, so that each
+# commit tries other schedules; a failure prints EXO2_RANDOM_SEED=<seed>,
+# which reproduces it.
+if [ -z "${EXO2_RANDOM_SEED:-}" ] && git rev-parse HEAD >/dev/null 2>&1; then
+  EXO2_RANDOM_SEED=$((16#$(git rev-parse --short=7 HEAD)))
+  export EXO2_RANDOM_SEED
+fi
+echo "EXO2_RANDOM_SEED=${EXO2_RANDOM_SEED:-5 (the default)}"
 python3 -m pytest tests/python -q

@@ -307,7 +307,8 @@ class EffectCollector {
         config_reads(f.hi, scope);
         Scope body = scope;
         body.loops.push_back(LoopRange{f.iter, translate(f.lo, scope),
-                                       translate(f.hi, scope), &s});
+                                       translate(f.hi, scope),
+                                       next_loop_id_++});
         // Earlier iterations may have written these.
         const std::vector<Location> written = config_fields_written(f.body);
         body.forget(written, s.srcinfo);
@@ -490,6 +491,7 @@ class EffectCollector {
   std::vector<Access>& out_;
   // How many accesses of local buffers were left out so far.
   size_t left_out_ = 0;
+  int next_loop_id_ = 0;
   // Buffers allocated by the analysed code (symbols are unique, so one set
   // serves every block and callee).
   std::unordered_set<Sym> locals_;

@@ -643,7 +643,7 @@ class RepeatedWrites {
       if (q > ps) return true;
       size_t n_shared = 0;
       while (n_shared < m.loops.size() && n_shared < store.loops.size() &&
-             m.loops[n_shared].stmt == store.loops[n_shared].stmt)
+             m.loops[n_shared].id == store.loops[n_shared].id)
         n_shared++;
       if (n_shared == 0) continue;
       auto [k, in_range] = iteration();
@@ -861,7 +861,7 @@ SafetyResult prove_no_carried_flow(QueryContext& ctx, const Stmt& loop,
       return false;
     size_t n_shared = 0;
     while (n_shared < write.loops.size() && n_shared < read.loops.size() &&
-           write.loops[n_shared].iter == read.loops[n_shared].iter)
+           write.loops[n_shared].id == read.loops[n_shared].id)
       n_shared++;
     Bindings shared{{f.iter, it.second}};
     z3::expr in_range = it.in_range;
@@ -1049,8 +1049,12 @@ SafetyResult prove_element_dead_after(const Proc& p, const StmtPath& at,
 
 SafetyResult prove_reduce_only(QueryContext& ctx, const Block& block,
                                const Sym& buffer) {
+  // effects_of reports an access through a window as one of the buffer it
+  // views.
+  const auto view = ctx.windows().find(buffer);
+  const Sym& root = view == ctx.windows().end() ? buffer : view->second.buffer;
   for (const Access& a : effects_of(block, ctx.windows())) {
-    if (a.location.is_config() || a.location.buffer != buffer ||
+    if (a.location.is_config() || a.location.buffer != root ||
         a.kind == AccessKind::Reduce)
       continue;
     SafetyResult r = refuted(report(a).str() + " is not a reduction");

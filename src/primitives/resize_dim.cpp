@@ -64,13 +64,15 @@ Instance instantiate(SmtEncoder& enc, const Access& a,
 
 // Whether instance `a` of access number `p` runs before instance `b` of
 // access number `q` (accesses in program order): lexicographic order on
-// the iterators of their common loops, then textual order.
+// the iterators of their common loops, then textual order. Common loops are
+// the same loop, not loops binding the same iterator: every instance of a
+// loop runs before any of a later sibling loop.
 z3::expr runs_before(SmtEncoder& enc, const Access& first, const Instance& a,
                      size_t p, const Access& second, const Instance& b,
                      size_t q) {
   size_t common = 0;
   while (common < first.loops.size() && common < second.loops.size() &&
-         first.loops[common].iter == second.loops[common].iter)
+         first.loops[common].id == second.loops[common].id)
     common++;
   z3::expr before = enc.bool_value(p < q);
   for (size_t k = common; k-- > 0;)

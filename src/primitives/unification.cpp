@@ -371,6 +371,13 @@ class Unifier {
           "The buffer {} cannot be unified to both the buffer {}, and the "
           "buffer {}",
           param.arg->name.name(), param.solution->name(), b.name()));
+    // A tensor parameter takes a whole buffer, never a window of one.
+    if (!param.windowed && block_type(b).is_window())
+      fail(fmt::format(
+          "cannot pass the window {} (@{}) to the tensor parameter {} (@{}): "
+          "only a window parameter takes a window",
+          b.name(), bsrc.str(), param.arg->name.name(),
+          param.arg->srcinfo.str()));
     param.solution = b;
     param.solution_srcinfo = bsrc;
     if (!param.windowed && !param.shape_unified) {

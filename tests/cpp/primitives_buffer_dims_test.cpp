@@ -130,6 +130,23 @@ TEST(ResizeDim, FoldRefusesWhenALaterWriteClobbersALiveValue) {
   EXPECT_NO_THROW(resize_dim(p, kAlloc, 0, lit(2), lit(0), true));
 }
 
+TEST(ResizeDim, FoldTellsSiblingLoopsOfOneIteratorApart) {
+  // for i: t[i] = x[i]; then for i (the same iterator, as fission leaves
+  // it): x[i] = t[i]. Every write runs before every read: folding to 1
+  // would keep only the last value.
+  Kernel k;
+  Sym i = k.i;
+  Proc p = proc(
+      "f", {arg(k.n, kSize), arg(k.x, tensor({sz(k.n)}))},
+      {alloc(k.t, tensor({sz(k.n)})),
+       loop(i, lit(0), sz(k.n), {assign(k.t, {v(i)}, data(k.x, {v(i)}), 4)}, 3),
+       loop(i, lit(0), sz(k.n), {assign(k.x, {v(i)}, data(k.t, {v(i)}), 6)},
+            5)});
+  const std::string message =
+      refusal([&] { resize_dim(p, kAlloc, 0, lit(1), lit(0), true); });
+  EXPECT_EQ(message.rfind("Buffer folding failed because ", 0), 0u) << message;
+}
+
 TEST(ExpandDim, AddsALeadingDimension) {
   Kernel k;
   Proc p = k.make({lit(4)}, {lit(1)});

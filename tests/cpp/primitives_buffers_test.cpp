@@ -98,6 +98,25 @@ TEST(StageMem, RefusesAccessesPartlyInsideAndUnaccessedBuffers) {
             "into it");
 }
 
+TEST(StageMem, AccumRefusesAReadThroughAWindowStatement) {
+  // w = x[2:6]; for i: y[i] = w[0]. The effect analysis names the read
+  // after x, the buffer w views: ReduceOnly(w) must look for it there.
+  Kernel k;
+  Sym w("w");
+  Proc p = proc(
+      "f",
+      {arg(k.n, kSize), arg(k.x, tensor({lit(8)})), arg(k.y, tensor({lit(8)}))},
+      {make_window_stmt(w, win(k.x, {iv(lit(2), lit(6))}), at(2)),
+       loop(k.i, lit(0), lit(4), {assign(k.y, {v(k.i)}, data(w, {lit(0)}), 4)},
+            3)});
+  Expr first = make_window_expr(w, {pt(lit(0))}, at(0));
+  EXPECT_EQ(refusal([&] {
+              stage_mem(p, Location::block(top(1), 2), first, "ws", true);
+            }),
+            "The buffer w is accessed in a way other than simply reducing "
+            "into it");
+}
+
 TEST(LiftAndSinkAlloc, RoundTrip) {
   Kernel k;
   Proc p = k.make({alloc(k.t, kF32, 3), assign(k.t, {}, real(1.0), 4),

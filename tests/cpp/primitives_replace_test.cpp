@@ -137,6 +137,27 @@ TEST(Unification, FreeBoundBecomesSideCondition) {
             "8 == n + 0");
 }
 
+TEST(Unification, RefusesAWindowForATensorParameter) {
+  // fill(dst: f32[n]) against a write to the window parameter W: the call
+  // would pass a window where the callee takes a whole tensor.
+  Sym n("n"), dst("dst"), i("i"), w("W");
+  Proc instr =
+      proc("fill", {arg(n, kSize), arg(dst, tensor({sz(n)}))},
+           {loop(i, lit(0), sz(n), {assign(dst, {v(i)}, real(0.0), 11)}, 10)});
+  Proc p = proc("k", {arg(n, kSize), arg(w, window_type({sz(n)}))},
+                {loop(i, lit(0), sz(n), {assign(w, {v(i)}, real(0.0), 3)})});
+  try {
+    unify(instr, p->body, scope_of(p));
+    FAIL() << "expected a UnificationError";
+  } catch (const UnificationError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "cannot pass the window W (@k.py:3:4) to the tensor "
+                  "parameter dst"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Unification, StructuralMismatchAsksNoSolverQuery) {
   Sym a("A"), b("B"), i("i");
   Proc p =

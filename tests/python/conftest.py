@@ -9,6 +9,13 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 
+def pytest_terminal_summary(terminalreporter):
+    """The randomized schedule test's per-primitive table, when it ran."""
+    running = sys.modules.get("random_schedules.running")
+    for summary in running.LAST_SUMMARY if running else ():
+        terminalreporter.write_line(summary)
+
+
 # --------------------------------------------------------------------------- #
 # CUDA markers (docs/cuda.md, "Testing"): `cuda_compile` tests need nvcc,
 # `cuda_gpu` tests a GPU. Without them the tests are skipped, unless

@@ -5,9 +5,10 @@ import ctypes
 import time
 
 import exo2
+import exo2.API_scheduling
 import numpy as np
 import pytest
-from exo2.jit import JitCompileError
+from exo2.jit import JitCompileError, jit_library
 from kernels import jit_kernels as K
 
 
@@ -178,3 +179,22 @@ def test_compiler_errors_are_reported(tmp_path, monkeypatch):
     monkeypatch.setenv("EXO2_CACHE_DIR", str(tmp_path))
     with pytest.raises(JitCompileError, match="failed"):
         exo2.jit(K.reverse, extra_cflags=["-DX=1", "-fno-such-flag-for-exo2"])
+
+
+def test_jit_library_compiles_several_procedures_at_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("EXO2_CACHE_DIR", str(tmp_path))
+    scale, blur = jit_library([K.scale, K.blur1d])
+    assert scale.library is blur.library
+    assert len(list(tmp_path.glob("exo2_*.so"))) == 1
+    x = np.arange(5, dtype=np.float32)
+    scale(5, 3.0, x)
+    y = np.zeros(3, np.float32)
+    blur(3, x, y)
+    assert (x == 3 * np.arange(5)).all()
+    assert np.allclose(y, [x[0:3].sum() / 3, x[1:4].sum() / 3, x[2:5].sum() / 3])
+
+
+def test_jit_library_needs_distinct_names():
+    renamed = exo2.API_scheduling.insert_pass(K.scale, K.scale.body()[0].before())
+    with pytest.raises(TypeError, match="multiple procs named scale"):
+        jit_library([K.scale, renamed])

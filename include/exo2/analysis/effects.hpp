@@ -49,14 +49,14 @@ enum class AccessKind { Read, Write, Reduce };
 const char* access_kind_participle(AccessKind kind);
 
 // A loop of the analysed code: each iteration is one instance of the
-// accesses inside it.
+// accesses inside it. `id` tells the loops of one analysis apart (numbered
+// in program order; -1 when not made by it): two sibling loops may bind the
+// same iterator, as after `fission`.
 struct LoopRange {
   Sym iter;
   Expr lo, hi;
-  // The loop statement: sibling loops may share an iterator (fission gives
-  // both loops the original's), so only this tells whether two accesses sit
-  // in the same loop.
-  const StmtNode* stmt = nullptr;
+  // A callee's loops analysed at two calls are two loops (two ids).
+  int id = -1;
 };
 
 // The condition of an enclosing if; `holds` is false in the else branch.

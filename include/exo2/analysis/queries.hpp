@@ -171,6 +171,8 @@ SafetyResult prove_dead_after(const Proc& p, const StmtPath& at,
 SafetyResult prove_element_dead_after(const Proc& p, const StmtPath& at,
                                       const Access& element);
 // ReduceOnly(x, S): every access to `buffer` in `block` is a reduction.
+// A window statement's name stands for the buffer it views: the accesses
+// are those of that buffer, through any name.
 SafetyResult prove_reduce_only(QueryContext& ctx, const Block& block,
                                const Sym& buffer);
 // InBounds(x): every access to `buffer` in `block` lies inside `shape`.
