@@ -6,46 +6,32 @@
 
 #include "exo2/analysis/config_state.hpp"
 #include "exo2/core_ir/equality.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 
 namespace exo2 {
 namespace {
 
+// The first read of a field in an expression.
+class FirstRead : public IRVisitor {
+ public:
+  explicit FirstRead(const Location& field) : field_(field) {}
+  const ExprNode* found = nullptr;
+
+ protected:
+  void visit_read_config(const ReadConfig& r) override {
+    if (!found && r.config->same_as(*field_.config) && r.field == field_.field)
+      found = &r;
+  }
+
+ private:
+  const Location& field_;
+};
+
 // The first read of `field` in `e`, if any.
 const ExprNode* find_read(const Expr& e, const Location& field) {
-  if (!e) return nullptr;
-  switch (e->kind) {
-    case ExprKind::ReadConfig: {
-      const auto& r = e->as<ReadConfig>();
-      return r.config->same_as(*field.config) && r.field == field.field
-                 ? e.get()
-                 : nullptr;
-    }
-    case ExprKind::Read:
-      for (const Expr& i : e->as<Read>().idx)
-        if (const ExprNode* r = find_read(i, field)) return r;
-      return nullptr;
-    case ExprKind::USub:
-      return find_read(e->as<USub>().arg, field);
-    case ExprKind::BinOp: {
-      const auto& b = e->as<BinOp>();
-      const ExprNode* r = find_read(b.lhs, field);
-      return r ? r : find_read(b.rhs, field);
-    }
-    case ExprKind::ExternCall:
-      for (const Expr& a : e->as<ExternCall>().args)
-        if (const ExprNode* r = find_read(a, field)) return r;
-      return nullptr;
-    case ExprKind::WindowExpr:
-      for (const WindowAccess& a : e->as<WindowExpr>().idx) {
-        if (const ExprNode* r = find_read(a.lo, field)) return r;
-        if (const ExprNode* r = find_read(a.hi, field)) return r;
-      }
-      return nullptr;
-    case ExprKind::Const:
-    case ExprKind::StrideExpr:
-      return nullptr;
-  }
-  return nullptr;
+  FirstRead r(field);
+  r.visit(e);
+  return r.found;
 }
 
 // What running some code does to the value a field holds before it.

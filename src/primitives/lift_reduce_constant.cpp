@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/data_locations.hpp"
@@ -128,29 +129,23 @@ bool same_scale(const Proc& proc, const Expr& c1, const Path& at2,
 
 // The variables a loop binds: its iterator and the iterators, allocations
 // and windows inside it, in program order.
-void bound_inside(const Stmt& s, std::vector<Sym>& out) {
-  auto list = [&](const Block& b) {
-    for (const Stmt& c : b) bound_inside(c, out);
-  };
-  switch (s->kind) {
-    case StmtKind::For:
-      out.push_back(s->as<For>().iter);
-      list(s->as<For>().body);
-      return;
-    case StmtKind::If:
-      list(s->as<If>().body);
-      list(s->as<If>().orelse);
-      return;
-    case StmtKind::Alloc:
-      out.push_back(s->as<Alloc>().name);
-      return;
-    case StmtKind::WindowStmt:
-      out.push_back(s->as<WindowStmt>().name);
-      return;
-    default:
-      return;
+class BoundInside : public IRVisitor {
+ public:
+  std::vector<Sym>& out;
+  explicit BoundInside(std::vector<Sym>& o) : out(o) {}
+
+ protected:
+  void visit_for(const For& s) override {
+    out.push_back(s.iter);
+    visit(s.body);
   }
-}
+  void visit_alloc(const Alloc& s) override {
+    if (s.kind == StmtKind::Alloc) out.push_back(s.name);
+  }
+  void visit_window_stmt(const WindowStmt& s) override {
+    out.push_back(s.name);
+  }
+};
 
 }  // namespace
 
@@ -206,7 +201,7 @@ cursors::EditResult lift_reduce_constant(const Proc& proc,
              {.srcinfo = cursors::resolve_stmt(proc, found.paths[k])->srcinfo});
   if (c->kind == ExprKind::Read) {
     std::vector<Sym> inner;
-    bound_inside(s2, inner);
+    BoundInside(inner).visit(s2);
     for (const Sym& v : inner)
       if (mentions(c, v))
         refuse(fmt::format("{} depends on the variable {} which is defined "
