@@ -13,6 +13,7 @@ namespace {
 // The first call, in program order, that passes one buffer twice.
 class AliasFinder : public IRVisitor {
  public:
+  AliasFinder() : IRVisitor(Visits::StatementsOnly) {}
   std::optional<AliasedCall> found;
 
  protected:
@@ -20,7 +21,8 @@ class AliasFinder : public IRVisitor {
     if (auto viewed = buffer_of(w.rhs)) roots_[w.name] = *viewed;
   }
   void visit_call(const Call& c) override {
-    if (!found) found = call(c, c.srcinfo);
+    found = call(c, c.srcinfo);
+    if (found) stop();
   }
 
  private:

@@ -18,7 +18,8 @@ void add_once(std::vector<Location>& fields, const Location& f) {
 // The fields a body writes, callees included (each callee once).
 class WriteCollector : public IRVisitor {
  public:
-  explicit WriteCollector(std::vector<Location>& out) : out_(out) {}
+  explicit WriteCollector(std::vector<Location>& out)
+      : IRVisitor(Visits::StatementsOnly), out_(out) {}
 
  protected:
   void visit_write_config(const WriteConfig& w) override {

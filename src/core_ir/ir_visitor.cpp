@@ -6,7 +6,7 @@ namespace exo2 {
 // IRVisitor
 
 void IRVisitor::visit(const Expr& e) {
-  if (!e) return;
+  if (!e || statements_only_ || stopped_) return;
   switch (e->kind) {
     case ExprKind::Read:
       return visit_read(e->as<Read>());
@@ -28,6 +28,7 @@ void IRVisitor::visit(const Expr& e) {
 }
 
 void IRVisitor::visit(const Stmt& s) {
+  if (stopped_) return;
   switch (s->kind) {
     case StmtKind::Assign:
     case StmtKind::Reduce:
@@ -124,7 +125,7 @@ bool same_nodes(const Block& a, const Block& b) {
 }
 
 Expr IRMutator::mutate(const Expr& e) {
-  if (!e) return e;
+  if (!e || statements_only_) return e;
   switch (e->kind) {
     case ExprKind::Read:
       return mutate_read(e);
@@ -175,6 +176,7 @@ Stmt IRMutator::mutate(const Stmt& s) {
 }
 
 std::vector<Expr> IRMutator::mutate(const std::vector<Expr>& es) {
+  if (statements_only_) return es;
   std::vector<Expr> out;
   out.reserve(es.size());
   for (const Expr& e : es) out.push_back(mutate(e));
@@ -182,7 +184,7 @@ std::vector<Expr> IRMutator::mutate(const std::vector<Expr>& es) {
 }
 
 Type IRMutator::mutate(const Type& t) {
-  if (!t.is_tensor()) return t;
+  if (!t.is_tensor() || statements_only_) return t;
   std::vector<Expr> shape = mutate(t.shape());
   if (same_nodes(shape, t.shape())) return t;
   return Type::tensor(t.basetype(), std::move(shape), t.is_window(),

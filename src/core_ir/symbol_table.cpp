@@ -8,7 +8,8 @@ namespace {
 // The symbols the body binds, in pre-order.
 class SymbolCollector : public IRVisitor {
  public:
-  explicit SymbolCollector(std::vector<SymbolInfo>& out) : out_(out) {}
+  explicit SymbolCollector(std::vector<SymbolInfo>& out)
+      : IRVisitor(Visits::StatementsOnly), out_(out) {}
 
  protected:
   void visit_alloc(const Alloc& a) override {

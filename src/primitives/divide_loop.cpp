@@ -49,7 +49,7 @@ cursors::EditResult divide_loop(const Proc& proc, const Location& loop_loc,
   const Expr q = control_int(quotient, src);
   Expr outer_hi;
   if (perfect) {
-    QueryContext ctx(proc, to_stmt_path(loop_loc.path));
+    QueryContext ctx(proc, loop_loc.path);
     const std::string hi_text = print_expr(loop.hi);
     require_proven(
         prove_divisible(ctx, loop.hi, quotient),
@@ -72,7 +72,7 @@ cursors::EditResult divide_loop(const Proc& proc, const Location& loop_loc,
     // The tail runs hi % q iterations after the hi / q whole blocks: when
     // hi < 0 the loop runs nothing, but floor division leaves hi % q > 0
     // tail iterations (primitives may leave such loops, e.g. lift_scope).
-    QueryContext ctx(proc, to_stmt_path(loop_loc.path));
+    QueryContext ctx(proc, loop_loc.path);
     const std::string hi_text = print_expr(loop.hi);
     require_proven(
         prove_compare(ctx, loop.hi, BinOpKind::Ge, 0),

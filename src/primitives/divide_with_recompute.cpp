@@ -42,7 +42,7 @@ cursors::EditResult divide_with_recompute(const Proc& proc,
                              "iteration.",
                              loop.iter.name(), unchanged.detail),
                  {.srcinfo = src, .condition = "ReadsUnchanged"});
-  QueryContext ctx(proc, to_stmt_path(loop_loc.path));
+  QueryContext ctx(proc, loop_loc.path);
   require_proven(
       prove_idempotent(ctx, {loop_stmt}),
       fmt::format("The statement at {} is not idempotent.",

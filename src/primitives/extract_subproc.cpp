@@ -34,6 +34,7 @@ bool mentions_any_shape(const Type& t, const Sym& sym) {
 // The buffer each window statement views (directly).
 class WindowViews : public IRVisitor {
  public:
+  WindowViews() : IRVisitor(Visits::StatementsOnly) {}
   std::unordered_map<Sym, Sym> views;
 
  protected:
@@ -141,7 +142,7 @@ ExtractedSubproc extract_subproc(const Proc& proc,
   // A fact that reads a config field held where it was stated (the
   // procedure's entry, an enclosing loop or if); it is kept only where it
   // still holds at the block, with the values the fields have there.
-  QueryContext ctx(proc, to_stmt_path(block.path));
+  QueryContext ctx(proc, block.path);
   for (const Expr& p : candidates) {
     bool only_params = true;
     for (size_t k = 0; k < scope.size(); ++k)

@@ -20,7 +20,8 @@ using ConfigParams = std::unordered_map<Sym, const ReadConfig*>;
 // (reads of `a` are already reads of the field).
 class FieldWrites : public IRMutator {
  public:
-  explicit FieldWrites(const ConfigParams& params) : params_(params) {}
+  explicit FieldWrites(const ConfigParams& params)
+      : IRMutator(Visits::StatementsOnly), params_(params) {}
 
  protected:
   Stmt mutate_assign(const Stmt& s) override {

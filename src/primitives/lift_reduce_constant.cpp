@@ -92,7 +92,7 @@ class ReductionFinder {
   bool is_scaled_reduction_of_init(const Stmt& s, const Path& path) {
     const Reduce& r = s->as<Reduce>();
     if (r.idx.size() != init_.idx.size()) return false;
-    QueryContext ctx(proc_, to_stmt_path(path));
+    QueryContext ctx(proc_, path);
     for (size_t k = 0; k < r.idx.size(); k++)
       if (!prove_equivalent(ctx, init_.idx[k], r.idx[k]).proven()) return false;
     if (r.rhs->kind != ExprKind::BinOp ||
@@ -121,7 +121,7 @@ bool same_scale(const Proc& proc, const Expr& c1, const Path& at2,
   const Read& r1 = c1->as<Read>();
   const Read& r2 = c2->as<Read>();
   if (r1.name != r2.name || r1.idx.size() != r2.idx.size()) return false;
-  QueryContext ctx(proc, to_stmt_path(at2));
+  QueryContext ctx(proc, at2);
   for (size_t k = 0; k < r1.idx.size(); k++)
     if (!prove_equivalent(ctx, r1.idx[k], r2.idx[k]).proven()) return false;
   return true;
@@ -132,7 +132,8 @@ bool same_scale(const Proc& proc, const Expr& c1, const Path& at2,
 class BoundInside : public IRVisitor {
  public:
   std::vector<Sym>& out;
-  explicit BoundInside(std::vector<Sym>& o) : out(o) {}
+  explicit BoundInside(std::vector<Sym>& o)
+      : IRVisitor(Visits::StatementsOnly), out(o) {}
 
  protected:
   void visit_for(const For& s) override {
@@ -167,7 +168,7 @@ cursors::EditResult lift_reduce_constant(const Proc& proc,
   const Assign& init = s1->as<Assign>();
   const For& loop = s2->as<For>();
 
-  QueryContext ctx(proc, to_stmt_path(second));
+  QueryContext ctx(proc, second);
   const Location x = location_written(s1, ctx.windows());
   const std::vector<Access> effects = effects_of(loop.body, ctx.windows());
   for (const Access& a : effects)

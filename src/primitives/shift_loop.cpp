@@ -21,7 +21,7 @@ cursors::EditResult shift_loop(const Proc& proc,
                                          ExprCategory::Control);
   const SrcInfo& src = loop.srcinfo;
 
-  QueryContext ctx(proc, to_stmt_path(loop_loc.path));
+  QueryContext ctx(proc, loop_loc.path);
   require_proven(prove_compare(ctx, new_lo, BinOpKind::Ge, 0),
                  "Expected 0 <= `new_lo`",
                  {.srcinfo = src,

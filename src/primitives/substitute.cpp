@@ -89,31 +89,35 @@ class Mentions : public IRVisitor {
   bool found = false;
 
  protected:
+  void found_it() {
+    found = true;
+    stop();
+  }
   void visit_read(const Read& e) override {
-    found = found || e.name == sym_;
+    if (e.name == sym_) found_it();
     IRVisitor::visit_read(e);
   }
   void visit_window_expr(const WindowExpr& e) override {
-    found = found || e.name == sym_;
+    if (e.name == sym_) found_it();
     IRVisitor::visit_window_expr(e);
   }
   void visit_stride_expr(const StrideExpr& e) override {
-    found = found || e.name == sym_;
+    if (e.name == sym_) found_it();
   }
   void visit_assign(const Assign& s) override {
-    found = found || s.name == sym_;
+    if (s.name == sym_) found_it();
     IRVisitor::visit_assign(s);
   }
   void visit_for(const For& s) override {
-    found = found || s.iter == sym_;
+    if (s.iter == sym_) found_it();
     IRVisitor::visit_for(s);
   }
   void visit_alloc(const Alloc& s) override {
-    found = found || s.name == sym_;
+    if (s.name == sym_) found_it();
     IRVisitor::visit_alloc(s);
   }
   void visit_window_stmt(const WindowStmt& s) override {
-    found = found || s.name == sym_;
+    if (s.name == sym_) found_it();
     IRVisitor::visit_window_stmt(s);
   }
 

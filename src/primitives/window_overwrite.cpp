@@ -37,7 +37,10 @@ class ConfigReadFinder : public IRVisitor {
   bool found = false;
 
  protected:
-  void visit_read_config(const ReadConfig&) override { found = true; }
+  void visit_read_config(const ReadConfig&) override {
+    found = true;
+    stop();
+  }
 };
 
 bool reads_config(const Expr& e) {

@@ -16,15 +16,24 @@ namespace exo2 {
 // visited too; expression types are not.
 class IRVisitor {
  public:
+  // A visitor made with `Visits::StatementsOnly` skips every expression: a
+  // pass that looks only at statements need not pay for walking them.
+  enum class Visits { Everything, StatementsOnly };
+  explicit IRVisitor(Visits visits = Visits::Everything)
+      : statements_only_(visits == Visits::StatementsOnly) {}
   virtual ~IRVisitor() = default;
 
-  // Dispatch on the node's kind. A null expression is skipped.
+  // Dispatch on the node's kind. A null expression is skipped, and so is
+  // everything once `stop()` was called.
   void visit(const Expr& e);
   void visit(const Stmt& s);
   void visit(const Block& b);
   void visit(const std::vector<Expr>& es);
 
  protected:
+  // Ends the walk: a search that found what it looks for skips the rest.
+  void stop() { stopped_ = true; }
+
   virtual void visit_read(const Read& e);
   virtual void visit_const(const Const& e);
   virtual void visit_usub(const USub& e);
@@ -45,6 +54,10 @@ class IRVisitor {
   virtual void visit_window_stmt(const WindowStmt& s);
   virtual void visit_with(const With& s);
   virtual void visit_sync(const Sync& s);
+
+ private:
+  bool statements_only_;
+  bool stopped_ = false;
 };
 
 // A rewriter that shares what it does not change: each default method
@@ -55,6 +68,11 @@ class IRVisitor {
 // return it unchanged.
 class IRMutator {
  public:
+  // A mutator made with `Visits::StatementsOnly` returns every expression
+  // as it is, without walking it.
+  using Visits = IRVisitor::Visits;
+  explicit IRMutator(Visits visits = Visits::Everything)
+      : statements_only_(visits == Visits::StatementsOnly) {}
   virtual ~IRMutator() = default;
 
   // Dispatch on the node's kind. A null expression comes back null.
@@ -88,6 +106,9 @@ class IRMutator {
   virtual Stmt mutate_sync(const Stmt& s);
   // A statement list; override to drop or add statements.
   virtual Block mutate_block(const Block& b);
+
+ private:
+  bool statements_only_;
 };
 
 // Whether two lists hold the same nodes (pointer equality).

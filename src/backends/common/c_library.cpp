@@ -115,7 +115,8 @@ void collect_configs(const Block& b, std::vector<ConfigPtr>& out) {
 
 class MemoryCollector : public IRVisitor {
  public:
-  explicit MemoryCollector(std::vector<MemoryPtr>& out) : out_(out) {}
+  explicit MemoryCollector(std::vector<MemoryPtr>& out)
+      : IRVisitor(Visits::StatementsOnly), out_(out) {}
 
  protected:
   void visit_alloc(const Alloc& s) override {

@@ -54,6 +54,7 @@ class UsedBuffers : public IRVisitor {
 
 class FreePlacement : public IRMutator {
  public:
+  FreePlacement() : IRMutator(Visits::StatementsOnly) {}
   Proc run(const Proc& p) {
     for (const FnArg& a : p->args)
       if (a.type.is_numeric() && a.mem) mems_[a.name] = a.mem;

@@ -12,6 +12,7 @@ namespace exo2 {
 namespace {
 class CalleeCollector : public IRVisitor {
  public:
+  CalleeCollector() : IRVisitor(Visits::StatementsOnly) {}
   std::vector<Proc> callees;
 
  protected:

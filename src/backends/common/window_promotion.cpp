@@ -27,6 +27,9 @@ Expr promote_arg(const Expr& a, const FnArg& param) {
 }
 
 class WindowPromotion : public IRMutator {
+ public:
+  WindowPromotion() : IRMutator(Visits::StatementsOnly) {}
+
  protected:
   Stmt mutate_call(const Stmt& s) override {
     const auto& c = s->as<Call>();

@@ -11,6 +11,7 @@ namespace exo2 {
 namespace {
 class WriteCollector : public IRVisitor {
  public:
+  WriteCollector() : IRVisitor(Visits::StatementsOnly) {}
   std::vector<Sym> writes;
 
  protected:
