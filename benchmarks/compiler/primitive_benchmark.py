@@ -332,6 +332,9 @@ def markdown(rows, sizes):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=100)
+    parser.add_argument(
+        "--only", nargs="+", metavar="PRIMITIVE", help="measure these cases only"
+    )
     options = parser.parse_args()
     sizes = [2 + GROUP_STATEMENTS * g for g in (SMALL_GROUPS, LARGE_GROUPS)]
     rows, skipped, failed = {}, {}, {}
@@ -343,6 +346,8 @@ def main():
         ]
         helpers = load_helpers(directory)
         for name, (setup, arguments) in CASES.items():
+            if options.only and name not in options.only:
+                continue
             if missing := missing_primitives(name):
                 skipped[name] = missing
                 continue

@@ -5,40 +5,27 @@
 #include <set>
 #include <unordered_map>
 
+#include "exo2/core_ir/ir_visitor.hpp"
+
 namespace exo2 {
 namespace {
 
-class AliasFinder {
+// The first call, in program order, that passes one buffer twice.
+class AliasFinder : public IRVisitor {
  public:
-  std::optional<AliasedCall> block(const Block& b) {
-    for (const Stmt& s : b)
-      if (auto found = stmt(s)) return found;
-    return std::nullopt;
+  AliasFinder() : IRVisitor(Visits::StatementsOnly) {}
+  std::optional<AliasedCall> found;
+
+ protected:
+  void visit_window_stmt(const WindowStmt& w) override {
+    if (auto viewed = buffer_of(w.rhs)) roots_[w.name] = *viewed;
+  }
+  void visit_call(const Call& c) override {
+    found = call(c, c.srcinfo);
+    if (found) stop();
   }
 
  private:
-  std::optional<AliasedCall> stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        if (auto viewed = buffer_of(w.rhs)) roots_[w.name] = *viewed;
-        return std::nullopt;
-      }
-      case StmtKind::Call:
-        return call(s->as<Call>(), s->srcinfo);
-      case StmtKind::If: {
-        if (auto found = block(s->as<If>().body)) return found;
-        return block(s->as<If>().orelse);
-      }
-      case StmtKind::For:
-        return block(s->as<For>().body);
-      case StmtKind::With:
-        return block(s->as<With>().body);
-      default:
-        return std::nullopt;
-    }
-  }
-
   std::optional<AliasedCall> call(const Call& c, const SrcInfo& srcinfo) {
     std::set<Sym> passed;
     const size_t n = std::min(c.f->args.size(), c.args.size());
@@ -79,7 +66,9 @@ std::string AliasedCall::message() const {
 }
 
 std::optional<AliasedCall> find_aliased_call(const Proc& p) {
-  return AliasFinder().block(p->body);
+  AliasFinder finder;
+  finder.visit(p->body);
+  return finder.found;
 }
 
 }  // namespace exo2

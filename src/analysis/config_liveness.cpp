@@ -6,46 +6,35 @@
 
 #include "exo2/analysis/config_state.hpp"
 #include "exo2/core_ir/equality.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
+#include "statement_steps.hpp"
 
 namespace exo2 {
 namespace {
 
+// The first read of a field in an expression.
+class FirstRead : public IRVisitor {
+ public:
+  explicit FirstRead(const Location& field) : field_(field) {}
+  const ExprNode* found = nullptr;
+
+ protected:
+  void visit_read_config(const ReadConfig& r) override {
+    if (r.config->same_as(*field_.config) && r.field == field_.field) {
+      found = &r;
+      stop();
+    }
+  }
+
+ private:
+  const Location& field_;
+};
+
 // The first read of `field` in `e`, if any.
 const ExprNode* find_read(const Expr& e, const Location& field) {
-  if (!e) return nullptr;
-  switch (e->kind) {
-    case ExprKind::ReadConfig: {
-      const auto& r = e->as<ReadConfig>();
-      return r.config->same_as(*field.config) && r.field == field.field
-                 ? e.get()
-                 : nullptr;
-    }
-    case ExprKind::Read:
-      for (const Expr& i : e->as<Read>().idx)
-        if (const ExprNode* r = find_read(i, field)) return r;
-      return nullptr;
-    case ExprKind::USub:
-      return find_read(e->as<USub>().arg, field);
-    case ExprKind::BinOp: {
-      const auto& b = e->as<BinOp>();
-      const ExprNode* r = find_read(b.lhs, field);
-      return r ? r : find_read(b.rhs, field);
-    }
-    case ExprKind::ExternCall:
-      for (const Expr& a : e->as<ExternCall>().args)
-        if (const ExprNode* r = find_read(a, field)) return r;
-      return nullptr;
-    case ExprKind::WindowExpr:
-      for (const WindowAccess& a : e->as<WindowExpr>().idx) {
-        if (const ExprNode* r = find_read(a.lo, field)) return r;
-        if (const ExprNode* r = find_read(a.hi, field)) return r;
-      }
-      return nullptr;
-    case ExprKind::Const:
-    case ExprKind::StrideExpr:
-      return nullptr;
-  }
-  return nullptr;
+  FirstRead r(field);
+  r.visit(e);
+  return r.found;
 }
 
 // What running some code does to the value a field holds before it.
@@ -175,11 +164,12 @@ const Block& list_of(const Stmt& owner, int child) {
 
 // The blocks from the procedure body down to the one holding `at`, with the
 // position taken in each.
-std::vector<std::pair<const Block*, size_t>> levels_of(const Proc& p,
-                                                       const StmtPath& at) {
+std::vector<std::pair<const Block*, size_t>> levels_of(
+    const Proc& p, const cursors::Path& path) {
+  const StatementSteps at = statement_steps(path);
   std::vector<std::pair<const Block*, size_t>> levels;
   const Block* block = &p->body;
-  for (const auto& [index, child] : at.block_path) {
+  for (const auto& [index, child] : at.enclosing) {
     levels.emplace_back(block, static_cast<size_t>(index));
     block = &list_of(block->at(static_cast<size_t>(index)), child);
   }
@@ -192,7 +182,8 @@ std::vector<std::pair<const Block*, size_t>> levels_of(const Proc& p,
 // it, in straight-line code (the search stops at the head of a loop body
 // and at code that may write the field otherwise), when nothing between
 // that write and `at` modifies what the right-hand side reads.
-Expr data_value_held(const Proc& p, const StmtPath& at, const Location& field) {
+Expr data_value_held(const Proc& p, const cursors::Path& at,
+                     const Location& field) {
   auto levels = levels_of(p, at);
   Block between;
   for (size_t level = levels.size(); level-- > 0;) {
@@ -228,7 +219,7 @@ Expr data_value_held(const Proc& p, const StmtPath& at, const Location& field) {
 // value it held before them: proven in Z3 for control fields (config
 // values tracked as in queries.hpp); for a data field, the statements are
 // one write of a value the field provably holds already.
-bool keeps_value(const Proc& p, const StmtPath& first, size_t count,
+bool keeps_value(const Proc& p, const cursors::Path& first, size_t count,
                  const Location& field) {
   const Block& own = *levels_of(p, first).back().first;
   if (is_control_field(field)) {
@@ -236,12 +227,12 @@ bool keeps_value(const Proc& p, const StmtPath& first, size_t count,
     SmtEncoder& enc = ctx.encoder();
     const z3::expr before = enc.config_field(*field.config, field.field);
     for (size_t k = 0; k < count; ++k)
-      ctx.advance_over(own.at(first.index + k));
+      ctx.advance_over(own.at(statement_steps(first).index + k));
     const z3::expr after = enc.config_field(*field.config, field.field);
     return enc.prove(before == after).yes();
   }
   if (count != 1) return false;
-  const Stmt& s = own.at(first.index);
+  const Stmt& s = own.at(statement_steps(first).index);
   if (s->kind != StmtKind::WriteConfig) return false;
   const Expr held = data_value_held(p, first, field);
   return held && equal(held, s->as<WriteConfig>().rhs);
@@ -249,13 +240,13 @@ bool keeps_value(const Proc& p, const StmtPath& first, size_t count,
 
 }  // namespace
 
-FieldAfter config_field_after(const Proc& p, const StmtPath& first,
+FieldAfter config_field_after(const Proc& p, const cursors::Path& first,
                               size_t count, const Location& field) {
   auto levels = levels_of(p, first);
   const Block& own = *levels.back().first;
   std::vector<const StmtNode*> skipped;
   for (size_t k = 0; k < count; ++k)
-    skipped.push_back(own.at(first.index + k).get());
+    skipped.push_back(own.at(statement_steps(first).index + k).get());
   FieldScanner scan(p, field, std::move(skipped));
 
   for (size_t level = levels.size(); level-- > 0;) {
@@ -276,12 +267,14 @@ FieldAfter config_field_after(const Proc& p, const StmtPath& first,
   return {};
 }
 
-ConfigInvisibility check_config_invisible(const Proc& p, const StmtPath& first,
+ConfigInvisibility check_config_invisible(const Proc& p,
+                                          const cursors::Path& first,
                                           size_t count) {
   ConfigInvisibility result;
   const Block& own = *levels_of(p, first).back().first;
-  const Block stmts(own.begin() + first.index,
-                    own.begin() + first.index + static_cast<long>(count));
+  const Block stmts(
+      own.begin() + statement_steps(first).index,
+      own.begin() + statement_steps(first).index + static_cast<long>(count));
   std::vector<Location> written;
   for (const Access& a : effects_of(stmts)) {
     if (!a.modifies()) continue;

@@ -3,6 +3,8 @@
 #include <optional>
 #include <unordered_set>
 
+#include "exo2/core_ir/ir_visitor.hpp"
+
 namespace exo2 {
 
 namespace {
@@ -13,72 +15,41 @@ void add_once(std::vector<Location>& fields, const Location& f) {
   fields.push_back(f);
 }
 
-void collect_writes(const Block& code, std::vector<Location>& out,
-                    std::unordered_set<const ProcNode*>& callees) {
-  for (const Stmt& s : code) {
-    switch (s->kind) {
-      case StmtKind::WriteConfig: {
-        const auto& w = s->as<WriteConfig>();
-        add_once(out, Location{Sym(), w.config, w.field});
-        break;
-      }
-      case StmtKind::If:
-        collect_writes(s->as<If>().body, out, callees);
-        collect_writes(s->as<If>().orelse, out, callees);
-        break;
-      case StmtKind::For:
-        collect_writes(s->as<For>().body, out, callees);
-        break;
-      case StmtKind::With:
-        collect_writes(s->as<With>().body, out, callees);
-        break;
-      case StmtKind::Call: {
-        const Proc& f = s->as<Call>().f;
-        if (f && callees.insert(f.get()).second)
-          collect_writes(f->body, out, callees);
-        break;
-      }
-      default:
-        break;
-    }
-  }
-}
+// The fields a body writes, callees included (each callee once).
+class WriteCollector : public IRVisitor {
+ public:
+  explicit WriteCollector(std::vector<Location>& out)
+      : IRVisitor(Visits::StatementsOnly), out_(out) {}
 
-void collect_reads(const Expr& e, std::vector<ConfigRead>& out) {
-  if (!e) return;
-  switch (e->kind) {
-    case ExprKind::ReadConfig: {
-      const auto& r = e->as<ReadConfig>();
-      Location f{Sym(), r.config, r.field};
-      for (const ConfigRead& known : out)
-        if (known.field.same_as(f)) return;
-      out.push_back(ConfigRead{std::move(f), e->srcinfo});
-      return;
-    }
-    case ExprKind::Read:
-      for (const Expr& i : e->as<Read>().idx) collect_reads(i, out);
-      return;
-    case ExprKind::USub:
-      collect_reads(e->as<USub>().arg, out);
-      return;
-    case ExprKind::BinOp:
-      collect_reads(e->as<BinOp>().lhs, out);
-      collect_reads(e->as<BinOp>().rhs, out);
-      return;
-    case ExprKind::ExternCall:
-      for (const Expr& a : e->as<ExternCall>().args) collect_reads(a, out);
-      return;
-    case ExprKind::WindowExpr:
-      for (const WindowAccess& a : e->as<WindowExpr>().idx) {
-        collect_reads(a.lo, out);
-        collect_reads(a.hi, out);
-      }
-      return;
-    case ExprKind::Const:
-    case ExprKind::StrideExpr:
-      return;
+ protected:
+  void visit_write_config(const WriteConfig& w) override {
+    add_once(out_, Location{Sym(), w.config, w.field});
   }
-}
+  void visit_call(const Call& c) override {
+    if (c.f && callees_.insert(c.f.get()).second) visit(c.f->body);
+  }
+
+ private:
+  std::vector<Location>& out_;
+  std::unordered_set<const ProcNode*> callees_;
+};
+
+// The fields an expression reads, each once, at its first read.
+class ReadCollector : public IRVisitor {
+ public:
+  explicit ReadCollector(std::vector<ConfigRead>& out) : out_(out) {}
+
+ protected:
+  void visit_read_config(const ReadConfig& r) override {
+    Location f{Sym(), r.config, r.field};
+    for (const ConfigRead& known : out_)
+      if (known.field.same_as(f)) return;
+    out_.push_back(ConfigRead{std::move(f), r.srcinfo});
+  }
+
+ private:
+  std::vector<ConfigRead>& out_;
+};
 
 std::vector<Location> control_fields(std::vector<Location> fields) {
   std::vector<Location> out;
@@ -162,8 +133,7 @@ void advance_over_call(SmtEncoder& enc, const Call& c) {
 
 std::vector<Location> config_fields_written(const Block& code) {
   std::vector<Location> out;
-  std::unordered_set<const ProcNode*> callees;
-  collect_writes(code, out, callees);
+  WriteCollector(out).visit(code);
   return out;
 }
 
@@ -173,7 +143,7 @@ std::vector<Location> config_fields_written(const Stmt& s) {
 
 std::vector<ConfigRead> config_fields_read(const Expr& e) {
   std::vector<ConfigRead> out;
-  collect_reads(e, out);
+  ReadCollector(out).visit(e);
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "exo2/core_ir/equality.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/core_ir/symbol_table.hpp"
+#include "statement_steps.hpp"
 
 namespace exo2 {
 
@@ -45,11 +46,12 @@ const Stmt& stmt_in(const Block& b, int index) {
 
 }  // namespace
 
-const Stmt& stmt_at(const Proc& p, const StmtPath& path) {
+const Stmt& stmt_at(const Proc& p, const cursors::Path& path) {
+  const StatementSteps steps = statement_steps(path);
   const Block* block = &p->body;
-  for (const auto& [index, child] : path.block_path)
+  for (const auto& [index, child] : steps.enclosing)
     block = &child_block(stmt_in(*block, index), child);
-  return stmt_in(*block, path.index);
+  return stmt_in(*block, steps.index);
 }
 
 QueryContext::QueryContext(const Proc& p, unsigned timeout_ms)
@@ -63,15 +65,16 @@ QueryContext::QueryContext(const Proc& p, unsigned timeout_ms)
   for (const Expr& pred : p->preds) assume_if_encodable(pred);
 }
 
-QueryContext::QueryContext(const Proc& p, const StmtPath& at,
+QueryContext::QueryContext(const Proc& p, const cursors::Path& path,
                            unsigned timeout_ms)
     : QueryContext(p, timeout_ms) {
+  const StatementSteps at = statement_steps(path);
   const Block* block = &p->body;
   auto advance_to = [&](int index) {
     for (int k = 0; k < index && static_cast<size_t>(k) < block->size(); ++k)
       advance_over((*block)[static_cast<size_t>(k)]);
   };
-  for (const auto& [index, child] : at.block_path) {
+  for (const auto& [index, child] : at.enclosing) {
     advance_to(index);
     const Stmt& s = stmt_in(*block, index);
     if (s->kind == StmtKind::For) {
@@ -920,12 +923,13 @@ SafetyResult prove_idempotent(QueryContext& ctx, const Block& block) {
                        ConflictRule::Shadow);
 }
 
-SafetyResult prove_dead_after(const Proc& p, const StmtPath& at,
+SafetyResult prove_dead_after(const Proc& p, const cursors::Path& path,
                               const Sym& buffer) {
+  const StatementSteps at = statement_steps(path);
   // The blocks on the path and the position taken in each.
   std::vector<std::pair<const Block*, int>> levels;
   const Block* block = &p->body;
-  for (const auto& [index, child] : at.block_path) {
+  for (const auto& [index, child] : at.enclosing) {
     levels.emplace_back(block, index);
     block = &child_block(stmt_in(*block, index), child);
   }
@@ -954,7 +958,7 @@ SafetyResult prove_dead_after(const Proc& p, const StmtPath& at,
         later.insert(later.end(), b->begin(), b->begin() + index + 1);
     }
   }
-  QueryContext ctx(p, at);
+  QueryContext ctx(p, path);
   for (const Access& a : effects_of(later, ctx.windows())) {
     if (a.location.is_config() || a.location.buffer != buffer) continue;
     SafetyResult r = refuted(fmt::format("{} may be used later: {}",
@@ -965,10 +969,11 @@ SafetyResult prove_dead_after(const Proc& p, const StmtPath& at,
   return proven();
 }
 
-SafetyResult prove_element_dead_after(const Proc& p, const StmtPath& at,
+SafetyResult prove_element_dead_after(const Proc& p, const cursors::Path& path,
                                       const Access& element) {
   const Sym& buffer = element.location.buffer;
-  QueryContext ctx(p, at);
+  const StatementSteps at = statement_steps(path);
+  QueryContext ctx(p, path);
   SmtEncoder& enc = ctx.encoder();
   std::vector<NamedTerm> written_shown = ctx.shown_terms();
   const Instance written = instantiate(ctx, element, {}, "", written_shown);
@@ -1003,7 +1008,7 @@ SafetyResult prove_element_dead_after(const Proc& p, const StmtPath& at,
 
   std::vector<std::pair<const Block*, int>> levels;
   const Block* block = &p->body;
-  for (const auto& [index, child] : at.block_path) {
+  for (const auto& [index, child] : at.enclosing) {
     levels.emplace_back(block, index);
     block = &child_block(stmt_in(*block, index), child);
   }

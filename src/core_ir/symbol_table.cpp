@@ -1,42 +1,35 @@
 #include "exo2/core_ir/symbol_table.hpp"
 
+#include "exo2/core_ir/ir_visitor.hpp"
+
 namespace exo2 {
 
 namespace {
-void collect(const Block& block, std::vector<SymbolInfo>& out) {
-  for (const Stmt& s : block) {
-    switch (s->kind) {
-      case StmtKind::Alloc: {
-        const auto& a = s->as<Alloc>();
-        out.push_back(
-            {SymbolInfo::Kind::Allocation, a.name, a.type, a.mem, a.srcinfo});
-        break;
-      }
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        out.push_back(
-            {SymbolInfo::Kind::Window, w.name, w.rhs->type, w.mem, w.srcinfo});
-        break;
-      }
-      case StmtKind::For: {
-        const auto& f = s->as<For>();
-        out.push_back({SymbolInfo::Kind::LoopIterator, f.iter,
-                       Type(TypeKind::Index), nullptr, f.srcinfo});
-        collect(f.body, out);
-        break;
-      }
-      case StmtKind::If:
-        collect(s->as<If>().body, out);
-        collect(s->as<If>().orelse, out);
-        break;
-      case StmtKind::With:
-        collect(s->as<With>().body, out);
-        break;
-      default:
-        break;
-    }
+// The symbols the body binds, in pre-order.
+class SymbolCollector : public IRVisitor {
+ public:
+  explicit SymbolCollector(std::vector<SymbolInfo>& out)
+      : IRVisitor(Visits::StatementsOnly), out_(out) {}
+
+ protected:
+  void visit_alloc(const Alloc& a) override {
+    if (a.kind == StmtKind::Alloc)
+      out_.push_back(
+          {SymbolInfo::Kind::Allocation, a.name, a.type, a.mem, a.srcinfo});
   }
-}
+  void visit_window_stmt(const WindowStmt& w) override {
+    out_.push_back(
+        {SymbolInfo::Kind::Window, w.name, w.rhs->type, w.mem, w.srcinfo});
+  }
+  void visit_for(const For& f) override {
+    out_.push_back({SymbolInfo::Kind::LoopIterator, f.iter,
+                    Type(TypeKind::Index), nullptr, f.srcinfo});
+    visit(f.body);
+  }
+
+ private:
+  std::vector<SymbolInfo>& out_;
+};
 }  // namespace
 
 std::vector<SymbolInfo> symbol_table(const Proc& p) {
@@ -44,7 +37,7 @@ std::vector<SymbolInfo> symbol_table(const Proc& p) {
   for (const auto& a : p->args)
     out.push_back(
         {SymbolInfo::Kind::Argument, a.name, a.type, a.mem, a.srcinfo});
-  collect(p->body, out);
+  SymbolCollector(out).visit(p->body);
   return out;
 }
 

@@ -149,6 +149,17 @@ EditResult replace_expr(const Proc& proc, const Location& node, Expr expr) {
           forward_through_expr_replace(node.path)};
 }
 
+EditResult replace_leaves(const Proc& proc, const Location& node, Stmt stmt) {
+  if (node.kind != LocationKind::Node)
+    throw std::invalid_argument("expected a statement: " + to_string(node));
+  const StatementRange r = statement_range(proc, node);
+  if (list_at(proc, r.list)[r.lo]->kind != stmt->kind)
+    throw std::invalid_argument("the new statement must be of the same kind");
+  Block new_list = list_at(proc, r.list);
+  new_list[r.lo] = std::move(stmt);
+  return {with_statement_list(proc, r.list, std::move(new_list)), {}};
+}
+
 EditResult replace_stmt_attributes(const Proc& proc, const Location& node,
                                    Stmt stmt) {
   if (node.kind != LocationKind::Node)

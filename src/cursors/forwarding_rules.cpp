@@ -261,6 +261,81 @@ class StmtUpdateForwarding : public ForwardingStep {
   std::vector<Step> kept_slots_;
 };
 
+// A statement rewritten apart (statement_rewrite.hpp): the local procedure
+// is `[pass, statement, pass]`, so that a block reaching past the statement
+// on either side meets the local edits as it would in the real list. A
+// location through the statement, or a block holding it, is translated
+// into the local procedure, forwarded there, and translated back;
+// statements after it shift by `count - 1`.
+class StatementRewriteForwarding : public ForwardingStep {
+ public:
+  StatementRewriteForwarding(Path stmt, int count, Forwarding local)
+      : list_(list_of(stmt)),
+        index_(stmt.back().index),
+        count_(count),
+        local_(std::move(local)) {}
+
+  Location forward(const Location& loc) const override {
+    if (loc.kind == LocationKind::Block && directly_in(loc, list_))
+      return forward_block(loc);
+    if (!passes_through(loc.path, list_)) return loc;
+    const size_t depth = list_.owner.size();
+    const int index = loc.path[depth].index;
+    if (index != index_) {
+      Location out = loc;
+      if (index > index_) out.path[depth].index += count_ - 1;
+      return out;
+    }
+    Location local = loc;
+    local.path = Path{Step{Slot::Body, 1}};
+    local.path.insert(local.path.end(), loc.path.begin() + depth + 1,
+                      loc.path.end());
+    return from_local(local_(local));
+  }
+
+ private:
+  // A local location back in the real procedure. Local statements 1 ..
+  // count are the real statements index_ .. index_ + count - 1.
+  Location from_local(Location local) const {
+    Path out = list_.owner;
+    out.push_back(Step{list_.slot, index_ + local.path[0].index - 1});
+    out.insert(out.end(), local.path.begin() + 1, local.path.end());
+    if (local.kind == LocationKind::Block && local.path.size() == 1)
+      local.hi += index_ - 1;
+    local.path = std::move(out);
+    return local;
+  }
+
+  Location forward_block(const Location& block) const {
+    const int lo = block.lo(), hi = block.hi;
+    if (hi <= index_) return block;
+    if (lo > index_) {
+      Location out = block;
+      out.path.back().index += count_ - 1;
+      out.hi += count_ - 1;
+      return out;
+    }
+    // The block holds the statement: the sentinels stand for the
+    // statements it holds on either side.
+    const int local_lo = lo < index_ ? 0 : 1;
+    const int local_hi = hi > index_ + 1 ? 3 : 2;
+    Location local =
+        local_(Location::block({Step{Slot::Body, local_lo}}, local_hi));
+    if (local.path.size() != 1) return from_local(std::move(local));
+    const int new_lo =
+        local.path[0].index == 0 ? lo : index_ + local.path[0].index - 1;
+    const int new_hi =
+        local.hi == count_ + 2 ? hi + count_ - 1 : index_ + local.hi - 1;
+    Path path = list_.owner;
+    path.push_back(Step{list_.slot, new_lo});
+    return Location::block(std::move(path), new_hi);
+  }
+
+  ListAddress list_;
+  int index_, count_;
+  Forwarding local_;
+};
+
 }  // namespace
 
 Forwarding forward_through_insert(const ListAddress& list, int at, int count) {
@@ -287,6 +362,12 @@ Forwarding forward_through_move(const ListAddress& list, int lo, int hi,
 Forwarding forward_through_expr_replace(Path replaced) {
   return Forwarding(
       std::make_shared<ExprReplaceForwarding>(std::move(replaced)));
+}
+
+Forwarding forward_through_statement_rewrite(Path stmt, int count,
+                                             Forwarding local) {
+  return Forwarding(std::make_shared<StatementRewriteForwarding>(
+      std::move(stmt), count, std::move(local)));
 }
 
 Forwarding forward_through_stmt_update(Path stmt,

@@ -33,7 +33,7 @@ cursors::EditResult add_loop(const Proc& proc,
   }
 
   if (!unsafe_disable_check) {
-    QueryContext ctx(proc, to_stmt_path(stmt_loc.path));
+    QueryContext ctx(proc, stmt_loc.path);
     require_proven(
         prove_idempotent(ctx, {stmt}),
         fmt::format("The statement at {} is not idempotent.", src.str()),

@@ -66,7 +66,7 @@ Proc autofission(const Proc& proc, const cursors::Location& gap, int n_lifts) {
       body.insert(body.end(), post.begin(), post.end());
       const Stmt split = make_for(loop.iter, loop.lo, loop.hi, std::move(body),
                                   loop.mode, loop.srcinfo);
-      QueryContext ctx(proc, to_stmt_path(owner_path));
+      QueryContext ctx(proc, owner_path);
       require_proven(
           prove_fission_safe(ctx, split, pre.size()),
           fmt::format("Cannot fission loop over {} at {}.", loop.iter.name(),

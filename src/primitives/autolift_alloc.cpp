@@ -207,7 +207,7 @@ Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
                       : control_binop(BinOpKind::Add, f.hi,
                                       control_int(1, s->srcinfo), s->srcinfo);
     if (size) {
-      QueryContext ctx(proc, to_stmt_path(scopes[k]));
+      QueryContext ctx(proc, scopes[k]);
       Expr needed = from_iter
                         ? f.hi
                         : control_binop(BinOpKind::Sub, f.hi, f.lo, s->srcinfo);

@@ -72,7 +72,7 @@ cursors::EditResult bind_expr(const Proc& proc,
                                   "{}, where the binding would go",
                                   s.name(), init_stmt->srcinfo.str())});
 
-  QueryContext ctx(proc, to_stmt_path(init));
+  QueryContext ctx(proc, init);
   const std::vector<Location> inputs = locations_read(e, ctx.windows());
   const Block& list = cursors::enclosing_list(proc, init);
   const Sym bound(new_name);

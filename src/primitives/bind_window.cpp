@@ -65,7 +65,7 @@ cursors::EditResult bind_window(const Proc& proc,
 
   // The window covers the whole buffer, so routing a use through it keeps
   // its indices.
-  QueryContext ctx(proc, to_stmt_path(block.path));
+  QueryContext ctx(proc, block.path);
   std::vector<WindowAccess> typed;
   for (size_t d = 0; d < entries.size(); ++d) {
     const WindowAccess& e = entries[d];

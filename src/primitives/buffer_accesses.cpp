@@ -159,7 +159,7 @@ class StrideKeeper {
                 static_cast<size_t>(d) < old_shape_.size() &&
                 static_cast<size_t>(new_d) < rewrite_.new_shape.size();
     if (kept) {
-      if (!ctx_) ctx_.emplace(proc_, to_stmt_path(alloc_.path));
+      if (!ctx_) ctx_.emplace(proc_, alloc_.path);
       kept = same_stride(
           *ctx_, dense_stride(old_shape_, static_cast<size_t>(d), where),
           dense_stride(rewrite_.new_shape, static_cast<size_t>(new_d), where));
@@ -267,7 +267,7 @@ void require_in_bounds(const Proc& proc, const cursors::Location& alloc,
   const std::string message =
       fmt::format("The buffer {} is accessed out-of-bounds", buffer.name());
   {
-    QueryContext ctx(proc, to_stmt_path(alloc.path));
+    QueryContext ctx(proc, alloc.path);
     const SafetyResult r =
         prove_in_bounds(ctx, rest_of_block(proc, alloc), buffer, shape);
     require_proven(r, message,
@@ -279,7 +279,7 @@ void require_in_bounds(const Proc& proc, const cursors::Location& alloc,
   for (const Site& site : sites) {
     if (site.kind != Site::Kind::Window) continue;
     const Expr w = cursors::resolve_expr(proc, site.path);
-    QueryContext ctx(proc, to_stmt_path(statement_of(site.path)));
+    QueryContext ctx(proc, statement_of(site.path));
     require_proven(prove_window_in_bounds(ctx, w->as<WindowExpr>(), shape),
                    message,
                    {.srcinfo = w->srcinfo,

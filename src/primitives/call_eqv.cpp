@@ -32,7 +32,7 @@ CallSwapResult call_eqv(const Proc& proc, const cursors::Location& call,
 
   // Either callee may run again in a later iteration, reading a field the
   // other left different: check the field's liveness in both procedures.
-  const StmtPath at = to_stmt_path(call.path);
+  const cursors::Path& at = call.path;
   std::vector<Location> visible;
   for (const Location& field : modulo) {
     FieldAfter before = config_field_after(proc, at, 1, field);

@@ -21,7 +21,7 @@ cursors::EditResult cut_loop(const Proc& proc,
                                       ExprCategory::Control);
   const SrcInfo& src = loop.srcinfo;
 
-  QueryContext ctx(proc, to_stmt_path(loop_loc.path));
+  QueryContext ctx(proc, loop_loc.path);
   auto require_le = [&](const Expr& a, const Expr& b, const char* message) {
     require_proven(
         prove_compare(ctx, control_binop(BinOpKind::Sub, b, a, src),

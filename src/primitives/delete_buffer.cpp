@@ -19,8 +19,7 @@ cursors::EditResult delete_buffer(const Proc& proc,
       x.name(), s->srcinfo.str());
   const SchedulingReport report{.srcinfo = s->srcinfo,
                                 .condition = "DeadAfter(x, s)"};
-  require_proven(prove_dead_after(proc, to_stmt_path(alloc.path), x), message,
-                 report);
+  require_proven(prove_dead_after(proc, alloc.path, x), message, report);
   // A window or stride of `x` is no access, but would dangle.
   const Block& list = cursors::enclosing_list(proc, alloc.path);
   const Block rest(list.begin() + alloc.path.back().index + 1, list.end());

@@ -25,7 +25,7 @@ cursors::EditResult divide_dim(const Proc& proc, const cursors::Location& alloc,
   const Expr& extent = shape[d];
   const std::string x = a.name.name();
   {
-    QueryContext ctx(proc, to_stmt_path(alloc.path));
+    QueryContext ctx(proc, alloc.path);
     require_proven(
         prove_divisible(ctx, extent, quotient),
         fmt::format("cannot perfectly divide '{}' by {}", print_expr(extent),

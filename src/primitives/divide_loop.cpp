@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/cursors/statement_rewrite.hpp"
 #include "exo2/primitives/control_exprs.hpp"
-#include "exo2/primitives/edit_sequence.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/refusal.hpp"
 #include "exo2/primitives/replace_reads.hpp"
@@ -49,7 +49,7 @@ cursors::EditResult divide_loop(const Proc& proc, const Location& loop_loc,
   const Expr q = control_int(quotient, src);
   Expr outer_hi;
   if (perfect) {
-    QueryContext ctx(proc, to_stmt_path(loop_loc.path));
+    QueryContext ctx(proc, loop_loc.path);
     const std::string hi_text = print_expr(loop.hi);
     require_proven(
         prove_divisible(ctx, loop.hi, quotient),
@@ -72,7 +72,7 @@ cursors::EditResult divide_loop(const Proc& proc, const Location& loop_loc,
     // The tail runs hi % q iterations after the hi / q whole blocks: when
     // hi < 0 the loop runs nothing, but floor division leaves hi % q > 0
     // tail iterations (primitives may leave such loops, e.g. lift_scope).
-    QueryContext ctx(proc, to_stmt_path(loop_loc.path));
+    QueryContext ctx(proc, loop_loc.path);
     const std::string hi_text = print_expr(loop.hi);
     require_proven(
         prove_compare(ctx, loop.hi, BinOpKind::Ge, 0),
@@ -97,13 +97,16 @@ cursors::EditResult divide_loop(const Proc& proc, const Location& loop_loc,
                       iterator_read(outer, at), at),
         iterator_read(inner, at), at);
   };
-  EditSequence edits(proc);
+  // The new loop nest is built apart (one spine rebuild for the whole
+  // primitive): paths below are in the local procedure.
+  cursors::StatementRewrite edits(proc, loop_loc);
+  const cursors::Path loop_path = edits.stmt();
   edits.apply(cursors::replace_stmt_attributes(
-      proc, loop_loc,
+      edits.proc(), Location::node(loop_path),
       make_for(outer, make_int(0, src, Type(TypeKind::Index)), outer_hi,
                loop.body, loop.mode, src)));
   const int body_size = static_cast<int>(loop.body.size());
-  cursors::Path body_path = loop_loc.path;
+  cursors::Path body_path = loop_path;
   body_path.push_back({Slot::Body, 0});
   const Location body = Location::block(body_path, body_size);
   if (!perfect && tail == TailStrategy::Guard) {
@@ -120,7 +123,7 @@ cursors::EditResult divide_loop(const Proc& proc, const Location& loop_loc,
                     std::move(b), loop.mode, src);
   }));
   edits.apply(replace_reads(
-      edits.proc(), loop_loc.path, loop.iter,
+      edits.proc(), loop_path, loop.iter,
       [&](const Expr& read) { return split_index(read->srcinfo); }));
 
   if (!perfect && tail != TailStrategy::Guard) {
@@ -137,7 +140,7 @@ cursors::EditResult divide_loop(const Proc& proc, const Location& loop_loc,
           control_binop(BinOpKind::Gt, tail_hi, control_int(0, src), src),
           {tail_loop}, {}, src);
     edits.apply(cursors::insert(
-        edits.proc(), Location::gap(loop_loc.path, cursors::GapSide::After),
+        edits.proc(), Location::gap(loop_path, cursors::GapSide::After),
         {tail_loop}));
   }
   return edits.result();

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/cursors/statement_rewrite.hpp"
 #include "exo2/primitives/control_exprs.hpp"
-#include "exo2/primitives/edit_sequence.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/new_expressions.hpp"
 #include "exo2/primitives/refusal.hpp"
@@ -42,7 +42,7 @@ cursors::EditResult divide_with_recompute(const Proc& proc,
                              "iteration.",
                              loop.iter.name(), unchanged.detail),
                  {.srcinfo = src, .condition = "ReadsUnchanged"});
-  QueryContext ctx(proc, to_stmt_path(loop_loc.path));
+  QueryContext ctx(proc, loop_loc.path);
   require_proven(
       prove_idempotent(ctx, {loop_stmt}),
       fmt::format("The statement at {} is not idempotent.",
@@ -84,12 +84,13 @@ cursors::EditResult divide_with_recompute(const Proc& proc,
   // Edit: the loop becomes the outer loop, its body moves into the inner
   // loop, and reads of i become io * q + ii.
   const Sym outer(outer_name), inner(inner_name);
-  EditSequence edits(proc);
+  // One spine rebuild: the loop nest is built apart.
+  cursors::StatementRewrite edits(proc, loop_loc);
   edits.apply(cursors::replace_stmt_attributes(
-      proc, loop_loc,
+      edits.proc(), Location::node(edits.stmt()),
       make_for(outer, make_int(0, src, Type(TypeKind::Index)), outer_hi,
                loop.body, loop.mode, src)));
-  cursors::Path body_path = loop_loc.path;
+  cursors::Path body_path = edits.stmt();
   body_path.push_back({Slot::Body, 0});
   const Expr inner_hi = control_binop(BinOpKind::Add, q, recompute, src);
   edits.apply(cursors::wrap(
@@ -100,7 +101,7 @@ cursors::EditResult divide_with_recompute(const Proc& proc,
                         inner_hi, std::move(b), LoopMode::seq(), src);
       }));
   edits.apply(replace_reads(
-      edits.proc(), loop_loc.path, loop.iter, [&](const Expr& read) {
+      edits.proc(), edits.stmt(), loop.iter, [&](const Expr& read) {
         const SrcInfo& at = read->srcinfo;
         return control_binop(
             BinOpKind::Add,

@@ -13,7 +13,7 @@ using cursors::Location;
 cursors::EditResult eliminate_dead_code(const Proc& proc,
                                         const Location& stmt_loc) {
   const Stmt stmt = cursors::resolve_stmt(proc, stmt_loc.path);
-  QueryContext ctx(proc, to_stmt_path(stmt_loc.path));
+  QueryContext ctx(proc, stmt_loc.path);
   if (stmt->kind == StmtKind::For) {
     const For& loop = stmt->as<For>();
     if (decide(ctx, control_binop(BinOpKind::Ge, loop.lo, loop.hi,

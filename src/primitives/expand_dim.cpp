@@ -21,7 +21,7 @@ cursors::EditResult expand_dim(const Proc& proc, const cursors::Location& alloc,
   const Expr index = control_expr_before(proc, alloc, index_untyped);
   require_same_at_every_access(proc, alloc, index, "index");
   {
-    QueryContext ctx(proc, to_stmt_path(alloc.path));
+    QueryContext ctx(proc, alloc.path);
     require_proven(
         prove_compare(ctx, alloc_dim, BinOpKind::Gt, 0),
         fmt::format("The expression {} is not guaranteed to be greater than 0.",

@@ -8,6 +8,7 @@
 #include "exo2/analysis/aliasing.hpp"
 #include "exo2/analysis/bounds_check.hpp"
 #include "exo2/analysis/config_state.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/symbol_table.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/call_checks.hpp"
@@ -30,39 +31,27 @@ bool mentions_any_shape(const Type& t, const Sym& sym) {
   return false;
 }
 
-// The buffer each window statement of `b` views (directly).
-void collect_views(const Block& b, std::unordered_map<Sym, Sym>& views) {
-  for (const Stmt& s : b) {
-    switch (s->kind) {
-      case StmtKind::WindowStmt: {
-        const Expr& rhs = s->as<WindowStmt>().rhs;
-        if (rhs->kind == ExprKind::WindowExpr)
-          views[s->as<WindowStmt>().name] = rhs->as<WindowExpr>().name;
-        else if (rhs->kind == ExprKind::Read)
-          views[s->as<WindowStmt>().name] = rhs->as<Read>().name;
-        break;
-      }
-      case StmtKind::If:
-        collect_views(s->as<If>().body, views);
-        collect_views(s->as<If>().orelse, views);
-        break;
-      case StmtKind::For:
-        collect_views(s->as<For>().body, views);
-        break;
-      case StmtKind::With:
-        collect_views(s->as<With>().body, views);
-        break;
-      default:
-        break;
-    }
+// The buffer each window statement views (directly).
+class WindowViews : public IRVisitor {
+ public:
+  WindowViews() : IRVisitor(Visits::StatementsOnly) {}
+  std::unordered_map<Sym, Sym> views;
+
+ protected:
+  void visit_window_stmt(const WindowStmt& w) override {
+    if (w.rhs->kind == ExprKind::WindowExpr)
+      views[w.name] = w.rhs->as<WindowExpr>().name;
+    else if (w.rhs->kind == ExprKind::Read)
+      views[w.name] = w.rhs->as<Read>().name;
   }
-}
+};
 
 // The memory of a window statement's buffer (through windows of windows).
 MemoryPtr window_memory(const Proc& proc, Sym window,
                         const std::vector<SymbolInfo>& scope) {
-  std::unordered_map<Sym, Sym> views;
-  collect_views(proc->body, views);
+  WindowViews collector;
+  collector.visit(proc->body);
+  std::unordered_map<Sym, Sym>& views = collector.views;
   for (auto it = views.find(window); it != views.end(); it = views.find(window))
     window = it->second;
   for (const SymbolInfo& v : scope)
@@ -153,13 +142,13 @@ ExtractedSubproc extract_subproc(const Proc& proc,
   // A fact that reads a config field held where it was stated (the
   // procedure's entry, an enclosing loop or if); it is kept only where it
   // still holds at the block, with the values the fields have there.
-  QueryContext ctx(proc, to_stmt_path(block.path));
+  QueryContext ctx(proc, block.path);
   for (const Expr& p : candidates) {
     bool only_params = true;
     for (size_t k = 0; k < scope.size(); ++k)
       only_params = only_params && (used[k] || !mentions(p, scope[k].sym));
-    if (only_params && (config_fields_read(p).empty() ||
-                        decide(ctx, p) == Truth::AlwaysTrue))
+    if (only_params &&
+        (config_fields_read(p).empty() || decide(ctx, p) == Truth::AlwaysTrue))
       preds.push_back(p);
   }
   auto make = [&](std::vector<Expr> pre) {

@@ -49,7 +49,7 @@ void split_loop(EditSequence& edits, const Path& owner, int at,
   const Block second(loop.body.begin() + at, loop.body.end());
   check_allocations(first, second);
   if (!unsafe_disable_checks) {
-    QueryContext ctx(proc, to_stmt_path(owner));
+    QueryContext ctx(proc, owner);
     require_proven(
         prove_fission_safe(ctx, loop_stmt, at),
         fmt::format("Cannot fission loop over {} at {}.", loop.iter.name(),

@@ -80,7 +80,7 @@ cursors::EditResult fuse(const Proc& proc, const Location& first_loc,
            {.srcinfo = second->srcinfo});
   }
 
-  QueryContext ctx(proc, to_stmt_path(first_loc.path));
+  QueryContext ctx(proc, first_loc.path);
   EditSequence edits(proc);
   if (loops) {
     const For& a = first->as<For>();

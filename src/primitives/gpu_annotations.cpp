@@ -54,9 +54,10 @@ Expr typed_barrier(const Proc& proc, const cursors::Path& at,
     refuse(fmt::format("expected {} indices for barrier '{}', got {}",
                        type.shape().size(), r.name.name(), r.idx.size()));
   std::vector<Expr> idx;
-  for (const Expr& i : r.idx) idx.push_back(typecheck_in_scope(proc, at, i, ExprCategory::Control));
+  for (const Expr& i : r.idx)
+    idx.push_back(typecheck_in_scope(proc, at, i, ExprCategory::Control));
   Expr typed = make_read(r.name, idx, untyped->srcinfo, type.basetype());
-  QueryContext ctx(proc, to_stmt_path(at));
+  QueryContext ctx(proc, at);
   for (size_t d = 0; d < idx.size(); ++d) {
     const Expr& extent = type.shape()[d];
     const SrcInfo& src = anchor->srcinfo;
@@ -205,7 +206,7 @@ cursors::EditResult alloc_barrier(const Proc& proc,
   const cursors::Path& at = gap_anchor(gap);
   const SrcInfo src = source_of(proc, at);
   std::vector<Expr> extents;
-  QueryContext ctx(proc, to_stmt_path(at));
+  QueryContext ctx(proc, at);
   for (const Expr& e : shape) {
     Expr t = typecheck_in_scope(proc, at, e, ExprCategory::Control);
     require_proven(prove_compare(ctx, t, BinOpKind::Gt, 0),

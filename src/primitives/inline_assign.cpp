@@ -83,7 +83,7 @@ cursors::EditResult inline_assign(const Proc& proc,
   const int at = assign.path.back().index;
   const Block rest(list.begin() + at + 1, list.end());
 
-  QueryContext ctx(proc, to_stmt_path(assign.path));
+  QueryContext ctx(proc, assign.path);
   const Location written = location_written(s, ctx.windows());
   // What `e` reads, and the config fields the indices read: a later
   // `x[idx]` names the assigned element only while those keep their value.
@@ -147,9 +147,9 @@ cursors::EditResult inline_assign(const Proc& proc,
   if (is_parameter(proc, written.buffer)) refuse(dead_message, dead_report);
   Proc probe =
       cursors::replace(edits.proc(), assign, {make_pass(s->srcinfo)}).proc;
-  require_proven(prove_element_dead_after(probe, to_stmt_path(assign.path),
-                                          element_written(s, ctx)),
-                 dead_message, dead_report);
+  require_proven(
+      prove_element_dead_after(probe, assign.path, element_written(s, ctx)),
+      dead_message, dead_report);
 
   edits.apply(cursors::remove(edits.proc(), assign));
   return edits.result();

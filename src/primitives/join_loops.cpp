@@ -38,7 +38,7 @@ cursors::EditResult join_loops(const Proc& proc, const Location& loc1,
                              "evaluated.",
                              unchanged.detail),
                  {.srcinfo = loop2.srcinfo, .condition = "ReadsUnchanged"});
-  QueryContext ctx(proc, to_stmt_path(loc1.path));
+  QueryContext ctx(proc, loc1.path);
   const std::string mid = print_expr(loop1.hi);
   require_proven(
       prove_equivalent(ctx, loop1.hi, loop2.lo),

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/data_locations.hpp"
@@ -91,7 +92,7 @@ class ReductionFinder {
   bool is_scaled_reduction_of_init(const Stmt& s, const Path& path) {
     const Reduce& r = s->as<Reduce>();
     if (r.idx.size() != init_.idx.size()) return false;
-    QueryContext ctx(proc_, to_stmt_path(path));
+    QueryContext ctx(proc_, path);
     for (size_t k = 0; k < r.idx.size(); k++)
       if (!prove_equivalent(ctx, init_.idx[k], r.idx[k]).proven()) return false;
     if (r.rhs->kind != ExprKind::BinOp ||
@@ -120,7 +121,7 @@ bool same_scale(const Proc& proc, const Expr& c1, const Path& at2,
   const Read& r1 = c1->as<Read>();
   const Read& r2 = c2->as<Read>();
   if (r1.name != r2.name || r1.idx.size() != r2.idx.size()) return false;
-  QueryContext ctx(proc, to_stmt_path(at2));
+  QueryContext ctx(proc, at2);
   for (size_t k = 0; k < r1.idx.size(); k++)
     if (!prove_equivalent(ctx, r1.idx[k], r2.idx[k]).proven()) return false;
   return true;
@@ -128,29 +129,24 @@ bool same_scale(const Proc& proc, const Expr& c1, const Path& at2,
 
 // The variables a loop binds: its iterator and the iterators, allocations
 // and windows inside it, in program order.
-void bound_inside(const Stmt& s, std::vector<Sym>& out) {
-  auto list = [&](const Block& b) {
-    for (const Stmt& c : b) bound_inside(c, out);
-  };
-  switch (s->kind) {
-    case StmtKind::For:
-      out.push_back(s->as<For>().iter);
-      list(s->as<For>().body);
-      return;
-    case StmtKind::If:
-      list(s->as<If>().body);
-      list(s->as<If>().orelse);
-      return;
-    case StmtKind::Alloc:
-      out.push_back(s->as<Alloc>().name);
-      return;
-    case StmtKind::WindowStmt:
-      out.push_back(s->as<WindowStmt>().name);
-      return;
-    default:
-      return;
+class BoundInside : public IRVisitor {
+ public:
+  std::vector<Sym>& out;
+  explicit BoundInside(std::vector<Sym>& o)
+      : IRVisitor(Visits::StatementsOnly), out(o) {}
+
+ protected:
+  void visit_for(const For& s) override {
+    out.push_back(s.iter);
+    visit(s.body);
   }
-}
+  void visit_alloc(const Alloc& s) override {
+    if (s.kind == StmtKind::Alloc) out.push_back(s.name);
+  }
+  void visit_window_stmt(const WindowStmt& s) override {
+    out.push_back(s.name);
+  }
+};
 
 }  // namespace
 
@@ -172,7 +168,7 @@ cursors::EditResult lift_reduce_constant(const Proc& proc,
   const Assign& init = s1->as<Assign>();
   const For& loop = s2->as<For>();
 
-  QueryContext ctx(proc, to_stmt_path(second));
+  QueryContext ctx(proc, second);
   const Location x = location_written(s1, ctx.windows());
   const std::vector<Access> effects = effects_of(loop.body, ctx.windows());
   for (const Access& a : effects)
@@ -206,7 +202,7 @@ cursors::EditResult lift_reduce_constant(const Proc& proc,
              {.srcinfo = cursors::resolve_stmt(proc, found.paths[k])->srcinfo});
   if (c->kind == ExprKind::Read) {
     std::vector<Sym> inner;
-    bound_inside(s2, inner);
+    BoundInside(inner).visit(s2);
     for (const Sym& v : inner)
       if (mentions(c, v))
         refuse(fmt::format("{} depends on the variable {} which is defined "

@@ -7,6 +7,7 @@
 #include "exo2/analysis/effects.hpp"
 #include "exo2/analysis/queries.hpp"
 #include "exo2/cursors/navigation.hpp"
+#include "exo2/cursors/statement_rewrite.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
 #include "exo2/primitives/location_paths.hpp"
@@ -187,28 +188,28 @@ cursors::EditResult lift_if_out_of_loop(const Proc& proc,
   code.insert(code.end(), inner.orelse.begin(), inner.orelse.end());
   check_condition_unchanged(inner.cond, code, inner.srcinfo);
 
-  auto wrap_in_loop = [&](EditSequence& edits, Slot slot, int size,
-                          const Sym& iter) {
+  // One spine rebuild: the loop is rewritten apart, where `local_inner`
+  // is the if.
+  cursors::StatementRewrite edits(proc, Location::node(outer_path));
+  const Path local_inner = edits.to_local(Location::node(inner_path)).path;
+  auto wrap_in_loop = [&](Slot slot, int size, const Sym& iter) {
     edits.apply(cursors::wrap(
-        edits.proc(), Location::block(child(inner_path, slot, 0), size),
+        edits.proc(), Location::block(child(local_inner, slot, 0), size),
         [&](Block b) {
           return make_for(iter, outer.lo, outer.hi, std::move(b), outer.mode,
                           outer.srcinfo);
         }));
   };
-  EditSequence edits(proc);
-  wrap_in_loop(edits, Slot::Body, static_cast<int>(inner.body.size()),
-               outer.iter);
+  wrap_in_loop(Slot::Body, static_cast<int>(inner.body.size()), outer.iter);
   if (!inner.orelse.empty()) {
     const Sym iter(outer.iter.name());
-    wrap_in_loop(edits, Slot::Orelse, static_cast<int>(inner.orelse.size()),
-                 iter);
+    wrap_in_loop(Slot::Orelse, static_cast<int>(inner.orelse.size()), iter);
     edits.apply(replace_reads(
-        edits.proc(), child(inner_path, Slot::Orelse, 0), outer.iter,
+        edits.proc(), child(local_inner, Slot::Orelse, 0), outer.iter,
         [&](const Expr& read) { return iterator_read(iter, read->srcinfo); }));
   }
-  edits.apply(cursors::move(edits.proc(), Location::node(inner_path),
-                            Location::gap(outer_path, GapSide::Before)));
+  edits.apply(cursors::move(edits.proc(), Location::node(local_inner),
+                            Location::gap(edits.stmt(), GapSide::Before)));
   edits.apply(
       cursors::remove(edits.proc(), edits.forward(Location::node(outer_path))));
   return edits.result();

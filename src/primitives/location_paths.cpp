@@ -5,23 +5,6 @@
 
 namespace exo2::primitives {
 
-StmtPath to_stmt_path(const cursors::Path& stmt) {
-  StmtPath out;
-  for (size_t k = 0; k < stmt.size(); k++) {
-    const cursors::Step& step = stmt[k];
-    if (!cursors::is_statement_slot(step.slot))
-      throw ArgumentError("expected a statement path");
-    if (k + 1 == stmt.size()) {
-      out.index = step.index;
-    } else {
-      // The next step says which list of this statement it enters.
-      int child = stmt[k + 1].slot == cursors::Slot::Orelse ? 1 : 0;
-      out.block_path.push_back({step.index, child});
-    }
-  }
-  return out;
-}
-
 Stmt stmt_of_kind(const Proc& proc, const cursors::Location& loc,
                   StmtKind kind) {
   if (loc.kind != cursors::LocationKind::Node)

@@ -38,7 +38,7 @@ cursors::EditResult merge_writes(const Proc& proc,
         "expected the two statements' right hand sides to have numeric "
         "types.");
 
-  QueryContext ctx(proc, to_stmt_path(first));
+  QueryContext ctx(proc, first);
   for (size_t k = 0; k < w1.idx.size(); k++)
     require_proven(prove_equivalent(ctx, w1.idx[k], w2.idx[k]),
                    "expected the left hand side's indices to be the same.",

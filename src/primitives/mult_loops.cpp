@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/cursors/statement_rewrite.hpp"
 #include "exo2/primitives/control_exprs.hpp"
-#include "exo2/primitives/edit_sequence.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/refusal.hpp"
 #include "exo2/primitives/replace_reads.hpp"
@@ -49,10 +49,12 @@ cursors::EditResult mult_loops(const Proc& proc, const Location& outer_loc,
   // the fused loop, and the inner loop's body replaces the inner loop.
   const Sym fused(new_iter_name);
   const SrcInfo& src = outer.srcinfo;
-  EditSequence edits(proc);
+  // One spine rebuild: the fused loop is built apart.
+  cursors::StatementRewrite edits(proc, outer_loc);
+  const Location local_outer = Location::node(edits.stmt());
   auto replace_by = [&](const Sym& var, BinOpKind op) {
-    edits.apply(
-        replace_reads(edits.proc(), outer_loc.path, var, [&](const Expr& read) {
+    edits.apply(replace_reads(
+        edits.proc(), local_outer.path, var, [&](const Expr& read) {
           const SrcInfo& at = read->srcinfo;
           return control_binop(op, iterator_read(fused, at),
                                control_int(*c, at), at);
@@ -61,15 +63,15 @@ cursors::EditResult mult_loops(const Proc& proc, const Location& outer_loc,
   replace_by(outer.iter, BinOpKind::Div);
   replace_by(inner.iter, BinOpKind::Mod);
   const For& current =
-      stmt_of_kind(edits.proc(), outer_loc, StmtKind::For)->as<For>();
+      stmt_of_kind(edits.proc(), local_outer, StmtKind::For)->as<For>();
   const LoopModePtr mode =
       outer.mode->same_as(*inner.mode) ? outer.mode : LoopMode::seq();
   edits.apply(cursors::replace_stmt_attributes(
-      edits.proc(), outer_loc,
+      edits.proc(), local_outer,
       make_for(fused, outer.lo,
                control_binop(BinOpKind::Mul, outer.hi, inner.hi, src),
                current.body, mode, src)));
-  Path inner_path = outer_loc.path;
+  Path inner_path = local_outer.path;
   inner_path.push_back({Slot::Body, 0});
   Path inner_body = inner_path;
   inner_body.push_back({Slot::Body, 0});

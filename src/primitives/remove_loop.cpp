@@ -22,7 +22,7 @@ cursors::EditResult remove_loop(const Proc& proc, const Location& loop_loc,
                        loop.iter.name()),
            {.srcinfo = src});
 
-  QueryContext ctx(proc, to_stmt_path(loop_loc.path));
+  QueryContext ctx(proc, loop_loc.path);
   if (!unsafe_disable_check)
     require_proven(
         prove_idempotent(ctx, {loop_stmt}),

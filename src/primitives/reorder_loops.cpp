@@ -57,7 +57,7 @@ cursors::EditResult reorder_loops(const Proc& proc, const Location& outer_loc) {
     refuse("inner loop's lo or hi depends on outer loop's iteration variable",
            {.srcinfo = inner.srcinfo});
 
-  QueryContext ctx(proc, to_stmt_path(outer_loc.path));
+  QueryContext ctx(proc, outer_loc.path);
   require_proven(
       prove_reorder_safe(ctx, outer_stmt),
       fmt::format("Loops {} and {} at {} cannot be reordered.",

@@ -18,7 +18,7 @@ cursors::EditResult reorder_stmts(const Proc& proc,
   Stmt s1 = cursors::resolve_stmt(proc, first);
   Stmt s2 = cursors::resolve_stmt(proc, second);
 
-  QueryContext ctx(proc, to_stmt_path(first));
+  QueryContext ctx(proc, first);
   require_proven(prove_commutes(ctx, {s1}, {s2}),
                  fmt::format("Statements at {} and {} do not commute.",
                              s1->srcinfo.str(), s2->srcinfo.str()),

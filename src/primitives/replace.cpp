@@ -97,7 +97,7 @@ cursors::EditResult replace(const Proc& proc, const cursors::Location& block,
                   subproc->name, unchanged.detail),
       {.srcinfo = stmts.front()->srcinfo, .condition = "ReadsUnchanged"});
 
-  QueryContext ctx(proc, to_stmt_path(block.path));
+  QueryContext ctx(proc, block.path);
   bind_known_strides(ctx, scope);
   const SrcInfo& where = stmts.front()->srcinfo;
 

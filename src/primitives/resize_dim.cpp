@@ -94,7 +94,7 @@ class FoldCheck {
  public:
   FoldCheck(const Proc& proc, const cursors::Location& alloc, const Sym& buffer,
             int dim, int64_t size)
-      : ctx_(proc, to_stmt_path(alloc.path)), dim_(dim), size_(size) {
+      : ctx_(proc, alloc.path), dim_(dim), size_(size) {
     for (Access& a : effects_of(rest_of_block(proc, alloc), ctx_.windows()))
       if (!a.location.is_config() && a.location.buffer == buffer)
         accesses_.push_back(std::move(a));
@@ -213,7 +213,7 @@ cursors::EditResult resize_dim(const Proc& proc, const cursors::Location& alloc,
       throw ArgumentError(
           "resize_dim: fold needs a positive integer literal size");
   } else {
-    QueryContext ctx(proc, to_stmt_path(alloc.path));
+    QueryContext ctx(proc, alloc.path);
     require_proven(
         prove_compare(ctx, size, BinOpKind::Gt, 0),
         fmt::format("The expression {} is not guaranteed to be greater than 0.",

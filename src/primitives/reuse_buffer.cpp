@@ -95,11 +95,11 @@ cursors::EditResult reuse_buffer(const Proc& proc,
   rest.back().index += 1;
   const Block& list = cursors::enclosing_list(proc, yp);
   const Block after(list.begin() + rest.back().index, list.end());
-  WindowEnv windows = QueryContext(proc, to_stmt_path(yp)).windows();
+  WindowEnv windows = QueryContext(proc, yp).windows();
   if (std::optional<Path> w = first_write(after, rest, y.name, windows)) {
     const Stmt write = cursors::resolve_stmt(proc, *w);
     require_proven(
-        prove_dead_after(proc, to_stmt_path(*w), x.name),
+        prove_dead_after(proc, *w, x.name),
         fmt::format("The variable {} can potentially be used after the "
                     "statement at {} executes.",
                     x.name.name(), write->srcinfo.str()),

@@ -28,7 +28,7 @@ cursors::EditResult rewrite_expr(const Proc& proc,
 
   const Expr new_expr =
       typecheck_in_scope(proc, stmt, untyped, category_of(old_expr->type));
-  QueryContext ctx(proc, to_stmt_path(stmt));
+  QueryContext ctx(proc, stmt);
   SafetyResult r = prove_equivalent(ctx, old_expr, new_expr);
   require_proven(r,
                  fmt::format("Expressions are not equivalent:\n{}\nvs.\n{}",

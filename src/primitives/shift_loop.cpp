@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/cursors/statement_rewrite.hpp"
 #include "exo2/primitives/control_exprs.hpp"
-#include "exo2/primitives/edit_sequence.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/new_expressions.hpp"
 #include "exo2/primitives/refusal.hpp"
@@ -21,7 +21,7 @@ cursors::EditResult shift_loop(const Proc& proc,
                                          ExprCategory::Control);
   const SrcInfo& src = loop.srcinfo;
 
-  QueryContext ctx(proc, to_stmt_path(loop_loc.path));
+  QueryContext ctx(proc, loop_loc.path);
   require_proven(prove_compare(ctx, new_lo, BinOpKind::Ge, 0),
                  "Expected 0 <= `new_lo`",
                  {.srcinfo = src,
@@ -38,15 +38,16 @@ cursors::EditResult shift_loop(const Proc& proc,
                  {.srcinfo = src, .condition = "ReadsUnchanged"});
 
   const Expr length = control_binop(BinOpKind::Sub, loop.hi, loop.lo, src);
-  EditSequence edits(proc);
+  // One spine rebuild: the loop is rewritten apart.
+  cursors::StatementRewrite edits(proc, loop_loc);
   edits.apply(cursors::replace_stmt_attributes(
-      proc, loop_loc,
+      edits.proc(), cursors::Location::node(edits.stmt()),
       make_for(loop.iter, new_lo,
                control_binop(BinOpKind::Add, new_lo, length, src), loop.body,
                loop.mode, src)));
   const Expr offset = control_binop(BinOpKind::Sub, loop.lo, new_lo, src);
   edits.apply(replace_reads(
-      edits.proc(), loop_loc.path, loop.iter, [&](const Expr& read) {
+      edits.proc(), edits.stmt(), loop.iter, [&](const Expr& read) {
         return control_binop(BinOpKind::Add, read, offset, src);
       }));
   return edits.result();

@@ -49,7 +49,7 @@ cursors::EditResult sink_alloc(const Proc& proc,
                                "iteration would evaluate the size again.",
                                alloc_text, unchanged.detail),
                    {.srcinfo = s->srcinfo, .condition = "ReadsUnchanged"});
-    QueryContext ctx(proc, to_stmt_path(scope_path));
+    QueryContext ctx(proc, scope_path);
     require_proven(
         prove_no_carried_flow(ctx, scope, a.name),
         fmt::format("Cannot sink allocation {} because values of {} may flow "

@@ -20,7 +20,7 @@ cursors::EditResult split_write(const Proc& proc,
            {.srcinfo = s->srcinfo});
   const BinOp& sum = w.rhs->as<BinOp>();
 
-  QueryContext ctx(proc, to_stmt_path(stmt.path));
+  QueryContext ctx(proc, stmt.path);
   if (contains(locations_read(sum.rhs, ctx.windows()),
                location_written(s, ctx.windows())))
     refuse(

@@ -289,7 +289,7 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
   const Block& list = cursors::enclosing_list(proc, block.path);
   const int lo = block.lo();
   const Block stmts(list.begin() + lo, list.begin() + block.hi);
-  const StmtPath at = to_stmt_path(block.path);
+  const cursors::Path& at = block.path;
   const SrcInfo& src = stmts.front()->srcinfo;
 
   // ---- The window and the staged buffer.

@@ -1,5 +1,7 @@
 #include "exo2/primitives/substitute.hpp"
 
+#include "exo2/core_ir/ir_visitor.hpp"
+
 namespace exo2::primitives {
 
 namespace {
@@ -7,110 +9,58 @@ namespace {
 // One pass over a tree, renaming symbols (`renames`, every occurrence) and
 // replacing control reads (`subst`). With `fresh`, each symbol bound inside
 // gets a fresh copy, recorded in `renames` before the code that uses it.
-class Rewriter {
+// Types are rewritten too (shapes read control variables).
+class Rewriter : public IRMutator {
  public:
   Rewriter(Substitution subst, bool fresh,
            std::unordered_map<Sym, Sym> renames = {})
       : subst_(std::move(subst)), renames_(std::move(renames)), fresh_(fresh) {}
 
-  Expr expr(const Expr& e) {
-    if (!e) return e;
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const auto& r = e->as<Read>();
-        if (r.idx.empty()) {
-          auto it = subst_.find(r.name);
-          if (it != subst_.end()) return it->second;
-        }
-        return make_read(sym(r.name), exprs(r.idx), r.srcinfo, type(r.type));
-      }
-      case ExprKind::Const:
-      case ExprKind::ReadConfig:
-        return e;
-      case ExprKind::USub:
-        return make_usub(expr(e->as<USub>().arg), e->srcinfo, e->type);
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        return make_binop(b.op, expr(b.lhs), expr(b.rhs), b.srcinfo, b.type);
-      }
-      case ExprKind::ExternCall: {
-        const auto& c = e->as<ExternCall>();
-        return make_extern_call(c.f, exprs(c.args), c.srcinfo, c.type);
-      }
-      case ExprKind::WindowExpr: {
-        const auto& w = e->as<WindowExpr>();
-        std::vector<WindowAccess> idx;
-        for (const WindowAccess& a : w.idx)
-          idx.push_back({a.is_interval, expr(a.lo), expr(a.hi)});
-        return make_window_expr(sym(w.name), std::move(idx), w.srcinfo,
-                                type(w.type));
-      }
-      case ExprKind::StrideExpr: {
-        const auto& s = e->as<StrideExpr>();
-        return make_stride_expr(sym(s.name), s.dim, s.srcinfo, s.type);
-      }
+ protected:
+  Expr mutate_read(const Expr& e) override {
+    const auto& r = e->as<Read>();
+    if (r.idx.empty()) {
+      auto it = subst_.find(r.name);
+      if (it != subst_.end()) return it->second;
     }
-    return e;
+    return make_read(sym(r.name), mutate(r.idx), r.srcinfo, mutate(r.type));
+  }
+  Expr mutate_window_expr(const Expr& e) override {
+    const auto& w = e->as<WindowExpr>();
+    std::vector<WindowAccess> idx;
+    for (const WindowAccess& a : w.idx)
+      idx.push_back({a.is_interval, mutate(a.lo), mutate(a.hi)});
+    return make_window_expr(sym(w.name), std::move(idx), w.srcinfo,
+                            mutate(w.type));
+  }
+  Expr mutate_stride_expr(const Expr& e) override {
+    const auto& s = e->as<StrideExpr>();
+    return make_stride_expr(sym(s.name), s.dim, s.srcinfo, s.type);
   }
 
-  Block block(const Block& b) {
-    Block out;
-    for (const Stmt& s : b) out.push_back(stmt(s));
-    return out;
+  Stmt mutate_assign(const Stmt& s) override {
+    const auto& a = s->as<Assign>();
+    return std::make_shared<const Assign>(s->kind, sym(a.name), mutate(a.type),
+                                          mutate(a.idx), mutate(a.rhs),
+                                          a.srcinfo);
   }
-
-  Stmt stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const auto& a = s->as<Assign>();
-        auto make = s->kind == StmtKind::Assign ? make_assign : make_reduce;
-        return make(sym(a.name), type(a.type), exprs(a.idx), expr(a.rhs),
-                    a.srcinfo);
-      }
-      case StmtKind::WriteConfig: {
-        const auto& w = s->as<WriteConfig>();
-        return make_write_config(w.config, w.field, expr(w.rhs), w.srcinfo);
-      }
-      case StmtKind::Pass:
-        return s;
-      case StmtKind::Sync:
-        return with_barriers(s->as<Sync>(), exprs(s->as<Sync>().barriers));
-      case StmtKind::If: {
-        const auto& i = s->as<If>();
-        Expr cond = expr(i.cond);
-        Block body = block(i.body);
-        return make_if(cond, std::move(body), block(i.orelse), i.srcinfo);
-      }
-      case StmtKind::For: {
-        const auto& f = s->as<For>();
-        Expr lo = expr(f.lo), hi = expr(f.hi);
-        Sym iter = bind(f.iter);
-        return make_for(iter, lo, hi, block(f.body), f.mode, f.srcinfo);
-      }
-      case StmtKind::Alloc:
-      case StmtKind::Free: {
-        const auto& a = s->as<Alloc>();
-        Type t = type(a.type);
-        Sym name = s->kind == StmtKind::Alloc ? bind(a.name) : sym(a.name);
-        auto make = s->kind == StmtKind::Alloc ? make_alloc : make_free;
-        return make(name, t, a.mem, a.srcinfo);
-      }
-      case StmtKind::Call: {
-        const auto& c = s->as<Call>();
-        return make_call(c.f, exprs(c.args), c.srcinfo, exprs(c.barriers));
-      }
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        Expr rhs = expr(w.rhs);
-        return make_window_stmt(bind(w.name), rhs, w.srcinfo, w.mem);
-      }
-      case StmtKind::With: {
-        const auto& w = s->as<With>();
-        return make_with(w.ctx, block(w.body), w.srcinfo);
-      }
-    }
-    return s;
+  Stmt mutate_for(const Stmt& s) override {
+    const auto& f = s->as<For>();
+    Expr lo = mutate(f.lo), hi = mutate(f.hi);
+    Sym iter = bind(f.iter);
+    return make_for(iter, lo, hi, mutate(f.body), f.mode, f.srcinfo);
+  }
+  Stmt mutate_alloc(const Stmt& s) override {
+    const auto& a = s->as<Alloc>();
+    Type t = mutate(a.type);
+    if (s->kind == StmtKind::Free)
+      return make_free(sym(a.name), t, a.mem, a.srcinfo);
+    return make_alloc(bind(a.name), t, a.mem, a.srcinfo);
+  }
+  Stmt mutate_window_stmt(const Stmt& s) override {
+    const auto& w = s->as<WindowStmt>();
+    Expr rhs = mutate(w.rhs);
+    return make_window_stmt(bind(w.name), rhs, w.srcinfo, w.mem);
   }
 
  private:
@@ -129,125 +79,77 @@ class Rewriter {
     renames_[s] = copy;
     return copy;
   }
-  std::vector<Expr> exprs(const std::vector<Expr>& es) {
-    std::vector<Expr> out;
-    for (const Expr& e : es) out.push_back(expr(e));
-    return out;
-  }
-  Type type(const Type& t) {
-    if (!t.is_tensor()) return t;
-    return Type::tensor(t.basetype(), exprs(t.shape()), t.is_window(),
-                        t.dim_annotations());
-  }
 };
 
-bool mentions_in(const Expr& e, const Sym& sym);
+// Whether a symbol occurs: read, written, windowed, bound, or in a type's
+// shape.
+class Mentions : public IRVisitor {
+ public:
+  explicit Mentions(const Sym& sym) : sym_(sym) {}
+  bool found = false;
 
-bool mentions_in_type(const Type& t, const Sym& sym) {
-  for (const Expr& e : t.is_tensor() ? t.shape() : std::vector<Expr>{})
-    if (mentions_in(e, sym)) return true;
-  return false;
-}
-
-bool mentions_in(const Expr& e, const Sym& sym) {
-  if (!e) return false;
-  switch (e->kind) {
-    case ExprKind::Read: {
-      const auto& r = e->as<Read>();
-      if (r.name == sym) return true;
-      for (const Expr& i : r.idx)
-        if (mentions_in(i, sym)) return true;
-      return false;
-    }
-    case ExprKind::USub:
-      return mentions_in(e->as<USub>().arg, sym);
-    case ExprKind::BinOp:
-      return mentions_in(e->as<BinOp>().lhs, sym) ||
-             mentions_in(e->as<BinOp>().rhs, sym);
-    case ExprKind::ExternCall:
-      for (const Expr& a : e->as<ExternCall>().args)
-        if (mentions_in(a, sym)) return true;
-      return false;
-    case ExprKind::WindowExpr: {
-      const auto& w = e->as<WindowExpr>();
-      if (w.name == sym) return true;
-      for (const WindowAccess& a : w.idx)
-        if (mentions_in(a.lo, sym) || mentions_in(a.hi, sym)) return true;
-      return false;
-    }
-    case ExprKind::StrideExpr:
-      return e->as<StrideExpr>().name == sym;
-    case ExprKind::Const:
-    case ExprKind::ReadConfig:
-      return false;
+ protected:
+  void found_it() {
+    found = true;
+    stop();
   }
-  return false;
-}
-
-bool mentions_in(const Stmt& s, const Sym& sym) {
-  auto any = [&](const std::vector<Expr>& es) {
-    for (const Expr& e : es)
-      if (mentions_in(e, sym)) return true;
-    return false;
-  };
-  switch (s->kind) {
-    case StmtKind::Assign:
-    case StmtKind::Reduce: {
-      const auto& a = s->as<Assign>();
-      return a.name == sym || any(a.idx) || mentions_in(a.rhs, sym);
-    }
-    case StmtKind::WriteConfig:
-      return mentions_in(s->as<WriteConfig>().rhs, sym);
-    case StmtKind::Pass:
-      return false;
-    case StmtKind::Sync:
-      return any(s->as<Sync>().barriers);
-    case StmtKind::If: {
-      const auto& i = s->as<If>();
-      return mentions_in(i.cond, sym) || mentions(i.body, sym) ||
-             mentions(i.orelse, sym);
-    }
-    case StmtKind::For: {
-      const auto& f = s->as<For>();
-      return f.iter == sym || mentions_in(f.lo, sym) ||
-             mentions_in(f.hi, sym) || mentions(f.body, sym);
-    }
-    case StmtKind::Alloc:
-    case StmtKind::Free:
-      return s->as<Alloc>().name == sym ||
-             mentions_in_type(s->as<Alloc>().type, sym);
-    case StmtKind::Call:
-      return any(s->as<Call>().args) || any(s->as<Call>().barriers);
-    case StmtKind::WindowStmt:
-      return s->as<WindowStmt>().name == sym ||
-             mentions_in(s->as<WindowStmt>().rhs, sym);
-    case StmtKind::With:
-      return mentions(s->as<With>().body, sym);
+  void visit_read(const Read& e) override {
+    if (e.name == sym_) found_it();
+    IRVisitor::visit_read(e);
   }
-  return false;
-}
+  void visit_window_expr(const WindowExpr& e) override {
+    if (e.name == sym_) found_it();
+    IRVisitor::visit_window_expr(e);
+  }
+  void visit_stride_expr(const StrideExpr& e) override {
+    if (e.name == sym_) found_it();
+  }
+  void visit_assign(const Assign& s) override {
+    if (s.name == sym_) found_it();
+    IRVisitor::visit_assign(s);
+  }
+  void visit_for(const For& s) override {
+    if (s.iter == sym_) found_it();
+    IRVisitor::visit_for(s);
+  }
+  void visit_alloc(const Alloc& s) override {
+    if (s.name == sym_) found_it();
+    IRVisitor::visit_alloc(s);
+  }
+  void visit_window_stmt(const WindowStmt& s) override {
+    if (s.name == sym_) found_it();
+    IRVisitor::visit_window_stmt(s);
+  }
+
+ private:
+  const Sym& sym_;
+};
 
 }  // namespace
 
 Expr substitute(const Expr& e, const Substitution& subst) {
-  return Rewriter(subst, false).expr(e);
+  return Rewriter(subst, false).mutate(e);
 }
 Stmt substitute(const Stmt& s, const Substitution& subst) {
-  return Rewriter(subst, false).stmt(s);
+  return Rewriter(subst, false).mutate(s);
 }
 Block substitute(const Block& block, const Substitution& subst) {
-  return Rewriter(subst, false).block(block);
+  return Rewriter(subst, false).mutate(block);
 }
 Block fresh_copy(const Block& block, const Substitution& subst,
                  const std::unordered_map<Sym, Sym>& renames) {
-  return Rewriter(subst, true, renames).block(block);
+  return Rewriter(subst, true, renames).mutate(block);
 }
 
-bool mentions(const Expr& e, const Sym& sym) { return mentions_in(e, sym); }
+bool mentions(const Expr& e, const Sym& sym) {
+  Mentions m(sym);
+  m.visit(e);
+  return m.found;
+}
 bool mentions(const Block& block, const Sym& sym) {
-  for (const Stmt& s : block)
-    if (mentions_in(s, sym)) return true;
-  return false;
+  Mentions m(sym);
+  m.visit(block);
+  return m.found;
 }
 
 }  // namespace exo2::primitives

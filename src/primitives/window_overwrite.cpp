@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 #include "exo2/primitives/substitute.hpp"
 
@@ -31,23 +32,21 @@ Path child(Path p, Step step) {
   return p;
 }
 
-bool reads_config(const Expr& e) {
-  if (!e) return false;
-  switch (e->kind) {
-    case ExprKind::ReadConfig:
-      return true;
-    case ExprKind::Read:
-      for (const Expr& i : e->as<Read>().idx)
-        if (reads_config(i)) return true;
-      return false;
-    case ExprKind::USub:
-      return reads_config(e->as<USub>().arg);
-    case ExprKind::BinOp:
-      return reads_config(e->as<BinOp>().lhs) ||
-             reads_config(e->as<BinOp>().rhs);
-    default:
-      return false;
+class ConfigReadFinder : public IRVisitor {
+ public:
+  bool found = false;
+
+ protected:
+  void visit_read_config(const ReadConfig&) override {
+    found = true;
+    stop();
   }
+};
+
+bool reads_config(const Expr& e) {
+  ConfigReadFinder finder;
+  finder.visit(e);
+  return finder.found;
 }
 
 bool any_reads_config(const std::vector<Expr>& es) {

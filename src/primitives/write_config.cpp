@@ -32,8 +32,7 @@ std::vector<Location> require_config_invisible(const Proc& proc,
                                                const cursors::Path& first,
                                                size_t count) {
   const Stmt s = cursors::resolve_stmt(proc, first);
-  ConfigInvisibility r =
-      check_config_invisible(proc, to_stmt_path(first), count);
+  ConfigInvisibility r = check_config_invisible(proc, first, count);
   if (r.data_write)
     refuse(fmt::format("Cannot delete or insert statements at {} because they "
                        "may modify non-configuration data",

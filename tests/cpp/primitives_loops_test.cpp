@@ -60,6 +60,38 @@ TEST(PrimitiveLoops, DivideLoopCutPrintsAsInTheSpec) {
   EXPECT_EQ(r.forwarding(Location::node(body(0, 0))).path, inner_stmt);
 }
 
+// The loop nest is built apart and put back with one edit, however many
+// times the body reads the iterator (one spine rebuild, one forwarding
+// step), and cursors forward as before.
+TEST(PrimitiveLoops, DivideLoopRebuildsTheSpineOnceForAnyNumberOfReads) {
+  Sym n("n"), x("x"), i("i");
+  Block body_stmts;
+  for (int k = 0; k < 6; k++)
+    body_stmts.push_back(assign(x, {v(i)}, fmul(real(k), data(x, {v(i)})), 3));
+  const Proc p = test_ir::proc(
+      "reads", {arg(n, kSize), arg(x, tensor({sz(n)}))},
+      {assign(x, {lit(0)}, real(1.0), 2), loop(i, lit(0), sz(n), body_stmts),
+       assign(x, {lit(0)}, real(2.0), 4)});
+  for (auto tail :
+       {primitives::TailStrategy::Guard, primitives::TailStrategy::Cut}) {
+    auto r = primitives::divide_loop(p, Location::node(body(1)), 4, "io", "ii",
+                                     tail, false);
+    EXPECT_EQ(r.forwarding.step_count(), 1u);
+    EXPECT_EQ(r.proc->body.front(), p->body.front());
+    EXPECT_EQ(r.proc->body.back(), p->body.back());
+    Path inner = body(1, 0);
+    inner.push_back({Slot::Body, 0});
+    if (tail == primitives::TailStrategy::Guard)
+      inner.push_back({Slot::Body, 0});
+    Path last = inner;
+    last.back().index = 5;
+    EXPECT_EQ(r.forwarding(Location::node(body(1, 5))).path, last);
+    // The statement after the loop follows the tail loop when there is one.
+    EXPECT_EQ(r.forwarding(Location::node(body(2))).path,
+              body(tail == primitives::TailStrategy::Guard ? 2 : 3));
+  }
+}
+
 TEST(PrimitiveLoops, DivideLoopPerfectRefusesWithReport) {
   Scale k;
   try {

@@ -87,7 +87,7 @@ struct Kernel {
 TEST(ConfigLiveness, AReadBeforeAnOverwriteObservesTheValue) {
   Kernel k;
   Proc p = k.make({write_f(real(1.0), 2), assign(k.x, {lit(0)}, read_f(), 3)});
-  FieldAfter a = config_field_after(p, {{}, 0}, 1, field("f"));
+  FieldAfter a = config_field_after(p, Path{{Slot::Body, 0}}, 1, field("f"));
   EXPECT_EQ(a.fate, FieldAfter::Fate::Read);
   EXPECT_EQ(a.read_at.line, 9);
 }
@@ -98,13 +98,13 @@ TEST(ConfigLiveness, AnOverwriteInBothBranchesHidesTheValue) {
                    cond(lt(lit(0), sz(k.n)), {write_f(real(2.0), 4)},
                         {write_f(real(3.0), 5)}),
                    assign(k.x, {lit(0)}, read_f(), 6)});
-  EXPECT_EQ(config_field_after(p, {{}, 0}, 1, field("f")).fate,
+  EXPECT_EQ(config_field_after(p, Path{{Slot::Body, 0}}, 1, field("f")).fate,
             FieldAfter::Fate::Overwritten);
   // One branch only: the read may see the value.
   Proc q = k.make({write_f(real(1.0), 2),
                    cond(lt(lit(0), sz(k.n)), {write_f(real(2.0), 4)}),
                    assign(k.x, {lit(0)}, read_f(), 6)});
-  EXPECT_EQ(config_field_after(q, {{}, 0}, 1, field("f")).fate,
+  EXPECT_EQ(config_field_after(q, Path{{Slot::Body, 0}}, 1, field("f")).fate,
             FieldAfter::Fate::Read);
 }
 
@@ -113,7 +113,7 @@ TEST(ConfigLiveness, LaterIterationsReadEarlierStatementsOfTheBody) {
   Proc p = k.make(
       {loop(k.i, lit(0), sz(k.n),
             {assign(k.x, {v(k.i)}, read_f(), 3), write_f(real(1.0), 4)})});
-  StmtPath w{{{0, 0}}, 1};
+  const Path w = Path{{Slot::Body, 0}, {Slot::Body, 1}};
   EXPECT_EQ(config_field_after(p, w, 1, field("f")).fate,
             FieldAfter::Fate::Read);
   // Another field survives to the end.
@@ -131,22 +131,28 @@ TEST(ConfigLiveness, ALoopOverwritesOnlyWhenItRuns) {
                    loop(k.i, lit(0), hi, {write_f(real(2.0), 4)}),
                    assign(k.x, {lit(0)}, read_f(), 5)});
   };
-  EXPECT_EQ(config_field_after(make(lit(4)), {{}, 0}, 1, field("f")).fate,
-            FieldAfter::Fate::Overwritten);
+  EXPECT_EQ(
+      config_field_after(make(lit(4)), Path{{Slot::Body, 0}}, 1, field("f"))
+          .fate,
+      FieldAfter::Fate::Overwritten);
   // `n` is a size, hence positive.
-  EXPECT_EQ(config_field_after(make(sz(k.n)), {{}, 0}, 1, field("f")).fate,
-            FieldAfter::Fate::Overwritten);
-  EXPECT_EQ(config_field_after(make(lit(0)), {{}, 0}, 1, field("f")).fate,
-            FieldAfter::Fate::Read);
+  EXPECT_EQ(
+      config_field_after(make(sz(k.n)), Path{{Slot::Body, 0}}, 1, field("f"))
+          .fate,
+      FieldAfter::Fate::Overwritten);
+  EXPECT_EQ(
+      config_field_after(make(lit(0)), Path{{Slot::Body, 0}}, 1, field("f"))
+          .fate,
+      FieldAfter::Fate::Read);
 }
 
 TEST(ConfigLiveness, InvisibilityNeedsOnlyConfigWrites) {
   Kernel k;
   Proc p = k.make({assign(k.x, {lit(0)}, real(1.0), 2), write_f(real(1.0), 3)});
-  ConfigInvisibility data = check_config_invisible(p, {{}, 0}, 1);
+  ConfigInvisibility data = check_config_invisible(p, Path{{Slot::Body, 0}}, 1);
   ASSERT_TRUE(data.data_write.has_value());
   EXPECT_EQ(data.data_write->text, "x[0]");
-  ConfigInvisibility ok = check_config_invisible(p, {{}, 1}, 1);
+  ConfigInvisibility ok = check_config_invisible(p, Path{{Slot::Body, 1}}, 1);
   EXPECT_TRUE(ok.proven());
   ASSERT_EQ(ok.visible_fields.size(), 1u);
   EXPECT_EQ(config_field_name(ok.visible_fields[0]), "Cfg_f");

@@ -15,6 +15,8 @@ namespace exo2 {
 namespace {
 
 using namespace test_ir;
+using cursors::Path;
+using cursors::Slot;
 
 // A kernel `f(n: size, x: f32[n], y: f32[n])` whose body is `body`.
 struct Kernel {
@@ -26,7 +28,7 @@ struct Kernel {
   }
 };
 
-StmtPath top(int index) { return StmtPath{{}, index}; }
+Path top(int index) { return Path{{Slot::Body, index}}; }
 
 // ---- Commute ----------------------------------------------------------------
 
@@ -60,7 +62,7 @@ TEST(QueriesCommute, DifferentElementsOfOneBufferCommute) {
   Block inner = {assign(k.x, {v(i)}, real(1.0), 4),
                  assign(k.y, {v(i)}, data(k.x, {add(v(i), lit(1))}), 5)};
   Proc p = k.make({loop(i, lit(0), sub(sz(k.n), lit(1)), inner)});
-  QueryContext ctx(p, StmtPath{{{0, 0}}, 0});
+  QueryContext ctx(p, Path{{Slot::Body, 0}, {Slot::Body, 0}});
   EXPECT_TRUE(prove_commutes(ctx, {inner[0]}, {inner[1]}).proven());
 }
 
@@ -100,7 +102,7 @@ TEST(QueriesCommute, ExclusiveGuardsCommute) {
                  cond(cmp(BinOpKind::Ge, v(i), lit(4)),
                       {assign(k.y, {lit(0)}, data(k.x, {lit(0)}), 6)})};
   Proc p = k.make({loop(i, lit(0), sz(k.n), inner)});
-  QueryContext ctx(p, StmtPath{{{0, 0}}, 0});
+  QueryContext ctx(p, Path{{Slot::Body, 0}, {Slot::Body, 0}});
   // Each iteration runs only one of them.
   EXPECT_TRUE(prove_commutes(ctx, {inner[0]}, {inner[1]}).proven());
 }
@@ -112,7 +114,8 @@ TEST(QueriesCommute, ContextFactsDecide) {
   Block inner = {assign(k.x, {v(i)}, real(1.0), 4),
                  assign(k.y, {lit(0)}, data(k.x, {lit(1)}), 5)};
   Proc p = k.make({loop(i, lit(0), sz(k.n), {cond(eq(v(i), lit(0)), inner)})});
-  QueryContext inside(p, StmtPath{{{0, 0}, {0, 0}}, 0});
+  QueryContext inside(p,
+                      Path{{Slot::Body, 0}, {Slot::Body, 0}, {Slot::Body, 0}});
   EXPECT_TRUE(prove_commutes(inside, {inner[0]}, {inner[1]}).proven());
   QueryContext outside(p, top(0));
   EXPECT_TRUE(prove_commutes(outside, {inner[0]}, {inner[1]}).refuted());
@@ -187,7 +190,7 @@ TEST(QueriesReorderSafe, MatmulLoopsReorder) {
            {nest});
   QueryContext ctx(p, top(0));
   EXPECT_TRUE(prove_reorder_safe(ctx, nest).proven());
-  QueryContext inner_ctx(p, StmtPath{{{0, 0}}, 0});
+  QueryContext inner_ctx(p, Path{{Slot::Body, 0}, {Slot::Body, 0}});
   EXPECT_TRUE(prove_reorder_safe(inner_ctx, nest->as<For>().body[0]).proven());
 }
 
@@ -348,9 +351,9 @@ TEST(QueriesConfigState, AConditionFactEndsWhereItsFieldIsWritten) {
   Proc p = k.make(
       {cond(eq(cfg_n(cfg), lit(0)), {make_write_config(cfg, "n", lit(1), at(4)),
                                      assign(k.x, {lit(0)}, real(1.0), 5)})});
-  QueryContext ctx(p, StmtPath{{{0, 0}}, 1});
+  QueryContext ctx(p, Path{{Slot::Body, 0}, {Slot::Body, 1}});
   EXPECT_EQ(decide(ctx, eq(cfg_n(cfg), lit(0))), Truth::AlwaysFalse);
-  QueryContext head(p, StmtPath{{{0, 0}}, 0});
+  QueryContext head(p, Path{{Slot::Body, 0}, {Slot::Body, 0}});
   EXPECT_EQ(decide(head, eq(cfg_n(cfg), lit(0))), Truth::AlwaysTrue);
 }
 
@@ -363,7 +366,7 @@ TEST(QueriesConfigState, ALoopBodyForgetsTheFieldsItWrites) {
                         {assign(k.x, {lit(0)}, real(1.0), 4),
                          make_write_config(cfg, "n", lit(1), at(5))},
                         3)});
-  QueryContext ctx(p, StmtPath{{{1, 0}}, 0});
+  QueryContext ctx(p, Path{{Slot::Body, 1}, {Slot::Body, 0}});
   EXPECT_EQ(decide(ctx, eq(cfg_n(cfg), lit(0))), Truth::Unknown);
 }
 
@@ -479,7 +482,8 @@ TEST(QueriesDeadAfter, EarlierStatementsOfALoopRunAgain) {
                    loop(i, lit(0), sz(k.n),
                         {assign(k.x, {v(i)}, data(t, {lit(0)}), 4),
                          assign(t, {lit(0)}, real(1.0), 5)})});
-  EXPECT_TRUE(prove_dead_after(p, StmtPath{{{1, 0}}, 1}, t).refuted());
+  EXPECT_TRUE(
+      prove_dead_after(p, Path{{Slot::Body, 1}, {Slot::Body, 1}}, t).refuted());
 }
 
 TEST(QueriesDeadAfter, AllocationInsideTheLoopIsFreshEachIteration) {
@@ -489,7 +493,8 @@ TEST(QueriesDeadAfter, AllocationInsideTheLoopIsFreshEachIteration) {
       i, lit(0), sz(k.n),
       {alloc(t, tensor({lit(4)}), 3), assign(k.x, {v(i)}, data(t, {lit(0)}), 4),
        assign(t, {lit(0)}, real(1.0), 5)})});
-  EXPECT_TRUE(prove_dead_after(p, StmtPath{{{0, 0}}, 2}, t).proven());
+  EXPECT_TRUE(
+      prove_dead_after(p, Path{{Slot::Body, 0}, {Slot::Body, 2}}, t).proven());
 }
 
 Access write_of(const Stmt& s) {
@@ -522,7 +527,7 @@ TEST(QueriesElementDeadAfter, LaterIterationsReadingOtherElementsDoNot) {
                    loop(i, lit(0), sz(k.n),
                         {w, assign(k.x, {v(i)}, data(t, {read_index}), 5)})});
   };
-  const StmtPath at{{{1, 0}}, 0};
+  const Path at{{Slot::Body, 1}, {Slot::Body, 0}};
   // iteration i reads t[i + 1], iteration i' > i reads t[i' + 1]: never t[i]
   EXPECT_TRUE(
       prove_element_dead_after(kernel(add(v(i), lit(1))), at, write_of(w))
@@ -571,7 +576,7 @@ TEST(QueriesEquivalent, AffineRearrangementAndTiling) {
   Proc p = k.make({loop(
       io, lit(0), sz(k.n),
       {loop(ii, lit(0), lit(4), {assign(k.x, {lit(0)}, real(0.0), 4)})})});
-  QueryContext ctx(p, StmtPath{{{0, 0}, {0, 0}}, 0});
+  QueryContext ctx(p, Path{{Slot::Body, 0}, {Slot::Body, 0}, {Slot::Body, 0}});
   EXPECT_TRUE(prove_equivalent(ctx, add(mul(lit(4), v(io)), v(ii)),
                                add(v(ii), mul(v(io), lit(4))))
                   .proven());
@@ -613,7 +618,7 @@ TEST(QueriesWindowInBounds, InsideAndOutside) {
   Kernel k;
   Sym i("i");
   Proc p = k.make({loop(i, lit(0), div(sz(k.n), lit(2)), {make_pass(at(3))})});
-  QueryContext ctx(p, StmtPath{{{0, 0}}, 0});
+  QueryContext ctx(p, Path{{Slot::Body, 0}, {Slot::Body, 0}});
   Expr inside =
       win(k.x, {iv(mul(lit(2), v(i)), add(mul(lit(2), v(i)), lit(2)))});
   Expr outside = win(k.x, {iv(v(i), add(v(i), lit(4)))});
@@ -648,7 +653,7 @@ TEST(QueriesDecide, ConditionsFromContext) {
   Kernel k;
   Sym i("i");
   Proc p = k.make({loop(i, lit(0), sz(k.n), {make_pass(at(3))})});
-  QueryContext ctx(p, StmtPath{{{0, 0}}, 0});
+  QueryContext ctx(p, Path{{Slot::Body, 0}, {Slot::Body, 0}});
   EXPECT_EQ(decide(ctx, lt(v(i), sz(k.n))), Truth::AlwaysTrue);
   EXPECT_EQ(decide(ctx, lt(v(i), lit(0))), Truth::AlwaysFalse);
   EXPECT_EQ(decide(ctx, lt(v(i), lit(4))), Truth::Unknown);
@@ -664,9 +669,12 @@ TEST(QueriesQueryContext, PathsFindStatementsAndEnterElseBranches) {
   Proc p =
       k.make({loop(i, lit(0), sz(k.n),
                    {cond(lt(v(i), lit(4)), {make_pass(at(4))}, {in_else})})});
-  const StmtPath path{{{0, 0}, {0, 1}}, 0};
+  const Path path = Path{{Slot::Body, 0}, {Slot::Body, 0}, {Slot::Orelse, 0}};
   EXPECT_EQ(stmt_at(p, path), in_else);
-  EXPECT_THROW(stmt_at(p, StmtPath{{{0, 0}, {0, 2}}, 0}), std::out_of_range);
+  // A loop has no else branch.
+  EXPECT_THROW(
+      stmt_at(p, Path{{Slot::Body, 0}, {Slot::Orelse, 0}, {Slot::Body, 0}}),
+      std::out_of_range);
   QueryContext ctx(p, path);
   EXPECT_EQ(decide(ctx, cmp(BinOpKind::Ge, v(i), lit(4))), Truth::AlwaysTrue);
   ASSERT_EQ(ctx.shown_terms().size(), 2u);

@@ -35,7 +35,7 @@ struct FieldAfter {
 // starting at `first`. The statements themselves are not taken as
 // overwriting the field when they run again in later loop iterations (they
 // are the code being inserted or deleted), but their reads count.
-FieldAfter config_field_after(const Proc& p, const StmtPath& first,
+FieldAfter config_field_after(const Proc& p, const cursors::Path& first,
                               size_t count, const Location& field);
 
 // ConfigInvisible(S) for the `count` statements starting at `first`. A
@@ -56,7 +56,8 @@ struct ConfigInvisibility {
 
   bool proven() const { return !data_write && !read_field; }
 };
-ConfigInvisibility check_config_invisible(const Proc& p, const StmtPath& first,
+ConfigInvisibility check_config_invisible(const Proc& p,
+                                          const cursors::Path& first,
                                           size_t count);
 
 // `Cfg_field`: how messages name a config field (as Exo does).

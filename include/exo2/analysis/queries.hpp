@@ -24,19 +24,13 @@
 
 #include "exo2/analysis/effects.hpp"
 #include "exo2/analysis/z3_encoding.hpp"
+#include "exo2/cursors/location.hpp"
 
 namespace exo2 {
 
-// A statement found by (statement index, child block) steps from the
-// procedure body, as in PrintMarker: child block 0 is a loop/if/with body, 1
-// an if's else branch; `index` is the statement's position in its block.
-struct StmtPath {
-  std::vector<std::pair<int, int>> block_path;
-  int index = 0;
-};
-
-// The statement at `path`; throws std::out_of_range for a bad path.
-const Stmt& stmt_at(const Proc& p, const StmtPath& path);
+// The statement at a statement path (cursors/location.hpp: Body and Orelse
+// steps only); throws std::out_of_range for a path that leads nowhere.
+const Stmt& stmt_at(const Proc& p, const cursors::Path& path);
 
 class QueryContext {
  public:
@@ -48,7 +42,7 @@ class QueryContext {
   // enclosing loops, the conditions of the enclosing ifs (negated in else
   // branches), the values config fields hold there (config_state.hpp), and
   // the window statements in scope.
-  QueryContext(const Proc& p, const StmtPath& at,
+  QueryContext(const Proc& p, const cursors::Path& at,
                unsigned timeout_ms = SmtEncoder::kDefaultTimeoutMs);
   QueryContext(const QueryContext&) = delete;
   QueryContext& operator=(const QueryContext&) = delete;
@@ -160,7 +154,7 @@ SafetyResult prove_idempotent(QueryContext& ctx, const Block& block);
 // DeadAfter(x, s): no statement that may run after the statement at `at`
 // (later statements of its blocks and, inside loops, whole loop bodies)
 // reads or writes `buffer`, up to the end of `buffer`'s scope.
-SafetyResult prove_dead_after(const Proc& p, const StmtPath& at,
+SafetyResult prove_dead_after(const Proc& p, const cursors::Path& at,
                               const Sym& buffer);
 // ElementDeadAfter(x[idx], s): no statement that may run after the
 // statement at `at`, up to the end of the buffer's scope, reads or reduces
@@ -168,7 +162,7 @@ SafetyResult prove_dead_after(const Proc& p, const StmtPath& at,
 // evaluated where the statement at `at` runs): the later statements of its
 // blocks in the same iterations, whole loop bodies in later iterations. The
 // caller refuses a buffer the procedure's caller sees (a parameter) itself.
-SafetyResult prove_element_dead_after(const Proc& p, const StmtPath& at,
+SafetyResult prove_element_dead_after(const Proc& p, const cursors::Path& at,
                                       const Access& element);
 // ReduceOnly(x, S): every access to `buffer` in `block` is a reduction.
 // A window statement's name stands for the buffer it views: the accesses

@@ -67,6 +67,14 @@ EditResult wrap(const Proc& proc, const Location& block,
 // sub-expressions of the old one die (`node no longer exists`).
 EditResult replace_expr(const Proc& proc, const Location& node, Expr expr);
 
+// Replaces the statement at a node location with `stmt`: the same tree
+// with some leaves of its expressions (reads without indices) replaced by
+// other expressions, built in one pass (replace_reads.hpp).
+// Forwarding: every location stays, since every node but the replaced
+// leaves keeps its path and a leaf has nothing below it; a cursor to a
+// replaced leaf names its replacement.
+EditResult replace_leaves(const Proc& proc, const Location& node, Stmt stmt);
+
 // Replaces the statement at a node location with `stmt`, a statement of the
 // same kind with statement lists of the same lengths (e.g. a loop with new
 // bounds, mode or iterator, an allocation with a new memory).

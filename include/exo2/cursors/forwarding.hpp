@@ -51,6 +51,9 @@ class Forwarding {
   // This forwarding, then `next`.
   Forwarding then(const Forwarding& next) const;
   bool is_identity() const { return steps_.empty(); }
+  // The number of edit steps composed (each edit rebuilds the procedure's
+  // spine once and adds one step).
+  size_t step_count() const { return steps_.size(); }
 
  private:
   std::vector<std::shared_ptr<const ForwardingStep>> steps_;
@@ -78,6 +81,11 @@ Forwarding forward_through_wrap(const ListAddress& list, int lo, int hi,
 Forwarding forward_through_move(const ListAddress& list, int lo, int hi,
                                 Path destination, Forwarding others);
 Forwarding forward_through_expr_replace(Path replaced);
+// The statement at `stmt` became `count` statements, made by edits on a
+// procedure whose body is `[pass, statement, pass]` (statement_rewrite.hpp);
+// `local` is those edits' forwarding.
+Forwarding forward_through_statement_rewrite(Path stmt, int count,
+                                             Forwarding local);
 // The statement at `stmt` changed some attributes; `kept_slots` lists its
 // expression slots that still exist.
 Forwarding forward_through_stmt_update(Path stmt, std::vector<Step> kept_slots);

@@ -11,6 +11,7 @@
 
 #include <unordered_set>
 
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/proc.hpp"
 #include "exo2/cursors/location.hpp"
 
@@ -35,7 +36,7 @@ Declaration declaration_at(const Proc& proc, const cursors::Location& decl);
 Proc redeclare(const Proc& proc, const Declaration& d, Type type,
                MemoryPtr mem);
 
-class BufferUseRewriter {
+class BufferUseRewriter : private IRMutator {
  public:
   // `follow_windows`: uses of `y` after `y = buffer[...]` count as uses.
   BufferUseRewriter(const Sym& buffer, bool follow_windows);
@@ -45,7 +46,7 @@ class BufferUseRewriter {
   // the parameters are left as they are.
   Proc rewrite_uses(const Proc& proc);
   // `block` with every use rewritten.
-  Block rewrite_uses(const Block& b) { return block(b); }
+  Block rewrite_uses(const Block& b) { return mutate(b); }
 
  protected:
   // Hooks, called on each use with its sub-expressions already rewritten;
@@ -60,10 +61,16 @@ class BufferUseRewriter {
   bool follow_windows_;
 
   bool tracked(const Sym& s) const { return tracked_.count(s) > 0; }
-  Expr expr(const Expr& e);
-  std::vector<Expr> exprs(const std::vector<Expr>& es);
-  Stmt stmt(const Stmt& s);
-  Block block(const Block& b);
+  Expr mutate_read(const Expr& e) override;
+  Expr mutate_window_expr(const Expr& e) override;
+  Expr mutate_stride_expr(const Expr& e) override;
+  Expr mutate_usub(const Expr& e) override;
+  Expr mutate_binop(const Expr& e) override;
+  Expr mutate_extern_call(const Expr& e) override;
+  Stmt mutate_assign(const Stmt& s) override;
+  Stmt mutate_window_stmt(const Stmt& s) override;
+  // Declarations are not uses: shapes stay as they are.
+  Stmt mutate_alloc(const Stmt& s) override { return s; }
 };
 
 // Every use of `from` renamed to `to` (same type, so nothing else changes).

@@ -1,15 +1,11 @@
-// Cursor locations as the primitives use them: the analysis path of a
-// statement (queries.hpp's StmtPath) and typed access to the statement.
+// Cursor locations as the primitives use them: typed access to the
+// statement at a location, and the split point of a gap.
 #pragma once
 
 #include "exo2/analysis/queries.hpp"
 #include "exo2/cursors/location.hpp"
 
 namespace exo2::primitives {
-
-// The analysis path of the statement at a cursor path (Body/Orelse steps
-// only).
-StmtPath to_stmt_path(const cursors::Path& stmt);
 
 // The statement at `loc` (a node location), which must have kind `kind`;
 // std::invalid_argument otherwise (the Python layer checks argument kinds

@@ -13,6 +13,7 @@
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
 #include "exo2/core_ir/equality.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 
 namespace exo2 {
 
@@ -87,83 +88,47 @@ void add_unique(std::vector<std::shared_ptr<const T>>& out,
   out.push_back(obj);
 }
 
-void collect_configs(const Expr& e, std::vector<ConfigPtr>& out) {
-  switch (e->kind) {
-    case ExprKind::ReadConfig:
-      add_unique(out, e->as<ReadConfig>().config);
-      break;
-    case ExprKind::Read:
-      for (const Expr& i : e->as<Read>().idx) collect_configs(i, out);
-      break;
-    case ExprKind::USub:
-      collect_configs(e->as<USub>().arg, out);
-      break;
-    case ExprKind::BinOp:
-      collect_configs(e->as<BinOp>().lhs, out);
-      collect_configs(e->as<BinOp>().rhs, out);
-      break;
-    case ExprKind::ExternCall:
-      for (const Expr& a : e->as<ExternCall>().args) collect_configs(a, out);
-      break;
-    case ExprKind::WindowExpr:
-      for (const WindowAccess& w : e->as<WindowExpr>().idx) {
-        collect_configs(w.lo, out);
-        if (w.hi) collect_configs(w.hi, out);
-      }
-      break;
-    default:
-      break;
+// The configurations a body reads or writes, in order of first use.
+class ConfigCollector : public IRVisitor {
+ public:
+  explicit ConfigCollector(std::vector<ConfigPtr>& out) : out_(out) {}
+
+ protected:
+  void visit_read_config(const ReadConfig& e) override {
+    add_unique(out_, e.config);
   }
-}
+  void visit_write_config(const WriteConfig& s) override {
+    add_unique(out_, s.config);
+    visit(s.rhs);
+  }
+  void visit_call(const Call& s) override { visit(s.args); }
+  void visit_alloc(const Alloc&) override {}
+  void visit_sync(const Sync&) override {}
+
+ private:
+  std::vector<ConfigPtr>& out_;
+};
 
 void collect_configs(const Block& b, std::vector<ConfigPtr>& out) {
-  for (const Stmt& s : b) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce:
-        for (const Expr& i : s->as<Assign>().idx) collect_configs(i, out);
-        collect_configs(s->as<Assign>().rhs, out);
-        break;
-      case StmtKind::WriteConfig:
-        add_unique(out, s->as<WriteConfig>().config);
-        collect_configs(s->as<WriteConfig>().rhs, out);
-        break;
-      case StmtKind::If:
-        collect_configs(s->as<If>().cond, out);
-        collect_configs(s->as<If>().body, out);
-        collect_configs(s->as<If>().orelse, out);
-        break;
-      case StmtKind::For:
-        collect_configs(s->as<For>().lo, out);
-        collect_configs(s->as<For>().hi, out);
-        collect_configs(s->as<For>().body, out);
-        break;
-      case StmtKind::With:
-        collect_configs(s->as<With>().body, out);
-        break;
-      case StmtKind::Call:
-        for (const Expr& a : s->as<Call>().args) collect_configs(a, out);
-        break;
-      case StmtKind::WindowStmt:
-        collect_configs(s->as<WindowStmt>().rhs, out);
-        break;
-      default:
-        break;
-    }
-  }
+  ConfigCollector(out).visit(b);
 }
 
-void collect_memories(const Block& b, std::vector<MemoryPtr>& out) {
-  for (const Stmt& s : b) {
-    if (s->kind == StmtKind::Alloc && s->as<Alloc>().mem)
-      add_unique(out, s->as<Alloc>().mem);
-    if (s->kind == StmtKind::If) {
-      collect_memories(s->as<If>().body, out);
-      collect_memories(s->as<If>().orelse, out);
-    }
-    if (s->kind == StmtKind::For) collect_memories(s->as<For>().body, out);
-    if (s->kind == StmtKind::With) collect_memories(s->as<With>().body, out);
+class MemoryCollector : public IRVisitor {
+ public:
+  explicit MemoryCollector(std::vector<MemoryPtr>& out)
+      : IRVisitor(Visits::StatementsOnly), out_(out) {}
+
+ protected:
+  void visit_alloc(const Alloc& s) override {
+    if (s.kind == StmtKind::Alloc && s.mem) add_unique(out_, s.mem);
   }
+
+ private:
+  std::vector<MemoryPtr>& out_;
+};
+
+void collect_memories(const Block& b, std::vector<MemoryPtr>& out) {
+  MemoryCollector(out).visit(b);
 }
 
 // The context struct lines and its type name (`void` without configs);

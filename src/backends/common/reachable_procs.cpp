@@ -5,30 +5,24 @@
 
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 
 namespace exo2 {
 
 namespace {
+class CalleeCollector : public IRVisitor {
+ public:
+  CalleeCollector() : IRVisitor(Visits::StatementsOnly) {}
+  std::vector<Proc> callees;
+
+ protected:
+  void visit_call(const Call& c) override { callees.push_back(c.f); }
+};
+
 void collect_callees(const Block& body, std::vector<Proc>& out) {
-  for (const Stmt& s : body) {
-    switch (s->kind) {
-      case StmtKind::Call:
-        out.push_back(s->as<Call>().f);
-        break;
-      case StmtKind::If:
-        collect_callees(s->as<If>().body, out);
-        collect_callees(s->as<If>().orelse, out);
-        break;
-      case StmtKind::For:
-        collect_callees(s->as<For>().body, out);
-        break;
-      case StmtKind::With:
-        collect_callees(s->as<With>().body, out);
-        break;
-      default:
-        break;
-    }
-  }
+  CalleeCollector c;
+  c.visit(body);
+  out.insert(out.end(), c.callees.begin(), c.callees.end());
 }
 }  // namespace
 

@@ -3,6 +3,7 @@
 // only meets windows where the callee expects them.
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 
 namespace exo2 {
 
@@ -25,45 +26,25 @@ Expr promote_arg(const Expr& a, const FnArg& param) {
   return a;
 }
 
-Block promote(const Block& b);
+class WindowPromotion : public IRMutator {
+ public:
+  WindowPromotion() : IRMutator(Visits::StatementsOnly) {}
 
-Stmt promote(const Stmt& s) {
-  switch (s->kind) {
-    case StmtKind::Call: {
-      const auto& c = s->as<Call>();
-      std::vector<Expr> args;
-      for (size_t k = 0; k < c.args.size(); ++k)
-        args.push_back(promote_arg(c.args[k], c.f->args[k]));
-      return make_call(c.f, std::move(args), s->srcinfo, c.barriers);
-    }
-    case StmtKind::If: {
-      const auto& i = s->as<If>();
-      return make_if(i.cond, promote(i.body), promote(i.orelse), s->srcinfo);
-    }
-    case StmtKind::For: {
-      const auto& f = s->as<For>();
-      return make_for(f.iter, f.lo, f.hi, promote(f.body), f.mode, s->srcinfo);
-    }
-    case StmtKind::With: {
-      const auto& w = s->as<With>();
-      return make_with(w.ctx, promote(w.body), s->srcinfo);
-    }
-    default:
-      return s;
+ protected:
+  Stmt mutate_call(const Stmt& s) override {
+    const auto& c = s->as<Call>();
+    std::vector<Expr> args;
+    for (size_t k = 0; k < c.args.size(); ++k)
+      args.push_back(promote_arg(c.args[k], c.f->args[k]));
+    return make_call(c.f, std::move(args), s->srcinfo, c.barriers);
   }
-}
-
-Block promote(const Block& b) {
-  Block out;
-  for (const Stmt& s : b) out.push_back(promote(s));
-  return out;
-}
+};
 
 }  // namespace
 
 Proc promote_windows(const Proc& p) {
-  return make_proc(p->name, p->args, p->preds, promote(p->body), p->instr,
-                   p->srcinfo);
+  return make_proc(p->name, p->args, p->preds,
+                   WindowPromotion().mutate(p->body), p->instr, p->srcinfo);
 }
 
 }  // namespace exo2

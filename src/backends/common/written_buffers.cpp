@@ -4,16 +4,34 @@
 #include <unordered_map>
 
 #include "exo2/backends/codegen_passes.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 
 namespace exo2 {
 
 namespace {
-class WriteCollector {
+class WriteCollector : public IRVisitor {
  public:
+  WriteCollector() : IRVisitor(Visits::StatementsOnly) {}
   std::vector<Sym> writes;
 
-  void block(const Block& body) {
-    for (const Stmt& s : body) stmt(s);
+ protected:
+  void visit_assign(const Assign& s) override { add(s.name); }
+  void visit_window_stmt(const WindowStmt& w) override {
+    if (w.rhs->kind == ExprKind::WindowExpr)
+      alias_[w.name] = root(w.rhs->as<WindowExpr>().name);
+    else if (w.rhs->kind == ExprKind::Read)
+      alias_[w.name] = root(w.rhs->as<Read>().name);
+  }
+  void visit_call(const Call& c) override {
+    const std::vector<Sym> callee = written_buffers(c.f->body);
+    for (size_t k = 0; k < c.args.size() && k < c.f->args.size(); ++k) {
+      const Sym& param = c.f->args[k].name;
+      if (std::find(callee.begin(), callee.end(), param) == callee.end())
+        continue;
+      const Expr& a = c.args[k];
+      if (a->kind == ExprKind::Read) add(a->as<Read>().name);
+      if (a->kind == ExprKind::WindowExpr) add(a->as<WindowExpr>().name);
+    }
   }
 
  private:
@@ -30,54 +48,12 @@ class WriteCollector {
     writes.push_back(r);
     if (r != s) writes.push_back(s);
   }
-
-  void stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce:
-        add(s->as<Assign>().name);
-        break;
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        if (w.rhs->kind == ExprKind::WindowExpr)
-          alias_[w.name] = root(w.rhs->as<WindowExpr>().name);
-        else if (w.rhs->kind == ExprKind::Read)
-          alias_[w.name] = root(w.rhs->as<Read>().name);
-        break;
-      }
-      case StmtKind::Call: {
-        const auto& c = s->as<Call>();
-        const std::vector<Sym> callee = written_buffers(c.f->body);
-        for (size_t k = 0; k < c.args.size() && k < c.f->args.size(); ++k) {
-          const Sym& param = c.f->args[k].name;
-          if (std::find(callee.begin(), callee.end(), param) == callee.end())
-            continue;
-          const Expr& a = c.args[k];
-          if (a->kind == ExprKind::Read) add(a->as<Read>().name);
-          if (a->kind == ExprKind::WindowExpr) add(a->as<WindowExpr>().name);
-        }
-        break;
-      }
-      case StmtKind::If:
-        block(s->as<If>().body);
-        block(s->as<If>().orelse);
-        break;
-      case StmtKind::For:
-        block(s->as<For>().body);
-        break;
-      case StmtKind::With:
-        block(s->as<With>().body);
-        break;
-      default:
-        break;
-    }
-  }
 };
 }  // namespace
 
 std::vector<Sym> written_buffers(const Block& body) {
   WriteCollector c;
-  c.block(body);
+  c.visit(body);
   return c.writes;
 }
 
