@@ -1,0 +1,37 @@
+"""The BLAS scheduling library: `kernel` expands a naive proc into its
+variants (benchmarks/blas/exo2blas/sched/kernel.py, variants.py) and
+applies a schedule to each. Built on the public exo2 API and exo2.stdlib
+only."""
+
+from .kernel import (
+    ANY,
+    STRIDES,
+    UNIT,
+    Case,
+    Kernel,
+    Variant,
+    VariantInfo,
+    beta_cases,
+    kernel,
+)
+from .variants import Choice, Diag, Emit, Flag, Side, Trans, Transposed, Uplo
+
+__all__ = [
+    "ANY",
+    "STRIDES",
+    "UNIT",
+    "Case",
+    "Choice",
+    "Diag",
+    "Emit",
+    "Flag",
+    "Kernel",
+    "Side",
+    "Trans",
+    "Transposed",
+    "Uplo",
+    "Variant",
+    "VariantInfo",
+    "beta_cases",
+    "kernel",
+]
