@@ -25,14 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "exo2blas/cblas.h"
-
-// One CBLAS: a function pointer per routine.
-struct Blas {
-#define FIELD(name) decltype(&cblas_##name) name;
-  EXO2BLAS_ROUTINES(FIELD)
-#undef FIELD
-};
+#include "cblas_table.hpp"
 
 static Blas ours() {
   Blas b;
@@ -40,24 +33,6 @@ static Blas ours() {
   EXO2BLAS_ROUTINES(OURS)
 #undef OURS
   return b;
-}
-
-static bool load(const char *path, Blas &b) {
-  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    std::fprintf(stderr, "cannot load the reference CBLAS %s: %s\n", path,
-                 dlerror());
-    return false;
-  }
-#define LOAD(name)                                                       \
-  b.name = reinterpret_cast<decltype(b.name)>(dlsym(h, "cblas_" #name)); \
-  if (!b.name) {                                                         \
-    std::fprintf(stderr, "%s has no cblas_" #name "\n", path);           \
-    return false;                                                        \
-  }
-  EXO2BLAS_ROUTINES(LOAD)
-#undef LOAD
-  return true;
 }
 
 // The error handler both libraries call: records the last report.
@@ -634,7 +609,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   Blas mine = ours(), reference;
-  if (!load(argv[1], reference)) return 2;
+  if (!load_blas(argv[1], reference, false)) return 2;
     // The exo2blas_ names are the cblas_ functions themselves.
 #define SAME(name)                                  \
   if (reinterpret_cast<void *>(&exo2blas_##name) != \
