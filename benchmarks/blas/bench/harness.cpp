@@ -30,8 +30,8 @@
 // as many sets as fill `pool_mib` (the runner passes at least 4x the
 // last-level cache and 256 MiB, at most a quarter of the memory).
 //
-// --progress-fd N: one line per finished run, `done NAME SECONDS`, for the
-// runner's progress bar.
+// --progress-fd N: one line per finished repetition, `done NAME SECONDS`,
+// for the runner's progress bar.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -333,24 +333,18 @@ std::string compare(const Case &c, const std::vector<double> &got,
 
 bool abnormal(double v) { return v != 0 && !std::isnormal(v); }
 
-class ProgressReporter : public benchmark::ConsoleReporter {
- public:
-  explicit ProgressReporter(int fd) : fd_(fd) {}
-  void ReportRuns(const std::vector<Run> &runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    if (fd_ < 0) return;
-    for (const Run &run : runs) {
-      if (run.run_type != Run::RT_Iteration) continue;
-      std::string line = "done " + run.benchmark_name() + " " +
-                         std::to_string(run.GetAdjustedRealTime() * run.iterations * 1e-9) + "\n";
-      ssize_t written = write(fd_, line.data(), line.size());
-      (void)written;
-    }
-  }
+// Where finished runs are announced (--progress-fd), or -1.
+int progress_fd = -1;
 
- private:
-  int fd_;
-};
+// One line per finished run (a repetition of one library and case):
+// written from the run itself, since with random interleaving Google
+// Benchmark reports a benchmark only after its last repetition.
+void announce(const std::string &name, double seconds) {
+  if (progress_fd < 0) return;
+  std::string line = "done " + name + " " + std::to_string(seconds) + "\n";
+  ssize_t written = write(progress_fd, line.data(), line.size());
+  (void)written;
+}
 
 template <class T>
 void register_case(const Options &opt, const Case &c, std::ofstream &status,
@@ -391,7 +385,8 @@ void register_case(const Options &opt, const Case &c, std::ofstream &status,
     status << lib.name << " " << c.id << " ok\n";
     const Blas *l = &lib;
     Case cc = c;
-    benchmark::RegisterBenchmark((lib.name + "/" + c.id).c_str(), [l, cc](benchmark::State &st) {
+    std::string name = lib.name + "/" + c.id;
+    benchmark::RegisterBenchmark(name.c_str(), [l, cc, name](benchmark::State &st) {
       // Cold: enough sets to cover the pool, used in turn.
       Shape s = shape_of(cc);
       size_t set_bytes = (s.a + s.b + s.c + s.x + s.y + 5) * sizeof(T) + 4096 + 64;
@@ -401,6 +396,7 @@ void register_case(const Options &opt, const Case &c, std::ofstream &status,
       std::vector<Operands<T>> ops(sets);
       for (size_t i = 0; i < sets; i++) fill(ops[i], cc, unsigned(i + 1));
       long it = 0;
+      auto start = std::chrono::steady_clock::now();
       for (auto _ : st) {
         Operands<T> &o = ops[size_t(it) % sets];
         call(*l, cc, o, it++);
@@ -411,6 +407,7 @@ void register_case(const Options &opt, const Case &c, std::ofstream &status,
       for (auto &o : ops)
         for (double v : outputs(cc, o)) bad |= abnormal(v);
       st.counters["invalid"] = bad ? 1 : 0;
+      announce(name, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     });
   }
 }
@@ -464,8 +461,8 @@ int main(int argc, char **argv) {
   int bargc = int(rest.size());
   benchmark::Initialize(&bargc, rest.data());
   if (benchmark::ReportUnrecognizedArguments(bargc, rest.data())) return 2;
-  ProgressReporter display(opt.progress_fd);
-  benchmark::RunSpecifiedBenchmarks(&display);
+  progress_fd = opt.progress_fd;
+  benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
 }

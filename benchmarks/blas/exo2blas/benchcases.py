@@ -111,10 +111,12 @@ class BenchCase:
     def estimate(self, repetitions, min_time, gflops=2.0, gbs=8.0):
         """Seconds the harness spends on this case per library: the
         repetitions, each at least `min_time`, of a call costing flops at
-        `gflops` plus bytes at `gbs` (a naive kernel's rates), plus setup."""
+        `gflops` plus bytes at `gbs` (a naive kernel's rates), twice, since
+        Google Benchmark calibrates the iteration count of each repetition
+        with shorter runs first; plus setup."""
         flops, nbytes = self.counts()
         call = flops / (gflops * 1e9) + nbytes / (gbs * 1e9)
-        return repetitions * max(min_time, call) + 2 * call + 1e-3 + nbytes / 2e9
+        return 2 * repetitions * max(min_time, call) + 2 * call + 1e-3 + nbytes / 2e9
 
 
 def _sizes(level, profile):

@@ -214,11 +214,16 @@ def benchmark(build_dir, out, found, cases, settings, progress):
         os.close(write_fd)
 
         def follow():
+            # Google Benchmark also runs a case while calibrating its
+            # iteration count: a case never advances past its estimate.
+            advanced = {}
             with os.fdopen(read_fd) as pipe:
                 for line in pipe:
                     _, name, _ = line.split(" ", 2)
-                    case = name.split("/", 1)[1]
-                    progress.advance(cost.get(case, 0) / settings["repetitions"], name)
+                    budget = cost.get(name.split("/", 1)[1], 0)
+                    step = min(budget / settings["repetitions"], budget - advanced.get(name, 0))
+                    advanced[name] = advanced.get(name, 0) + step
+                    progress.advance(step, name)
 
         reader = threading.Thread(target=follow, daemon=True)
         reader.start()
