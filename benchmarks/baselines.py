@@ -19,21 +19,21 @@ zero-argument callable that performs the operation with the ctypes
 arguments already converted. Its `repeat(number)` makes `number` calls in
 a C loop (see `repeat_loops`), so that small sizes are not timed as
 Python's call overhead; NumPy has no such loop (its Python-level cost is
-part of using it). `direct_call` does the same for an exo2 JIT kernel.
+part of using it). `direct_call` does the same for an exo2 JIT kernel,
+through exo2.bench.
 """
 
 from __future__ import annotations
 
 import ctypes
 import glob
-import hashlib
 import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
+from exo2.bench import as_call
+from exo2.bench.native import compile_shared
 
 # CBLAS enum values.
 _ROW_MAJOR = 101
@@ -55,53 +55,14 @@ def _float_types(dtype):
     raise TypeError(f"baselines support float32 and float64, not {dtype}")
 
 
-def compile_shared(source, stem, flags=("-O2",)):
-    """`source` compiled by `$CC` (or cc) into a shared library, cached
-    under the temporary directory by content hash; None if it fails."""
-    cc = os.environ.get("CC") or "cc"
-    flags = [*flags, "-shared", "-fPIC"]
-    key = hashlib.sha256("\0".join([source, cc, *flags]).encode()).hexdigest()[:16]
-    directory = Path(tempfile.gettempdir()) / "exo2_bench"
-    directory.mkdir(exist_ok=True)
-    so_path = directory / f"{stem}_{key}.so"
-    if not so_path.exists():
-        c_path = directory / f"{stem}_{key}.c"
-        c_path.write_text(source)
-        fd, tmp = tempfile.mkstemp(suffix=".so", dir=directory)
-        os.close(fd)
-        result = subprocess.run(
-            [cc, *flags, str(c_path), "-o", tmp], capture_output=True
-        )
-        if result.returncode != 0:
-            os.unlink(tmp)
-            return None
-        os.replace(tmp, so_path)
-    return ctypes.CDLL(str(so_path))
-
-
-# C loops that call a function `reps` times, so that timing a batch of calls
-# costs one foreign call from Python (about 1-2 us each on a loaded machine,
-# more than a level-1 kernel at small n). `repeat_words` calls a function
-# whose parameters are all integers or pointers (exo2 kernels without
-# window parameters); the others call one CBLAS routine each.
-_WORD_ARITY = 16
+# C loops that call one CBLAS routine `reps` times, so that timing a batch of
+# calls costs one foreign call from Python (about 1-2 us each on a loaded
+# machine, more than a level-1 kernel at small n). exo2 kernels get theirs
+# from exo2.bench (`as_call`).
 
 
 def _repeat_source():
-    lines = [
-        "#include <stdint.h>",
-        "typedef intptr_t W;",
-        "int repeat_words(void *f, long reps, int n, const W *a) {",
-        "  switch (n) {",
-    ]
-    for n in range(1, _WORD_ARITY + 1):
-        params = ", ".join(["W"] * n)
-        args = ", ".join(f"a[{i}]" for i in range(n))
-        lines.append(
-            f"  case {n}: {{ void (*g)({params}) = (void (*)({params}))f;"
-            f" for (long r = 0; r < reps; r++) g({args}); return 0; }}"
-        )
-    lines += ["  }", "  return -1;", "}"]
+    lines = []
     for p, t in (("s", "float"), ("d", "double")):
         lines.append(f"""
 typedef void (*{p}gemm_t)(int, int, int, int, int, int, {t}, const {t} *, int,
@@ -142,59 +103,11 @@ def repeat_loops():
     return _REPEAT_LOOPS[0]
 
 
-def repeat_words(function, c_args):
-    """A `repeat(number)` calling the ctypes `function` `number` times in C
-    with `c_args` (ints, or None for a null pointer), or None if the loops
-    are unavailable or an argument is not a machine word."""
-    loops = repeat_loops()
-    if loops is None or len(c_args) > _WORD_ARITY:
-        return None
-    words = []
-    for arg in c_args:
-        if arg is None:
-            words.append(0)
-        elif isinstance(arg, int):
-            words.append(arg)
-        elif isinstance(arg, ctypes.c_void_p):
-            words.append(arg.value or 0)
-        else:
-            return None
-    array = (ctypes.c_ssize_t * len(words))(*words)
-    address = ctypes.cast(function, ctypes.c_void_p).value
-    loop = loops.repeat_words
-    loop.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_int, ctypes.c_void_p]
-    loop.restype = ctypes.c_int
-
-    def repeat(number):
-        loop(address, number, len(words), array)
-
-    return repeat
-
-
 def direct_call(jit_kernel, args):
-    """The JIT kernel's C function with its arguments already checked and
-    converted, so that timing excludes the per-call checks in Python; the
-    checks run once here (a violated precondition raises ValueError)."""
-    function = getattr(jit_kernel, "_fn", None)
-    if function is None:  # the JIT changed: time the checked call
-        jit_kernel(*args)
-        return lambda: jit_kernel(*args)
-    captured = []
-    jit_kernel._fn = lambda *c_args: captured.append(c_args)
-    try:
-        jit_kernel(*args)
-    finally:
-        jit_kernel._fn = function
-    (c_args,) = captured
-
-    def call():
-        function(*c_args)
-
-    call.arrays = args  # keeps the buffers whose addresses are in c_args
-    repeat = repeat_words(function, c_args)
-    if repeat is not None:
-        call.repeat = repeat
-    return call
+    """The JIT kernel's C function with its arguments checked and converted
+    once (`exo2.bench.as_call`), so that timing excludes the per-call checks
+    in Python; a violated precondition raises ValueError here."""
+    return as_call(jit_kernel, args)
 
 
 def _pointer(array):

@@ -49,6 +49,7 @@ os.environ.update(
 )
 
 import numpy as np  # noqa: E402
+from exo2.bench import calibrate, time_batch  # noqa: E402
 
 from benchmarks import baselines, roofline  # noqa: E402
 from benchmarks.kernels import SUITES, check_outputs, kernels_of  # noqa: E402
@@ -132,30 +133,6 @@ def check(call, inputs, checks):
     return check_outputs(checks, inputs)
 
 
-def _batch(call, number):
-    """Seconds per call of `number` calls (in a C loop where `call` has one)."""
-    repeat = getattr(call, "repeat", None)
-    t0 = time.perf_counter()
-    if repeat is not None:
-        repeat(number)
-    else:
-        for _ in range(number):
-            call()
-    return (time.perf_counter() - t0) / number
-
-
-def calibrate(call, min_time):
-    """Calls per repetition so that one repetition lasts `min_time`, and the
-    time of the first (warm-up) call."""
-    first = _batch(call, 1)
-    number = 1
-    per_call = first
-    while per_call * number < min_time:
-        number = max(number * 2, int(min_time / max(per_call, 1e-9) * 1.1))
-        per_call = _batch(call, number)
-    return number, first
-
-
 # ---- one suite --------------------------------------------------------------
 
 
@@ -217,7 +194,7 @@ def run_kernel(kernel, cases, implementations, options):
         for repeat in range(max((a[3] for a in active), default=0)):
             for call, number, record, repeats in active:
                 if repeat < repeats:
-                    record["times_s"].append(_batch(call, number))
+                    record["times_s"].append(time_batch(call, number))
         line = []
         for record in records[-len(implementations) :]:
             if record.get("times_s"):

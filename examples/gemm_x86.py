@@ -29,6 +29,12 @@ register tile (`NR = 2 VW`) and a `KC`-deep slice of K:
    products (`_dot_columns`): their rows of B packed transposed, each
    element of C a sum of `VW`-wide products over the K slice, added
    across once.
+
+The constants are a `Blocking`: `MR`, `NR` in vectors, `KC`, `NB`, whether
+A and B are packed, and the order of the loops over N blocks (`jc`), row
+blocks (`io`) and `NR`-column panels (`jo`). `Blocking.default(t)` is the
+hand-chosen one above; `examples/tune_gemm.py` searches the others with
+`exo2.tune`.
 """
 
 from __future__ import annotations
@@ -55,6 +61,7 @@ from exo2.stdlib.stdlib import fma_rule, pack_mem, vectorize
 MR = 6  # rows of the register tile
 NB = 16  # NR-column panels per N block
 L1_PANEL = 16 * 1024  # bytes of the KC x NR panel of B a micro-kernel reads
+LOOPS = ("jc", "io", "jo")  # N blocks, row blocks, NR-column panels
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,30 @@ class Target:
     def kc(self):
         itemsize = 4 if self.precision == "f32" else 8
         return L1_PANEL // (self.nr * itemsize)
+
+
+@dataclass(frozen=True)
+class Blocking:
+    """The schedule's constants (see the module docstring). `order` lists
+    `LOOPS` outermost first; `jc` must come before `jo` (it is `jo`'s outer
+    half)."""
+
+    mr: int = MR
+    nr_vecs: int = 2
+    kc: int = 256
+    nb: int = NB
+    pack_a: bool = True
+    pack_b: bool = True
+    order: tuple = LOOPS
+
+    @classmethod
+    def default(cls, t):
+        """The hand-chosen constants for target `t`: 6 x 2-vector tiles,
+        a 16 KB panel of B, 16 panels per N block, both operands packed."""
+        return cls(kc=t.kc)
+
+    def nr(self, t):
+        return self.nr_vecs * t.vec_width
 
 
 AVX2_F32 = Target(
@@ -139,11 +170,11 @@ def dgemm(M: size, N: size, K: size, A: f64[M, K], B: f64[K, N], C: f64[M, N]):
                 C[i, j] += A[i, k] * B[k, j]
 
 
-def _pack_b(p, nest, rows, name, t):
+def _pack_b(p, nest, rows, name, t, nr):
     """Packs `B[rows, 0:N / NR * NR]`, read by `nest`, as `[N / NR, rows,
     NR]`: `NR`-column panels, one after the other; the copy is vectorized."""
-    window = f"B[{rows}, 0:N / {t.nr} * {t.nr}]"
-    p, packed = pack_mem(p, nest, window, name, {1: t.nr}, [1, 0, 2], rc=True)
+    window = f"B[{rows}, 0:N / {nr} * {nr}]"
+    p, packed = pack_mem(p, nest, window, name, {1: nr}, [1, 0, 2], rc=True)
     copy = packed.load_stage.body()[0].body()[0]  # i0 > i1o > i1i
     return vectorize(
         p, copy, t.vec_width, t.precision, t.memory, [t.load, t.store], tail="perfect"
@@ -183,34 +214,51 @@ def _micro_kernel(p, nest, t, tag, rows, row, col, width, b_vectors):
     return simplify(p)
 
 
-def _row_tiles(p, i, t, tag, col, width, b_vectors, a_rows=None):
+def _row_tiles(p, i, t, tag, col, width, b_vectors, a_rows=None, mr=MR):
     """`i`: `for i: for jo: for ji: for k` into `MR`-row micro-kernels, then
     2-row and 1-row ones for the `M % MR` last rows. With `a_rows` (the K
     rows of A read), the `MR`-row kernels read A packed as
     `[M / MR, KC, MR]`: the `MR` values a `k` step broadcasts are adjacent."""
-    p = divide_loop(p, i, MR, ["io", "ii"], tail="cut")
-    rest = p.forward(i).next()
+    if mr == 1:  # no last rows
+        p = divide_loop(p, i, 1, ["io", "ii"], perfect=True)
+    else:
+        p = divide_loop(p, i, mr, ["io", "ii"], tail="cut")
+        rest = p.forward(i).next()
     if a_rows:
-        window = f"A[0:M / {MR} * {MR}, {a_rows}]"
-        p = pack_mem(p, p.forward(i), window, f"A_pack{tag}", {0: MR}, [0, 2, 1])
-    p = _micro_kernel(p, p.forward(i), t, tag, MR, f"{MR}*io", col, width, b_vectors)
-    # pairs of rows (4 FMA chains per k step rather than 2), then one row
-    p = divide_loop(p, rest, 2, ["io", "ii"], tail="cut")
-    last = p.forward(rest).next()
-    row = f"2*io + M / {MR} * {MR}"
-    p = _micro_kernel(p, p.forward(rest), t, f"{tag}2", 2, row, col, width, b_vectors)
+        window = f"A[0:M / {mr} * {mr}, {a_rows}]"
+        p = pack_mem(p, p.forward(i), window, f"A_pack{tag}", {0: mr}, [0, 2, 1])
+    p = _micro_kernel(p, p.forward(i), t, tag, mr, f"{mr}*io", col, width, b_vectors)
+    if mr == 1:
+        return p
+    last, first_single = rest, f"M / {mr} * {mr}"
+    if mr > 2:
+        # pairs of rows (4 FMA chains per k step rather than 2), then one row
+        p = divide_loop(p, rest, 2, ["io", "ii"], tail="cut")
+        last = p.forward(rest).next()
+        row = f"2*io + M / {mr} * {mr}"
+        p = _micro_kernel(
+            p, p.forward(rest), t, f"{tag}2", 2, row, col, width, b_vectors
+        )
+        first_single += f" + M % {mr} / 2 * 2"
     p = divide_loop(p, last, 1, ["io", "ii"], perfect=True)
-    row = f"io + M / {MR} * {MR} + M % {MR} / 2 * 2"
     return _micro_kernel(
-        p, p.forward(last), t, f"{tag}1", 1, row, col, width, b_vectors
+        p,
+        p.forward(last),
+        t,
+        f"{tag}1",
+        1,
+        f"io + {first_single}",
+        col,
+        width,
+        b_vectors,
     )
 
 
-def _dot_columns(p, nest, t, tag, krows):
+def _dot_columns(p, nest, t, tag, krows, nr):
     """`nest`: `i > j > k` over the `N % VW` last columns. Their rows of B are
     packed transposed (`B_t[N % VW, KC]`), so that each element of C is a
     dot product of two contiguous vectors, vectorized over `k`."""
-    first = f"N / {t.nr} * {t.nr} + N % {t.nr} / {t.vec_width} * {t.vec_width}"
+    first = f"N / {nr} * {nr} + N % {nr} / {t.vec_width} * {t.vec_width}"
     p = pack_mem(p, nest, f"B[{krows}, {first}:N]", f"B_t{tag}", {}, [1, 0])
     k = p.forward(nest).body()[0].body()[0]
     # the sum in a scalar, for the horizontal add of the vector sums
@@ -227,41 +275,80 @@ def _dot_columns(p, nest, t, tag, krows):
     )
 
 
-def _k_slice(p, i, t, tag, krow, krows):
-    """The nest `i > j > k` over the K rows `krows` (one of them: `krow`)."""
-    nr, vw = t.nr, t.vec_width
+def _k_slice(p, i, t, b, tag, krow, krows):
+    """The nest `i > j > k` over the K rows `krows` (one of them: `krow`),
+    with the constants of the `Blocking` `b`."""
+    nr, vw = b.nr(t), t.vec_width
     p = divide_loop(p, p.forward(i).body()[0], nr, ["jo", "ji"], tail="cut")
     p = fission(p, p.forward(i).body()[0].after())
     columns = p.forward(i).next()  # the N % NR last columns
-    pack = f"B_pack{tag}"
-    p = _pack_b(p, p.forward(i), krows, pack, t)
-    b_vectors = f"{pack}[jo, ki, 0:{nr}]"
-    p = _row_tiles(p, i, t, tag, f"{nr}*jo", nr, b_vectors, krows)
-    # N blocking: NB panels of B_pack stay in L2 while all rows pass.
+    if b.pack_b:
+        pack = f"B_pack{tag}"
+        p = _pack_b(p, p.forward(i), krows, pack, t, nr)
+        b_vectors = f"{pack}[jo, ki, 0:{nr}]"
+    else:
+        b_vectors = f"B[{krow}, {nr}*jo:{nr}*jo+{nr}]"
+    a_rows = krows if b.pack_a else None
+    p = _row_tiles(p, i, t, tag, f"{nr}*jo", nr, b_vectors, a_rows, b.mr)
+    # N blocking: NB panels (of B_pack) stay in L2 while the rows pass.
     io = p.forward(i)
-    p = divide_loop(p, io.body()[0], NB, ["jc", "jo"], tail="cut")
+    p = divide_loop(p, io.body()[0], b.nb, ["jc", "jo"], tail="cut")
     p = fission(p, p.forward(io).body()[0].after())
-    p = reorder_loops(p, p.forward(io))
+    p = _order_loops(p, io, b.order)
     # The N % NR columns: a VW-wide kernel if VW are left, then dot products.
     p = divide_loop(p, p.forward(columns).body()[0], vw, ["jo", "ji"], tail="cut")
     p = fission(p, p.forward(columns).body()[0].after())
     dots = p.forward(columns).next()
     col = f"N / {nr} * {nr} + {vw}*jo"
     b_vectors = f"B[{krow}, {col}:{col}+{vw}]"
-    p = _row_tiles(p, columns, t, f"{tag}_n", col, vw, b_vectors)
-    return _dot_columns(p, dots, t, tag, krows)
+    p = _row_tiles(p, columns, t, f"{tag}_n", col, vw, b_vectors, mr=b.mr)
+    return _dot_columns(p, dots, t, tag, krows, nr)
 
 
-def schedule_gemm(p, t):
-    """The scheduled GEMM for target `t` (any M, N, K); see the module
-    docstring. `p`: `sgemm` or `dgemm` (the precision of `t`)."""
-    kc = t.kc
+def _order_loops(p, io, order):
+    """`io > jc > jo` (followed by the `io > jo` nest of the panels after
+    the last block) into `order`, by swaps of adjacent loops."""
+    target = list(order)
+    if sorted(target) != sorted(LOOPS) or target.index("jc") > target.index("jo"):
+        raise ValueError(f"loop order {order}: a permutation of {LOOPS}, jc before jo")
+    tail = p.forward(io).next()
+    current = ["io", "jc", "jo"]
+    while current != target:
+        d = next(
+            d
+            for d in range(2)
+            if target.index(current[d]) > target.index(current[d + 1])
+        )
+        loop = p.forward(tail).prev()
+        for _ in range(d):
+            loop = loop.body()[0]
+        p = reorder_loops(p, loop)
+        current[d], current[d + 1] = current[d + 1], current[d]
+    if target.index("jo") < target.index("io"):
+        p = reorder_loops(p, p.forward(tail))
+    return p
+
+
+def schedule_gemm(p, t, blocking=None):
+    """The scheduled GEMM for target `t` (any M, N, K) with the constants of
+    `blocking` (default `Blocking.default(t)`); see the module docstring.
+    `p`: `sgemm` or `dgemm` (the precision of `t`)."""
+    b = blocking or Blocking.default(t)
+    kc = b.kc
     p = divide_loop(p, "k", kc, ["ko", "ki"], tail="cut")
     p = fission(p, p.find_loop("ko").after(), n_lifts=2)
     p = reorder_loops(p, "j ko")
     p = reorder_loops(p, "i ko")
     k_tail = p.body()[1]
     p = _k_slice(
-        p, p.find_loop("ko").body()[0], t, "", f"{kc}*ko + ki", f"{kc}*ko:{kc}*ko+{kc}"
+        p,
+        p.find_loop("ko").body()[0],
+        t,
+        b,
+        "",
+        f"{kc}*ko + ki",
+        f"{kc}*ko:{kc}*ko+{kc}",
     )
-    return _k_slice(p, k_tail, t, "_k", f"ki + K / {kc} * {kc}", f"K / {kc} * {kc}:K")
+    return _k_slice(
+        p, k_tail, t, b, "_k", f"ki + K / {kc} * {kc}", f"K / {kc} * {kc}:K"
+    )

@@ -17,7 +17,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq "${missing[@]}"
 fi
 
+# optuna, tqdm and matplotlib: exo2.tune and the charts of exo2.bench
+# (optional for users: `import exo2` works without them)
 python3 -m pip install -q --disable-pip-version-check \
-  "scikit-build-core>=0.10" "pybind11>=2.10" numpy pytest "yapf>=0.43"
+  "scikit-build-core>=0.10" "pybind11>=2.10" numpy pytest "yapf>=0.43" \
+  optuna tqdm matplotlib
 python3 -m pip install -q --disable-pip-version-check --no-build-isolation \
   -e . -Cbuild-dir=build -Ccmake.define.EXO2_BUILD_TESTS=ON -Ccmake.define.EXO2_BUILD_PYTHON=ON

@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+bash scripts/install_postgres.sh  # for the shared-study test; never fails
 ctest --test-dir build --output-on-failure -j2
 python3 -m pytest tests/python -q
 

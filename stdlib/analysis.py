@@ -4,6 +4,7 @@ call sites (stdlib.md, end of §6).
 Written against the public API only, like all of exo2.stdlib.
 """
 
+from exo2 import DRAM, Procedure, SchedulingError
 from exo2.API_cursors import (
     AllocCursor,
     CallCursor,
@@ -13,7 +14,15 @@ from exo2.API_cursors import (
 )
 from exo2.stdlib.scheduling import user_op
 
-__all__ = ["get_observed_stmts", "check_call_mem_types"]
+# Exo's module has no __all__: `import *` of it also gives DRAM, Procedure
+# and SchedulingError, which it imports; so does this one.
+__all__ = [
+    "get_observed_stmts",
+    "check_call_mem_types",
+    "DRAM",
+    "Procedure",
+    "SchedulingError",
+]
 
 
 def _observed(stmt):

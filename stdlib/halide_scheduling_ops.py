@@ -225,7 +225,10 @@ def _compute_at_level(proc, producer_assign, c_loop, with_prologue):
     (dim,) = dims
     reads = bounds_inference(c_loop, producer, dim, include=["R"])
     stride = reads.get_stride_of(it)
-    if reads.base != {it: stride} or stride <= 0 or reads.get_size() is None:
+    # The region may also move with the loops around c_loop (a tile's
+    # `4 * i`): that part is the same for the producer's chunk.
+    outer = {v: c for v, c in (reads.base or {}).items() if v != it}
+    if reads.base is None or not stride or stride <= 0 or reads.get_size() is None:
         raise SchedulingError(
             f"compute_at: cannot bound the region of {producer} (dimension {dim}) "
             f"one iteration of {it} reads: {reads}"
@@ -242,10 +245,17 @@ def _compute_at_level(proc, producer_assign, c_loop, with_prologue):
         )
     written = infer_range(producer_assign.idx()[dim], p_loop)
     offset = written.lo
-    if written.base != {p_loop.name(): 1} or offset is None or offset != written.hi:
+    if (
+        written.base is None
+        or written.base.get(p_loop.name()) != 1
+        or {v: c for v, c in written.base.items() if v != p_loop.name()} != outer
+        or offset is None
+        or offset != written.hi
+    ):
         raise SchedulingError(
             f"compute_at: {producer}'s index in dimension {dim} must be "
             f"{p_loop.name()} plus a constant"
+            + (f" plus what the loops around {it} add" if outer else "")
         )
     if reads.lo < offset:
         raise SchedulingError(

@@ -41,6 +41,7 @@ from exo2.API_cursors import (
 )
 from exo2.frontend.syntax import *  # noqa: E402, F401, F403
 from exo2.libs.memories import *  # noqa: E402, F401, F403
+from exo2.platforms.neon import *  # noqa: E402, F401, F403
 from exo2.platforms.x86 import *  # noqa: E402, F401, F403
 from exo2.stdlib.analysis import *  # noqa: E402, F401, F403
 from exo2.stdlib.analysis import get_observed_stmts
@@ -52,6 +53,11 @@ _WHOLE_PROC = InvalidCursor()
 
 class CursorNavigationError(Exception):
     """A navigation helper found no cursor of the kind asked for."""
+
+
+class _CursorsOfDifferentProcsError(CursorNavigationError, AssertionError):
+    """Two cursors that should belong to one procedure do not. Also an
+    AssertionError, which is what Exo raises here and its users catch."""
 
 
 # --------------------------------------------------------------------------- #
@@ -307,7 +313,7 @@ def match_parent(cursor1, cursor2):
     siblings (same parent; top-level statements have the procedure as
     parent)."""
     if cursor1.proc() != cursor2.proc():
-        raise CursorNavigationError("cursors originate from different procs")
+        raise _CursorsOfDifferentProcsError("cursors originate from different procs")
     chain1, chain2 = _ancestors(cursor1)[::-1], _ancestors(cursor2)[::-1]
     # outermost first: the first position where the chains differ
     k = 0

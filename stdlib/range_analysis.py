@@ -13,6 +13,7 @@ Written against the public API only, like all of exo2.stdlib.
 
 from __future__ import annotations
 
+from exo2.API_cursors import *  # noqa: F403
 from exo2.API_cursors import (
     AssignCursor,
     BinaryOpCursor,
@@ -24,15 +25,20 @@ from exo2.API_cursors import (
     ReduceCursor,
     UnaryMinusCursor,
 )
+from exo2.API_cursors import __all__ as _cursor_names
 from exo2.stdlib.inspection import get_parents, lrn
 from exo2.stdlib.scheduling import user_op
 
+# Exo's module has no __all__: `import *` of it also gives the cursor
+# classes and get_parents, which it imports; so does this one.
 __all__ = [
     "IndexRange",
     "index_range_analysis",
     "constant_bound",
     "infer_range",
     "bounds_inference",
+    "get_parents",
+    *_cursor_names,
 ]
 
 

@@ -31,6 +31,9 @@ from exo2.API_scheduling import (
 from exo2.API_scheduling import __all__ as _scheduling_names
 from exo2.rewrite.LoopIR_unification import UnificationError
 
+# Exo 1.0's name for it here, which scheduling libraries import.
+_UnificationError = UnificationError
+
 __all__ = [
     *_scheduling_names,
     *_cursor_names,

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from exo2 import *  # noqa: E402, F401, F403
 from exo2.API_cursors import (
     AllocCursor,
+    AssignConfigCursor,
     AssignCursor,
     BlockCursor,
     CallCursor,
@@ -35,7 +36,10 @@ from exo2.API_cursors import (
     ReadCursor,
     ReduceCursor,
     StmtCursor,
+    WindowExprCursor,
+    WindowStmtCursor,
 )
+from exo2.core.memory import Memory
 from exo2.frontend.syntax import *  # noqa: E402, F401, F403
 from exo2.libs.memories import DRAM
 from exo2.rewrite.LoopIR_unification import UnificationError
@@ -50,6 +54,7 @@ from exo2.stdlib.higher_order import (
 )
 from exo2.stdlib.inspection import *  # noqa: E402, F401, F403
 from exo2.stdlib.inspection import (
+    CursorNavigationError,
     are_exprs_equal,
     expr_to_string,
     get_bounding_block,
@@ -57,6 +62,7 @@ from exo2.stdlib.inspection import (
     get_declaration,
     get_distance,
     get_enclosing_loop,
+    get_enclosing_loop_by_name,
     get_enclosing_stmt,
     get_parents,
     get_symbols,
@@ -79,6 +85,7 @@ from exo2.stdlib.inspection import (
     is_unary_minus,
     lrn,
     lrn_stmts,
+    nlr,
     nlr_stmts,
 )
 from exo2.stdlib.rc_wrappers import *  # noqa: E402, F401, F403
@@ -126,8 +133,14 @@ from exo2.stdlib.scheduling import (
     unroll_loop,
     user_op,
 )
+from exo2.stdlib.vector_forms import (
+    describe_vector_stmt,
+    stmt_text,
+    unmatched_vector_stmts,
+)
 
 _OWN_NAMES = [
+    "replace_cursors",
     "bind_and_set_expr",
     "bind_and_set_expr_cursors",
     "parallelize_and_lift_alloc",
@@ -148,6 +161,8 @@ _OWN_NAMES = [
     "vectorize",
     "vectorize_predicate_tail",
     "vectorize_cursors",
+    "accumulate_in_registers",
+    "accumulate_in_registers_cursors",
     "tile_loops",
     "tile_loops_bottom_up",
     "auto_stage_mem",
@@ -1235,6 +1250,17 @@ def checked_replace(proc, stmt, subproc, quiet=False):
     return new_proc
 
 
+@dataclass
+class replace_cursors:
+    """The call a replacement made (Exo's cursor record for it); iterating
+    yields the call."""
+
+    call: CallCursor
+
+    def __iter__(self):
+        yield self.call
+
+
 @user_op
 def replace_all_stmts(proc, instructions):
     """Tries `checked_replace` with each instruction (in order) on every
@@ -1280,6 +1306,156 @@ def _check_tail(tail):
         raise ValueError(f"tail must be one of {sorted(tails)}, not {tail!r}")
 
 
+def _check_vectorizable(proc, loop, vec_width, mem_type):
+    """`vectorize`'s preconditions on its arguments and on what the loop
+    contains, checked before anything is rewritten: assignments,
+    reductions, allocations, ifs and loops whose bounds do not depend on the
+    vector loop's iterator (the vector loop moves inside them)."""
+    if not isinstance(loop, ForCursor):
+        raise SchedulingError(
+            f"vectorize: expected a loop, got a {type(loop).__name__}"
+        )
+    if isinstance(vec_width, bool) or not isinstance(vec_width, int) or vec_width < 1:
+        raise SchedulingError(
+            f"vectorize: vec_width must be a positive int, not {vec_width!r}"
+        )
+    if not (isinstance(mem_type, type) and issubclass(mem_type, Memory)):
+        raise SchedulingError(
+            f"vectorize: mem_type must be a memory class such as AVX2, not {mem_type!r}"
+        )
+    name = loop.name()
+    for s in nlr_stmts(proc, loop.body()):
+        why = None
+        if isinstance(s, CallCursor):
+            why = (
+                f"calls {s.subproc().name()}, which cannot be split into "
+                "lanes (inline it first, or vectorize inside it)"
+            )
+        elif isinstance(s, WindowStmtCursor):
+            why = "defines a window (inline_window it first)"
+        elif isinstance(s, AssignConfigCursor):
+            why = "writes a config field, which all lanes would share"
+        elif isinstance(s, ForCursor) and name in set(
+            [*get_symbols(proc, s.lo()), *get_symbols(proc, s.hi())]
+        ):
+            why = (
+                f"has a loop whose bounds depend on '{name}': the vector loop "
+                "moves inside inner loops, which needs bounds that do not"
+            )
+        if why:
+            raise SchedulingError(
+                f"vectorize: cannot vectorize the loop over '{name}': its body "
+                f"{why}: {stmt_text(s)}"
+            )
+
+
+def _lane_loops(proc, loop):
+    """Moves the vector loop `loop` inside the scopes of its body until each
+    copy holds one statement that is not a loop (under the ifs of a guard):
+    allocations of the body get a copy per lane, the body is fissioned into
+    one loop per statement, a loop whose body is one loop is reordered with
+    it, and one whose body is an `if` around a loop lifts that loop above
+    the if. Returns `(proc, loops)`, the copies of the vector loop."""
+    loop = proc.forward(loop)
+    allocs = [s for s in loop.body() if isinstance(s, AllocCursor)]
+    if allocs and len(loop.body()) > 1:
+        proc = apply(parallelize_and_lift_alloc)(proc, allocs)
+        loop = proc.forward(loop)
+    body = list(loop.body())
+    if len(body) > 1:
+        proc = apply(fission)(proc, [s.after() for s in body[:-1]])
+        loops = []
+        for s in body:
+            proc, inner = _lane_loops(proc, proc.forward(s).parent())
+            loops += inner
+        return proc, loops
+    child = body[0]
+    if isinstance(child, ForCursor):
+        proc = reorder_loops(proc, loop)  # the cursor follows the lane loop
+        return _lane_loops(proc, loop)
+    if isinstance(child, IfCursor) and not child.orelse():
+        guarded = list(child.body())
+        if len(guarded) > 1:
+            proc = apply(fission)(proc, [s.after() for s in guarded[:-1]], n_lifts=2)
+            loops = []
+            for s in guarded:
+                proc, inner = _lane_loops(proc, proc.forward(s).parent().parent())
+                loops += inner
+            return proc, loops
+        if isinstance(guarded[0], ForCursor):
+            proc = lift_scope(proc, guarded[0])
+            return _lane_loops(proc, loop)
+    return proc, [loop]
+
+
+def _vectorize_lanes(proc, loops, precision, mem_type, rules):
+    """Stages the computation of each lane loop into `mem_type` vectors and
+    fissions it into one loop per statement."""
+    for lane_loop in loops:
+        proc = stage_compute(proc, lane_loop, precision, mem_type, list(rules))
+        proc = fission_into_singles(proc, lane_loop)
+    return proc
+
+
+def _vector_stmts(proc, mem_type, outside=None):
+    """The statements of `proc` on `mem_type` vectors, which C cannot access
+    directly (none when it can), except those inside the loop `outside`."""
+    if mem_type.can_read():
+        return []
+    stmts = unmatched_vector_stmts(proc, mem_type)
+    return [s for s in stmts if not (outside and outside.is_ancestor_of(s))]
+
+
+def _left_on_vectors(proc, before, mem_type):
+    """The statements on `mem_type` vectors not among `before` (cursors
+    into an ancestor of `proc`)."""
+    kept = set()
+    for s in before:
+        try:
+            kept.add(proc.forward(s))
+        except InvalidCursorError:
+            pass
+    return [s for s in _vector_stmts(proc, mem_type) if s not in kept]
+
+
+def _replace_lanes(proc, before, instructions, mem_type):
+    """`replace_all_stmts`; when statements are left, once more after
+    `simplify`, which puts indices such as `(8 * i + l) / 8` (left by
+    `divide_dim`) into the form an instruction's window unifies with."""
+    proc = replace_all_stmts(proc, list(instructions))
+    if _left_on_vectors(proc, before, mem_type):
+        proc = replace_all_stmts(simplify(proc), list(instructions))
+    return proc
+
+
+def _check_all_replaced(proc, before, mem_type, vec_width, op="vectorize"):
+    """Raises SchedulingError naming every statement on `mem_type` vectors
+    that vectorizing left (`before`: those there before, which are not
+    vectorize's) and the instruction form it needs: the C code generator
+    would refuse them."""
+    left = _left_on_vectors(proc, before, mem_type)
+    if not left:
+        return
+    lines = []
+    for s in left:
+        text, need = describe_vector_stmt(proc, s, mem_type)
+        lines.append(f"  {text}\n    needs {need}")
+    count = f"{len(left)} statement{'s' if len(left) > 1 else ''}"
+    message = (
+        f"{op}: no instruction given matches {count} on "
+        f"{mem_type.name()} vectors, which C cannot access directly; each "
+        f"needs an instruction of {vec_width} lanes of the form named:\n"
+        + "\n".join(lines)
+    )
+    if any("needs a masked" in line for line in lines):
+        message += (
+            "\nA masked instruction whose precondition bounds its lane count "
+            "(`N <= 8`) matches only where that is provable: with "
+            'tail="cut_and_predicate", the last vector iteration.'
+        )
+    raise SchedulingError(message)
+
+
 @user_op
 def vectorize_predicate_tail(
     proc,
@@ -1299,17 +1475,20 @@ def vectorize_predicate_tail(
     if tail not in {"predicate", "cut_and_predicate"}:
         raise ValueError(f"expected tail predicate or cut_and_predicate, not {tail!r}")
     loop = proc.forward(loop)
+    _check_vectorizable(proc, loop, vec_width, mem_type)
+    before = _vector_stmts(proc, mem_type, outside=loop)
     proc = parallelize_all_reductions(proc, loop, factor=vec_width, memory=mem_type)
-    proc = stage_compute(proc, loop, precision, mem_type, list(rules))
     proc, (outer, inner, _) = divide_loop_(proc, loop, vec_width, rc=True)
     proc = simplify(proc)
-    proc = fission_into_singles(proc, inner)
+    proc, lane_loops = _lane_loops(proc, inner)
+    proc = _vectorize_lanes(proc, lane_loops, precision, mem_type, rules)
     if tail == "cut_and_predicate":
         outer = proc.forward(outer)
         cut = FormattedExprStr("_ - 1", outer.hi())
         proc = attempt(cut_loop)(proc, outer, cut)
         proc = dce(proc, proc.forward(outer).body())
-    proc = replace_all_stmts(proc, list(instructions))
+    proc = _replace_lanes(proc, before, instructions, mem_type)
+    _check_all_replaced(proc, before, mem_type, vec_width)
     if not rc:
         return proc
     return proc, vectorize_cursors(proc.forward(outer))
@@ -1328,27 +1507,186 @@ def vectorize(
     rc=False,
 ):
     """Vectorizes `loop` by `vec_width` lanes: divides it, gives reductions
-    over it `vec_width` partial sums, stages every computation into
-    `mem_type` vectors of `precision` (operand groups chosen by `rules`
-    such as `fma_rule`), fissions into single statements and replaces each
-    by one of `instructions`. `tail`: `cut_and_predicate` / `predicate`
+    over it `vec_width` partial sums, moves the lane loop inside the loops
+    of the body, stages every computation into `mem_type` vectors of
+    `precision` (operand groups chosen by `rules` such as `fma_rule`),
+    fissions into single statements and replaces each by one of
+    `instructions`; a statement no instruction matches is a SchedulingError
+    naming the form it needs. `tail`: `cut_and_predicate` / `predicate`
     (masked instructions, `vectorize_predicate_tail`), or a `divide_loop`
     tail (`cut`, `cut_and_guard`, `guard`, `perfect`). rc: `(loop,)`, the
     vector loop."""
     _check_tail(tail)
+    loop = proc.forward(loop)
+    _check_vectorizable(proc, loop, vec_width, mem_type)
     if tail in {"predicate", "cut_and_predicate"}:
         return vectorize_predicate_tail(
             proc, loop, vec_width, precision, mem_type, instructions, rules, tail, rc
         )
+    before = _vector_stmts(proc, mem_type, outside=loop)
     proc, (outer, inner, _) = divide_loop_(proc, loop, vec_width, tail=tail, rc=True)
     proc = parallelize_all_reductions(proc, outer, memory=mem_type)
-    inner = proc.forward(outer).body()[0]
-    proc = stage_compute(proc, inner, precision, mem_type, list(rules))
-    proc = fission_into_singles(proc, inner)
-    proc = replace_all_stmts(proc, list(instructions))
+    proc, lane_loops = _lane_loops(proc, proc.forward(outer).body()[0])
+    proc = _vectorize_lanes(proc, lane_loops, precision, mem_type, rules)
+    proc = _replace_lanes(proc, before, instructions, mem_type)
+    _check_all_replaced(proc, before, mem_type, vec_width)
     if not rc:
         return proc
     return proc, vectorize_cursors(proc.forward(outer))
+
+
+# --------------------------------------------------------------------------- #
+# Register tiles
+
+
+@dataclass
+class accumulate_in_registers_cursors:
+    alloc: AllocCursor
+
+    def __iter__(self):
+        yield self.alloc
+
+
+def _accesses(proc, region, name):
+    """The statements and reads of `region` (statements) that access
+    `name`."""
+    found = []
+    for stmt in region:
+        for c in nlr(proc, stmt):
+            if isinstance(c, (AssignCursor, ReduceCursor, ReadCursor)) and (
+                c.name() == name and len(c.idx()) > 0
+            ):
+                found.append(c)
+    return found
+
+
+def _lane_loop_of(proc, access, name):
+    """The loop whose iterator indexes the last dimension of `name` at
+    `access`: the loop over the lanes."""
+    iterators = [n for n in get_symbols(proc, access.idx()[-1]) if n != name]
+    loops = []
+    for iterator in iterators:
+        try:
+            loops.append(get_enclosing_loop_by_name(proc, access, iterator))
+        except CursorNavigationError:
+            pass  # a size or an index from outside
+    if len(loops) != 1:
+        stmt = (
+            access
+            if isinstance(access, StmtCursor)
+            else get_enclosing_stmt(proc, access)
+        )
+        raise SchedulingError(
+            f"accumulate_in_registers: the last dimension of the tile must be "
+            f"indexed by one loop (its lanes), but {stmt_text(stmt)} indexes it "
+            f"with {len(loops)}: keep the tile's last dimension for the loop "
+            "that runs along it (for a sum over a loop, such as a dot product, "
+            "use vectorize, which keeps partial sums in registers)"
+        )
+    return loops[0]
+
+
+def _register_loops(proc, region, name):
+    """The loops with constant bounds whose iterators index the registers
+    of `name` (any dimension but the lanes) in the calls of `region`."""
+    for stmt in region:
+        for call in nlr_stmts(proc, stmt):
+            if not isinstance(call, CallCursor):
+                continue
+            for arg in call.args():
+                if not (isinstance(arg, WindowExprCursor) and arg.name() == name):
+                    continue
+                for iterator in get_symbols(proc, arg):
+                    try:
+                        loop = get_enclosing_loop_by_name(proc, call, iterator)
+                    except CursorNavigationError:
+                        continue
+                    if is_loop_bounds_const(proc, loop):
+                        return loop
+    return None
+
+
+def _scope_of(proc, alloc):
+    """The statements of the block that declares `alloc`."""
+    parent = proc.forward(alloc).parent()
+    return list(proc.body() if isinstance(parent, InvalidCursor) else parent.body())
+
+
+@user_op
+def accumulate_in_registers(
+    proc,
+    block,
+    tile,
+    vec_width,
+    precision,
+    mem_type,
+    instructions,
+    rules=(fma_rule,),
+    name="acc",
+    unroll=True,
+    rc=False,
+):
+    """Keeps `tile`, a window of an output (`C[6 * io:6 * io + 6, 16 * jo:
+    16 * jo + 16]`), in `mem_type` vector registers across `block`, the code
+    that accumulates into it (a reduction loop, or the loop nest that
+    initialises and then reduces into the tile): `stage_mem` loads the tile
+    into `name` before the block and stores it after; its last dimension,
+    a constant multiple of `vec_width`, is divided into vectors
+    (`divide_dim`) put in `mem_type`; every loop that runs along that
+    dimension (the copies' and the block's) is moved inside the loops of
+    its body, so that each of their steps updates the whole tile, and
+    vectorized with `instructions` and `rules` (tail "perfect": it must
+    provably divide);
+    and with `unroll`, the loops over registers are unrolled, so that each
+    register has a constant index. rc: `(alloc,)`."""
+    block = proc.forward(block)
+    before = _vector_stmts(proc, mem_type)
+    proc, staged = stage_mem_(proc, block, tile, name, rc=True)
+    proc = simplify(proc)  # extents such as `8 * jo + 8 - 8 * jo`
+    alloc = proc.forward(staged.alloc)
+    region = [staged.load_stage, *staged.block, staged.store_stage]
+    region = [proc.forward(s) for s in region if not isinstance(s, InvalidCursor)]
+    last = alloc.shape()[-1]
+    if not (isinstance(last, LiteralCursor) and last.value() % vec_width == 0):
+        raise SchedulingError(
+            f"accumulate_in_registers: the tile {tile} must have a constant "
+            f"last extent that is a multiple of vec_width = {vec_width}, so that "
+            "it splits into whole vectors"
+        )
+    lanes = []
+    for access in _accesses(proc, region, name):
+        loop = _lane_loop_of(proc, access, name)
+        if loop not in lanes:
+            lanes.append(loop)
+    proc = divide_dim(proc, alloc, len(alloc.shape()) - 1, vec_width)
+    proc = set_memory(proc, alloc, mem_type)
+    for loop in lanes:
+        try:
+            loop = proc.forward(loop)
+        except InvalidCursorError:
+            continue  # an earlier vectorize's replace_all already matched it
+        # the whole lane loop moves inside inner loops (a conv's ky, kx), so
+        # that each of their steps updates every register of the tile
+        proc, copies = _lane_loops(proc, loop)
+        for copy in copies:
+            proc = vectorize(
+                proc,
+                copy,
+                vec_width,
+                precision,
+                mem_type,
+                instructions,
+                rules,
+                tail="perfect",
+            )
+    _check_all_replaced(proc, before, mem_type, vec_width, "accumulate_in_registers")
+    if unroll:
+        while loop := _register_loops(proc, _scope_of(proc, alloc), name):
+            proc = unroll_loop(proc, loop)
+        proc = simplify(proc)
+    if not rc:
+        return proc
+    return proc, accumulate_in_registers_cursors(proc.forward(alloc))
 
 
 # --------------------------------------------------------------------------- #

@@ -7,20 +7,25 @@ typed result in a `Procedure`. `@config` builds a `Config` object and
 """
 
 import inspect
+import os
 import types
 from pathlib import Path
+from typing import Annotated
 
 from . import API_cursors, _core
+from .api_arguments import checked
 from .API_types import ExoType, ProcedureBase
 from .backend import c_compiler
 from .backend.c_compiler import compile_procs, compile_procs_to_strings
 from .core import equivalence
 from .core.configs import Config
+from .core.extensions import InstrMetadata
 from .core.extern import Extern, extern
 from .core.memory import DRAM, Memory
 from .core.printing import proc_to_str
 from .errors import SchedulingError
 from .frontend import pyparser
+from .frontend.future_annotations import check_annotations_are_text
 from .frontend.parse_fragment import ParseFragmentError
 from .frontend.source import PythonScope, parse_definition
 from .primitives import procedure_methods
@@ -46,15 +51,32 @@ __all__ = [
 def _parse_procedure(f, frame, instr):
     """The checked `Procedure` of `f`, whose free names resolve in `frame`."""
     fdef, source = parse_definition(f)
+    check_annotations_are_text(f, (fdef, source))
     scope = PythonScope(f.__globals__, frame.f_locals)
     untyped = pyparser.parse_procedure(fdef, source, scope, instr)
     return Procedure(_core.check_proc(untyped))
 
 
+def _check_kernel_function(f, decorator):
+    """TypeError unless `f` is a plain function defined with `def`."""
+    if not isinstance(f, types.FunctionType):
+        raise TypeError(f"{decorator} decorator must be applied to a function")
+    if f.__name__ == "<lambda>":
+        raise TypeError(
+            f"{decorator} decorator must be applied to a function defined with "
+            "`def`, not a lambda"
+        )
+    if inspect.iscoroutinefunction(f) or inspect.isgeneratorfunction(f):
+        raise TypeError(
+            f"{decorator} decorator must be applied to a plain function, not "
+            f"the {'async' if inspect.iscoroutinefunction(f) else 'generator'} "
+            f"function '{f.__name__}'"
+        )
+
+
 def proc(f):
     """`@proc`: the function's source becomes a kernel procedure."""
-    if not isinstance(f, types.FunctionType):
-        raise TypeError("@proc decorator must be applied to a function")
+    _check_kernel_function(f, "@proc")
     frame = inspect.currentframe().f_back
     try:
         return _parse_procedure(f, frame, None)
@@ -62,25 +84,33 @@ def proc(f):
         del frame
 
 
-def instr(c_instr, c_global=""):
+def instr(c_instr, c_global="", **backend_fields):
     """`@instr(c_instr, c_global)`: a procedure emitted as the C text
-    `c_instr` at each call site (memories-and-instructions.md §4)."""
+    `c_instr` at each call site (memories-and-instructions.md §4).
+
+    **[exo2]** Keyword-only fields describe the instruction to backends
+    (`unit=cuda_warp`, `timeline="cp_async"`, `codegen=...`; see
+    `exo2.core.extensions.InstrMetadata` and docs/cuda.md)."""
     if not isinstance(c_instr, str):
         raise TypeError("@instr decorator must be @instr(<your instruction>)")
+    metadata = InstrMetadata(**backend_fields) if backend_fields else None
+
+    if not isinstance(c_global, str):
+        raise TypeError("@instr: c_global must be a string of C text")
 
     def parse_instr(f):
-        if not isinstance(f, types.FunctionType):
-            raise TypeError("@instr decorator must be applied to a function")
+        _check_kernel_function(f, "@instr")
         frame = inspect.currentframe().f_back
         try:
-            return _parse_procedure(f, frame, (c_instr, c_global))
+            return _parse_procedure(f, frame, (c_instr, c_global, metadata))
         finally:
             del frame
 
     return parse_instr
 
 
-def config(_cls=None, *, readwrite=True):
+@checked
+def config(_cls=None, *, readwrite: bool = True):
     """`@config` / `@config(readwrite=False)`: a class of typed fields
     becomes a `Config` object."""
 
@@ -96,6 +126,10 @@ def config(_cls=None, *, readwrite=True):
     return parse_config(_cls)
 
 
+# Exo's message for a pattern that is not a string.
+_PatternStr = Annotated[str, "expected a pattern string"]
+
+
 class Procedure(ProcedureBase):
     """An immutable handle on one typed core procedure."""
 
@@ -103,6 +137,11 @@ class Procedure(ProcedureBase):
         """`proc` is a core procedure; `_provenance` (internal) records the
         parent and forwarding of a procedure made by a primitive."""
         super().__init__()
+        if not isinstance(proc, _core.CoreProc):
+            raise TypeError(
+                "Procedure objects are made by @proc, @instr and the "
+                f"scheduling operations, not from {type(proc)}"
+            )
         self._proc = proc
         self._provenance = _provenance or _core.Provenance.root(proc)
 
@@ -143,7 +182,8 @@ class Procedure(ProcedureBase):
         library (procedure-and-codegen.md §4)."""
         return c_compiler.c_code_str(self)
 
-    def compile_c(self, directory, filename):
+    @checked
+    def compile_c(self, directory: str | os.PathLike, filename: str):
         """Writes `filename.c` and `filename.h` into `directory`."""
         compile_procs([self], Path(directory), f"{filename}.c", f"{filename}.h")
 
@@ -166,24 +206,29 @@ class Procedure(ProcedureBase):
         """A BlockCursor over the whole body."""
         return API_cursors.proc_body(self)
 
-    def find(self, pattern, many=False):
+    @checked
+    def find(self, pattern: _PatternStr, many: bool = False):
         """The most specific cursor matching `pattern` (all of them, in a
         list, with `many=True`); SchedulingError when nothing matches."""
         return API_cursors.find(API_cursors.root_cursor(self), self, pattern, many)
 
-    def find_loop(self, pattern, many=False):
+    @checked
+    def find_loop(self, pattern: _PatternStr, many: bool = False):
         """`find`, with `"i"` / `"i #k"` meaning `for i in _: _` / `... #k`."""
         return self.find(API_cursors.loop_pattern(pattern), many)
 
-    def find_alloc_or_arg(self, pattern):
+    @checked
+    def find_alloc_or_arg(self, pattern: _PatternStr):
         """The parameter named `"x"`, else the allocation `x: _` (`"x #k"`
         selects the k-th); other strings are patterns."""
         return API_cursors.find_alloc_or_arg(self, pattern)
 
-    def find_all(self, pattern):
+    @checked
+    def find_all(self, pattern: _PatternStr):
         return self.find(pattern, many=True)
 
-    def forward(self, cur):
+    @checked
+    def forward(self, cur: API_cursors.Cursor):
         """The cursor of this procedure that corresponds to `cur`, a cursor
         of this procedure or of an ancestor."""
         return API_cursors.forward(self, cur)
@@ -192,17 +237,19 @@ class Procedure(ProcedureBase):
     #     equivalence and new procedures (§1)
     # ---------------------------------------------- #
 
-    def is_eq(self, other):
+    @checked
+    def is_eq(self, other: "Procedure"):
         """Whether `self` and `other` are recorded as strictly equivalent
         (derived from one another by primitives that change no config
         field's final value, or asserted with `unsafe_assert_eq`)."""
         return equivalence.is_eq(self, other)
 
-    def unsafe_assert_eq(self, other):
+    @checked
+    def unsafe_assert_eq(
+        self, other: Annotated["Procedure", "expected a procedure as argument"]
+    ):
         """Records `self` and `other` as strictly equivalent, unchecked;
         returns `self`."""
-        if not isinstance(other, Procedure):
-            raise TypeError("expected a procedure as argument")
         equivalence.assert_eq(self, other)
         return self
 
@@ -216,11 +263,26 @@ class Procedure(ProcedureBase):
         its two dimensions swapped, in the signature and every use."""
         return procedure_methods.transpose(self, arg_cursor)
 
-    def add_assertion(self, assertion, configs=None):
+    @checked
+    def add_assertion(
+        self,
+        assertion: Annotated[str, "assertion must be an Exo string"],
+        configs: list | tuple | None = None,
+    ):
         """A new procedure with `assertion` (Exo text, config reads
         resolved through `configs`) appended to the preconditions,
         unchecked."""
         return procedure_methods.add_assertion(self, assertion, configs)
+
+    def check_parallel(self, sms=132, **sizes):
+        """**[exo2]** The parallel check of this procedure's CUDA kernels:
+        tier A, and tier B with values for the sizes (docs/cuda.md,
+        "Checking a kernel"). Raises ParallelSafetyError."""
+        from .platforms.cuda.checks import check_parallel
+
+        return check_parallel(self, sms=sms, **sizes)
+
+    sync_check = check_parallel
 
     def INTERNAL_proc(self):
         """The core procedure (internal)."""

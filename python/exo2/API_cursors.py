@@ -7,11 +7,14 @@ and inspection run in the core; the classes here choose the right cursor
 class for each result and phrase errors as Exo does.
 """
 
+import difflib
 import inspect
 import os
 import re
+from typing import Annotated
 
 from . import _core
+from .api_arguments import checked
 from .API_types import ExoType
 from .core.internal_cursors import GapType, InvalidCursorError
 from .core.printing import format_proc_text
@@ -119,7 +122,10 @@ class Cursor:
         """The enclosing statement or expression; InvalidCursor at the top."""
         return _lift_or_invalid(self._impl.parent(), self._proc)
 
-    def find(self, pattern, many=False):
+    @checked
+    def find(
+        self, pattern: Annotated[str, "expected a pattern string"], many: bool = False
+    ):
         """Matches of `pattern` within this cursor's sub-tree."""
         return find(self._impl, self._proc, pattern, many)
 
@@ -133,6 +139,12 @@ class Cursor:
     def _expr_list(self, slot):
         """The ExprListCursor of the list `slot` (`"idx"`, `"args"`)."""
         return ExprListCursor(self._impl, self._proc, self._impl.children(slot))
+
+
+def _check_index(i, length):
+    """IndexError, as sequences raise it, unless `-length <= i < length`."""
+    if not -length <= i < length:
+        raise IndexError(f"cursor index {i} out of range for {length} items")
 
 
 def _no_print(cursor):
@@ -187,11 +199,13 @@ class ListCursorPrototype(Cursor):
     def __len__(self):
         return len(self._items)
 
-    def __getitem__(self, i):
+    @checked
+    def __getitem__(self, i: int | slice):
         if isinstance(i, slice):
             if i.step not in (None, 1):
                 raise IndexError("block cursors must be contiguous")
             return type(self)(self._impl, self._proc, self._items[i])
+        _check_index(i, len(self._items))
         return _lift(self._items[i], self._proc)
 
     def __eq__(self, other):
@@ -281,10 +295,12 @@ class StmtCursor(StmtCursorPrototype):
         """The gap after this statement (it moves with the statement)."""
         return GapCursor(self._impl.after(), self._proc)
 
-    def prev(self, dist=1):
+    @checked
+    def prev(self, dist: int = 1):
         return self.next(-dist)
 
-    def next(self, dist=1):
+    @checked
+    def next(self, dist: int = 1):
         """The statement `dist` positions later in the same block, or
         InvalidCursor."""
         return _lift_or_invalid(self._impl.sibling(dist), self._proc)
@@ -292,12 +308,18 @@ class StmtCursor(StmtCursorPrototype):
     def as_block(self):
         return BlockCursor(self._impl.as_block(), self._proc)
 
-    def expand(self, delta_lo=None, delta_hi=None):
+    @checked
+    def expand(self, delta_lo: int | None = None, delta_hi: int | None = None):
         return self.as_block().expand(delta_lo, delta_hi)
 
-    def is_ancestor_of(self, other):
+    @checked
+    def is_ancestor_of(self, other: Cursor):
         """Whether `other` (a node, or a block's / gap's anchor) lies in this
-        statement's sub-tree."""
+        statement's sub-tree; False for a cursor of another procedure."""
+        if not other:
+            raise InvalidCursorError("cannot compare with the invalid cursor")
+        if other.proc() is not self._proc:
+            return False
         return self._impl.is_ancestor_of(other._impl)
 
 
@@ -317,7 +339,10 @@ class BlockCursor(StmtCursorPrototype, ListCursorPrototype):
     def __len__(self):
         return len(self._range())
 
-    def __getitem__(self, i):
+    @checked
+    def __getitem__(self, i: int | slice):
+        if not isinstance(i, slice):
+            _check_index(i, len(self))
         positions = self._range()[i]
         if isinstance(positions, range):
             if positions.step != 1:
@@ -336,7 +361,8 @@ class BlockCursor(StmtCursorPrototype, ListCursorPrototype):
     def as_block(self):
         return self
 
-    def expand(self, delta_lo=None, delta_hi=None):
+    @checked
+    def expand(self, delta_lo: int | None = None, delta_hi: int | None = None):
         """Grows the block by up to that many statements at each end (None:
         to the edge of the enclosing body)."""
         if delta_lo is not None and delta_lo < 0:
@@ -415,6 +441,18 @@ class ForCursor(StmtCursor):
     def name(self):
         return self._impl.name()
 
+    def mode(self):
+        """**[exo2]** The loop mode: `seq`, `par` (the objects of
+        `exo2.core.extensions`) or a backend's mode (`cuda_tasks`, ...)."""
+        from .core import extensions
+
+        mode = self._impl.loop_mode()
+        if mode == "seq":
+            return extensions.seq
+        if mode == "par":
+            return extensions.par
+        return mode
+
     def lo(self):
         return self._child("lo")
 
@@ -428,6 +466,11 @@ class ForCursor(StmtCursor):
 class AllocCursor(_DeclarationInspection, StmtCursor):
     """`name : type @ mem`"""
 
+    def dim_annotations(self):
+        """**[exo2]** One annotation object (`ring(4)`, a unit) or None per
+        dimension."""
+        return self._impl.dim_annotations()
+
 
 class CallCursor(StmtCursor):
     """`subproc(args)`"""
@@ -440,6 +483,43 @@ class CallCursor(StmtCursor):
 
     def args(self):
         return self._expr_list("args")
+
+    def trailing_barriers(self):
+        """**[exo2]** The barrier elements of `f(args) >> bar[i]` (an
+        ExprListCursor, empty without trailing barriers)."""
+        return self._expr_list("barriers")
+
+
+class WithCursor(StmtCursor):
+    """**[exo2]** `with ctx: body` (docs/cuda.md)."""
+
+    def ctx(self):
+        """The context object (`CudaDeviceFunction(...)`, ...)."""
+        return self._impl.with_context()
+
+    def body(self):
+        return BlockCursor(self._impl.child_block("body"), self._proc)
+
+
+class SyncCursor(StmtCursor):
+    """**[exo2]** `Fence(pre, post)`, `Arrive(pre) >> bar[i]` or
+    `Await(bar[i], post)` (docs/cuda.md)."""
+
+    def kind(self):
+        """`"fence"`, `"arrive"` or `"await"`."""
+        return self._impl.sync_kind().lower()
+
+    def pre(self):
+        """The `pre` timeline, or None (Await)."""
+        return self._impl.sync_timelines()[0]
+
+    def post(self):
+        """The `post` timeline, or None (Arrive)."""
+        return self._impl.sync_timelines()[1]
+
+    def barriers(self):
+        """The barrier elements named (an ExprListCursor)."""
+        return self._expr_list("barriers")
 
 
 class WindowStmtCursor(StmtCursor):
@@ -553,8 +633,8 @@ _CLASS_OF_KIND = {
     "Call": CallCursor,
     "WindowStmt": WindowStmtCursor,
     "Free": StmtCursor,
-    "With": StmtCursor,
-    "Sync": StmtCursor,
+    "With": WithCursor,
+    "Sync": SyncCursor,
     "Read": ReadCursor,
     "Const": LiteralCursor,
     "USub": UnaryMinusCursor,
@@ -617,8 +697,53 @@ def find(scope, proc, pattern, many):
             impl = impl.block_item(impl.block_range()[0])
         cursors.append(_lift(impl, proc))
     if not cursors:
+        hint = _find_hint(scope, proc, text)
+        if hint:
+            raise SchedulingError("failed to find matches", pattern=pattern, hint=hint)
         raise SchedulingError("failed to find matches", pattern=pattern)
     return cursors if many else cursors[0]
+
+
+# What a pattern looks for, by its first words: a loop's iterator, an
+# allocation, or the buffer a statement writes.
+_LOOP_PATTERN = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\b")
+_ALLOC_PATTERN = re.compile(r"^\s*([A-Za-z_]\w*)\s*:")
+_WRITE_PATTERN = re.compile(r"^\s*([A-Za-z_]\w*)\s*(\[|=|\+=)")
+
+
+def _names_in(scope, pattern, name_of):
+    """The distinct names of the matches of `pattern` in `scope`, in order."""
+    names = []
+    for impl in scope.find(parse_pattern(pattern, {}), None):
+        name = name_of(impl)
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def _find_hint(scope, proc, text):
+    """For a pattern nothing matched: the loops (or buffers) there are,
+    and the closest name to the one it looks for ("did you mean `jo`?
+    loops here: io, jo, ji"); None for other patterns."""
+    if match := _LOOP_PATTERN.match(text):
+        kind, names = "loops", _names_in(scope, "for _ in _: _", lambda c: c.name())
+    elif match := (_ALLOC_PATTERN.match(text) or _WRITE_PATTERN.match(text)):
+        if match[1] == "_":
+            return None
+        names = [a.name() for a in proc_args(proc) if a.type().is_numeric()]
+        names += _names_in(scope, "_ : _", lambda c: c.name())
+        if match[1] in names:
+            return None  # the buffer is there: the rest of the pattern differs
+        kind = "buffers"
+    else:
+        return None
+    if not names:
+        return f"there are no {kind} here"
+    close = difflib.get_close_matches(match[1], names, n=1, cutoff=0.5)
+    listing = f"{kind} here: {', '.join(names)}"
+    if close and close[0] != match[1]:
+        return f"did you mean `{close[0]}`? {listing}"
+    return listing
 
 
 def forward(proc, cursor):

@@ -8,9 +8,14 @@ from pathlib import Path
 
 from . import API
 from .API import *  # noqa: F403
+from .frontend.future_annotations import install_excepthook
 from .jit import jit
 
 __version__ = "0.1.0"
+
+# An uncaught NameError for `size`, `f32`, ... raised where a file lacks
+# `from __future__ import annotations` gets the explanation.
+install_excepthook()
 
 
 def cmake_dir():

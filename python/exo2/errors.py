@@ -4,7 +4,7 @@
 `exo2.rewrite.LoopIR_scheduling` (and later the scheduling modules), so that
 `except SchedulingError` catches it whichever path the user imported. At
 import the class is registered with the core, which raises it for failed
-safety conditions and aliased call arguments (spec/errors.md §2).
+safety conditions and aliased call arguments (docs/errors.md).
 """
 
 import inspect
@@ -16,6 +16,9 @@ import textwrap
 from . import _core
 from .API_types import ProcedureBase
 
+# Exo's prefix of a SchedulingError raised outside any Procedure method.
+_UNKNOWN_DIRECTIVE = "<<<unknown directive>>>"
+
 
 class SchedulingError(Exception):
     """A rewrite that cannot be proven safe, or is impossible.
@@ -23,7 +26,7 @@ class SchedulingError(Exception):
     `SchedulingError(message, **blobs)` prefixes the message with the name of
     the innermost public `Procedure` method running (or
     `<<<unknown directive>>>`) and appends one `Name: text` line per blob.
-    The report attributes of spec/errors.md §4 start empty; the layer that
+    The report attributes of docs/errors.md start empty; the layer that
     knows them fills them in.
     """
 
@@ -63,9 +66,18 @@ class SchedulingError(Exception):
     def _set_operation(self, op, op_stack):
         """Records the primitive that failed and the user-level operations
         that led to it (outermost first), as attributes and as the first
-        note."""
+        note. A message that names no operation (`<<<unknown directive>>>`,
+        what Exo prints for most refusals) then starts with the operation
+        the user called instead."""
         self.op = op
         self.op_stack = list(op_stack)
+        called = self.op_stack[0][0] if self.op_stack else op
+        text = str(self.args[0]) if self.args else ""
+        if text.startswith(_UNKNOWN_DIRECTIVE + ": "):
+            rest = text[len(_UNKNOWN_DIRECTIVE) + 2 :]
+            # stdlib messages may name their operation already
+            text = rest if rest.startswith(called + ":") else f"{called}: {rest}"
+            self.args = (text, *self.args[1:])
         chain = " > ".join(
             f"{name} ({os.path.basename(file)}:{line})" if file else name
             for name, file, line in self.op_stack
@@ -74,7 +86,7 @@ class SchedulingError(Exception):
 
 
 def _clear_report(exc):
-    """Sets the report attributes of spec/errors.md §4 to empty."""
+    """Sets the report attributes of docs/errors.md to empty."""
     exc.op = None
     exc.op_stack = []
     exc.location = None
@@ -98,7 +110,7 @@ def _innermost_procedure_method():
         if isinstance(owner, ProcedureBase) and not method.startswith("_"):
             return method
         frame = frame.f_back
-    return "<<<unknown directive>>>"
+    return _UNKNOWN_DIRECTIVE
 
 
 class KernelCheckError(TypeError):
@@ -107,7 +119,7 @@ class KernelCheckError(TypeError):
     `str(e)` is Exo's text (`Errors occurred during typechecking:` and one
     `file:line:col: message` line per problem). `diagnostics` lists every
     problem as `(file, line, col, message)`; the report attributes of
-    spec/errors.md §4 describe the first one, and the notes show each
+    docs/errors.md describe the first one, and the notes show each
     problem's source line with a caret under its column.
     """
 
@@ -124,11 +136,29 @@ class KernelCheckError(TypeError):
             _add_report_note(self, _location_note(*diagnostic[:3]))
 
 
+class ParallelSafetyError(KernelCheckError):
+    """**[exo2]** A CUDA kernel whose parallel execution may differ from its
+    sequential meaning, or that breaks a structural rule of kernels
+    (docs/cuda.md, "Checking a kernel"). `diagnostics` lists every
+    violation: the element, the two statements, their threads and the
+    task."""
+
+
+# The heading of the parallel check's errors (core: backends/cuda).
+_PARALLEL_HEADING = "Errors occurred during parallel checking:"
+
+
+def _check_error(message, heading="", diagnostics=()):
+    """The exception of a failed check the core reports."""
+    cls = ParallelSafetyError if heading == _PARALLEL_HEADING else KernelCheckError
+    return cls(message, heading, diagnostics)
+
+
 class UnificationError(Exception):
     """`replace` cannot match a block against a sub-procedure's body.
 
     Raised by the core; re-exported by `exo2.rewrite.LoopIR_unification`.
-    The report attributes of spec/errors.md §4 are present and empty: the
+    The report attributes of docs/errors.md are present and empty: the
     message itself names the mismatching pair.
     """
 
@@ -146,8 +176,9 @@ def _parse_counterexample(text):
 
 
 def _counterexample_values(text):
-    """`{name: value}` from ` n = 4, i = 4`."""
-    pairs = re.findall(r"(\w+'?) = (-?\d+)", text)
+    """`{name: value}` from ` n = 4, i = 4, Cfg.k = 9` (config fields by
+    their dotted name; strides, printed `stride(x, 0) = 3`, are left out)."""
+    pairs = re.findall(r"([\w.]+'?) = (-?\d+)", text)
     return {name: int(value) for name, value in pairs} or None
 
 
@@ -177,4 +208,13 @@ def _add_report_note(exc, note, first=False):
         exc.__notes__ = [*(notes or []), note]
 
 
-_core.register_error_classes(SchedulingError, KernelCheckError)
+def _user_error(cls, message):
+    """The exception `cls(message)` the core raises for a user's mistake,
+    with the report attributes of every documented error (docs/errors.md)."""
+    exc = cls(message)
+    if not hasattr(exc, "hint"):
+        _clear_report(exc)
+    return exc
+
+
+_core.register_error_classes(SchedulingError, _check_error, _user_error)

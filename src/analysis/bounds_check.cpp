@@ -1,4 +1,4 @@
-// Definition-time bounds checking (object-language.md §8, errors.md §2).
+// Definition-time bounds checking (docs/writing-kernels.md, docs/errors.md).
 //
 // The checker walks the procedure once, in source order, keeping a context of
 // facts in an SmtEncoder: size arguments are positive, preconditions hold,
@@ -36,6 +36,7 @@
 
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -117,8 +118,37 @@ struct Shape {
 class BoundsChecker {
  public:
   explicit BoundsChecker(const Proc& p) : proc_(p) {}
+  // Checks only the call statement `focus`; the rest of the procedure only
+  // gives it its context.
+  BoundsChecker(const Proc& p, const StmtNode& focus)
+      : proc_(p), focus_(&focus), checking_(false) {}
+
+  std::vector<CheckFailure> check_focus() {
+    const ProcNode& p = *proc_;
+    for (const auto& a : p.args) declare_arg(a);
+    for (const auto& pred : p.preds) smt_.assume(smt_.encode(pred));
+    block(p.body);
+    return failures_;
+  }
 
   void run() {
+    check_all();
+    if (!diags_.empty()) throw effect_check_error(diags_);
+    if (alias_error_)
+      throw SchedulingError(alias_error_->first,
+                            {.srcinfo = alias_error_->second,
+                             .condition = "NoAlias",
+                             .hint = "pass disjoint windows, or copy one "
+                                     "argument through a temporary buffer"});
+  }
+
+  std::vector<CheckFailure> failures() {
+    check_all();
+    return failures_;
+  }
+
+ private:
+  void check_all() {
     const ProcNode& p = *proc_;
     for (const auto& a : p.args) declare_arg(a);
 
@@ -128,10 +158,11 @@ class BoundsChecker {
     for (const auto& pred : p.preds) {
       z3::expr fact = smt_.encode(pred);
       if (smt_.satisfiable(fact).no()) {
-        pred_diags.push_back(
-            {pred->srcinfo,
-             fmt::format("The assertion {} at {} is always unsatisfiable.",
-                         print_expr(pred), pred->srcinfo.str())});
+        const std::string what =
+            fmt::format("The assertion {} at {} is always unsatisfiable",
+                        print_expr(pred), pred->srcinfo.str());
+        pred_diags.push_back({pred->srcinfo, what + "."});
+        failures_.push_back({pred->srcinfo, what, ""});
       }
       smt_.assume(fact);
     }
@@ -143,12 +174,8 @@ class BoundsChecker {
     diags_.insert(diags_.end(), pred_diags.begin(), pred_diags.end());
 
     block(p.body);
-
-    if (!diags_.empty()) throw effect_check_error(diags_);
-    if (alias_error_) throw SchedulingError(*alias_error_);
   }
 
- private:
   // ---- Declarations --------------------------------------------------------
 
   void declare_arg(const FnArg& a) {
@@ -245,17 +272,34 @@ class BoundsChecker {
     if (r.timed_out())
       return fmt::format("   (unknown: the Z3 solver timed out after {} ms)",
                          smt_.timeout_ms());
-    return "  " + smt_.counterexample(r, scope_vars_);
+    const std::string values = smt_.counterexample(r, scope_vars_);
+    if (values.empty())
+      return "   (always: the condition depends on no variable)";
+    return "  " + values;
   }
 
   // Proves `goal` in the current context; otherwise reports
   // `<head>\n  <counterexample>.` at `at`. Returns whether it held.
   bool require(const z3::expr& goal, const SrcInfo& at,
                const std::string& head) {
+    if (!checking_) return true;
     QueryResult r = smt_.prove(goal);
     if (r.yes()) return true;
     diags_.push_back({at, head + "\n" + witness_line(r) + "."});
+    failures_.push_back({at, sentence(head),
+                         r.no() ? smt_.counterexample(r, scope_vars_) : ""});
     return false;
+  }
+
+  // `head` without its trailing `... when:` clause.
+  static std::string sentence(const std::string& head) {
+    const std::string when = " when:";
+    if (head.size() < when.size() ||
+        head.compare(head.size() - when.size(), when.size(), when) != 0)
+      return head;
+    const size_t last = head.rfind(". ");
+    return last == std::string::npos ? head.substr(0, head.size() - when.size())
+                                     : head.substr(0, last);
   }
 
   void check_positive(const Expr& e) {
@@ -346,6 +390,12 @@ class BoundsChecker {
   }
 
   void stmt(const StmtNode& s) {
+    if (&s == focus_) {
+      checking_ = true;
+      call(s.as<Call>());
+      checking_ = false;
+      return;
+    }
     switch (s.kind) {
       case StmtKind::Assign:
       case StmtKind::Reduce: {
@@ -413,6 +463,7 @@ class BoundsChecker {
       }
       case StmtKind::Call:
         call(s.as<Call>());
+        barriers(s.as<Call>().barriers);
         advance_config_state(smt_, s);
         return;
       case StmtKind::WindowStmt:
@@ -421,11 +472,22 @@ class BoundsChecker {
       case StmtKind::With:
         block(s.as<With>().body);
         return;
+      case StmtKind::Sync:
+        barriers(s.as<Sync>().barriers);
+        return;
       case StmtKind::Pass:
       case StmtKind::Free:
-      case StmtKind::Sync:
         return;
     }
+  }
+
+  // Barrier elements are logical: within the full extent of every
+  // dimension, ring dimensions included (docs/cuda.md).
+  void barriers(const std::vector<Expr>& bs) {
+    for (const Expr& b : bs)
+      if (b->kind == ExprKind::Read)
+        check_access(b->as<Read>().name, b->as<Read>().idx, "signalled",
+                     b->srcinfo);
   }
 
   void window_stmt(const WindowStmt& w) {
@@ -480,12 +542,14 @@ class BoundsChecker {
       if (!b) continue;
       if (!passed.insert(*b).second) {
         // Exo's text (rewrite/new_eff.py), two spaces before "Please".
-        alias_error_ = fmt::format(
-            "Cannot Pass the same buffer '{}' via multiple arguments in call "
-            "to {}, since doing so would introduce aliased arguments.  Please "
-            "contact the Exo developers if you need support for aliased "
-            "arguments.",
-            b->name(), c.f->name);
+        alias_error_ = {
+            fmt::format(
+                "Cannot Pass the same buffer '{}' via multiple arguments in "
+                "call to {}, since doing so would introduce aliased "
+                "arguments.  Please contact the Exo developers if you need "
+                "support for aliased arguments.",
+                b->name(), c.f->name),
+            c.srcinfo};
         return;
       }
     }
@@ -541,9 +605,14 @@ class BoundsChecker {
   }
 
   const Proc& proc_;
+  // With a focus, only that call is checked.
+  const StmtNode* focus_ = nullptr;
+  bool checking_ = true;
+  std::vector<CheckFailure> failures_;
   SmtEncoder smt_;
   std::vector<Diagnostic> diags_;
-  std::optional<std::string> alias_error_;
+  // The message and the call of the first aliased call found.
+  std::optional<std::pair<std::string, SrcInfo>> alias_error_;
   std::unordered_map<Sym, BufferInfo> buffers_;
   // The integer variables shown in counterexamples, outermost first.
   std::vector<NamedTerm> scope_vars_;
@@ -552,5 +621,28 @@ class BoundsChecker {
 }  // namespace
 
 void check_bounds(const Proc& p) { BoundsChecker(p).run(); }
+
+// Code that primitives produce may hold what the checker cannot encode
+// (what the frontend would have refused): that is a failure, not a crash.
+template <class F>
+std::vector<CheckFailure> failures_or_unencodable(const SrcInfo& at, F&& f) {
+  try {
+    return f();
+  } catch (const std::invalid_argument& e) {
+    return {{at, fmt::format("cannot check it ({})", e.what()), ""}};
+  }
+}
+
+std::vector<CheckFailure> bounds_failures(const Proc& p) {
+  return failures_or_unencodable(p->srcinfo,
+                                 [&] { return BoundsChecker(p).failures(); });
+}
+
+std::vector<CheckFailure> check_call(const Proc& p, const StmtNode& call) {
+  if (call.kind != StmtKind::Call)
+    throw std::invalid_argument("check_call: expected a call statement");
+  return failures_or_unencodable(
+      call.srcinfo, [&] { return BoundsChecker(p, call).check_focus(); });
+}
 
 }  // namespace exo2

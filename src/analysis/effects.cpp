@@ -41,6 +41,9 @@ struct Scope {
   std::unordered_map<Sym, Expr> values;
   // Window statements and data parameters of callees.
   WindowEnv views;
+  // Scalar data parameters of callees passed a config field (`g(Cfg.f)`):
+  // their reads and writes are the field's.
+  std::unordered_map<Sym, Location> config_params;
   std::vector<LoopRange> loops;
   std::vector<Guard> guards;
   // The outermost call being walked through; its location is reported for
@@ -258,9 +261,16 @@ class EffectCollector {
         const auto& a = s.as<Assign>();
         for (const Expr& i : a.idx) config_reads(i, scope);
         reads(a.rhs, scope);
+        const AccessKind kind =
+            s.kind == StmtKind::Assign ? AccessKind::Write : AccessKind::Reduce;
+        if (auto field = scope.config_params.find(a.name);
+            field != scope.config_params.end()) {
+          add(kind, field->second, {}, s.srcinfo, scope);
+          break;
+        }
         auto [buffer, idx] = resolve_access(a.name, a.idx, scope);
-        add(s.kind == StmtKind::Assign ? AccessKind::Write : AccessKind::Reduce,
-            Location{buffer, nullptr, ""}, std::move(idx), s.srcinfo, scope);
+        add(kind, Location{buffer, nullptr, ""}, std::move(idx), s.srcinfo,
+            scope);
         break;
       }
       case StmtKind::WriteConfig: {
@@ -338,7 +348,14 @@ class EffectCollector {
     for (size_t k = 0; k < c.args.size() && k < c.f->args.size(); ++k) {
       const Expr& arg = c.args[k];
       const FnArg& param = c.f->args[k];
-      if (param.type.is_numeric()) {
+      if (param.type.is_numeric() && arg->kind == ExprKind::ReadConfig) {
+        const auto& r = arg->as<ReadConfig>();
+        callee.config_params[param.name] = Location{Sym(), r.config, r.field};
+      } else if (param.type.is_numeric() && arg->kind == ExprKind::Read &&
+                 scope.config_params.count(arg->as<Read>().name)) {
+        callee.config_params[param.name] =
+            scope.config_params.at(arg->as<Read>().name);
+      } else if (param.type.is_numeric()) {
         if (arg->kind == ExprKind::WindowExpr)
           window_config_reads(arg->as<WindowExpr>(), scope);
         else
@@ -362,6 +379,11 @@ class EffectCollector {
         const auto& r = e->as<Read>();
         for (const Expr& i : r.idx) config_reads(i, scope);
         if (!e->type.is_numeric()) return;
+        if (auto field = scope.config_params.find(r.name);
+            field != scope.config_params.end()) {
+          add(AccessKind::Read, field->second, {}, e->srcinfo, scope);
+          return;
+        }
         auto [buffer, idx] = resolve_access(r.name, r.idx, scope);
         add(AccessKind::Read, Location{buffer, nullptr, ""}, std::move(idx),
             e->srcinfo, scope);

@@ -742,6 +742,12 @@ SafetyResult prove_compare(QueryContext& ctx, const Expr& e, BinOpKind op,
       fmt::format("{} {} {}", print_expr(e), binop_text(op), value));
 }
 
+SafetyResult prove_holds(QueryContext& ctx, const Expr& cond) {
+  if (!SmtEncoder::is_encodable(cond) || !cond->type.is_bool())
+    return unencodable(cond);
+  return prove_goal(ctx, ctx.encoder().encode(cond), print_expr(cond));
+}
+
 SafetyResult prove_divisible(QueryContext& ctx, const Expr& e, int64_t q) {
   if (q <= 0) throw std::invalid_argument("prove_divisible: q must be > 0");
   const std::string what = fmt::format("{} % {} == 0", print_expr(e), q);

@@ -256,12 +256,12 @@ class Simplifier {
       if (a.type.is_indexable()) arguments_.insert(a.name);
   }
 
+  // The signature keeps its shapes as the user wrote them (as Exo's
+  // simplify does): `A: R[n + m + 12]` is part of the procedure's interface.
   Proc run(const Proc& p) {
-    std::vector<FnArg> args = p->args;
-    for (FnArg& a : args) a.type = type(a.type);
     std::vector<Expr> preds;
     for (const Expr& e : p->preds) preds.push_back(expr(e));
-    return make_proc(p->name, std::move(args), std::move(preds),
+    return make_proc(p->name, p->args, std::move(preds),
                      block(p->body, cursors::Slot::Body), p->instr, p->srcinfo);
   }
 
@@ -368,7 +368,8 @@ class Simplifier {
       }
       case StmtKind::Call: {
         const auto& c = s->as<Call>();
-        out.push_back(make_call(c.f, exprs(c.args), s->srcinfo));
+        out.push_back(
+            make_call(c.f, exprs(c.args), s->srcinfo, exprs(c.barriers)));
         return;
       }
       case StmtKind::WindowStmt: {
@@ -382,9 +383,12 @@ class Simplifier {
             w.ctx, child_block(w.body, cursors::Slot::Body, out), s->srcinfo));
         return;
       }
+      case StmtKind::Sync:
+        out.push_back(
+            with_barriers(s->as<Sync>(), exprs(s->as<Sync>().barriers)));
+        return;
       case StmtKind::Pass:
       case StmtKind::Free:
-      case StmtKind::Sync:
         out.push_back(s);
         return;
     }

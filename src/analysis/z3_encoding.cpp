@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <mutex>
 #include <stdexcept>
 #include <unordered_set>
@@ -433,12 +434,26 @@ std::optional<std::string> SmtEncoder::value_in(const QueryResult& r,
 std::string SmtEncoder::counterexample(const QueryResult& r,
                                        const std::vector<NamedTerm>& terms) {
   std::string text;
-  for (const auto& t : terms) {
-    std::optional<std::string> v = value_in(r, t.term);
-    if (!v) continue;
+  auto item = [&](const std::string& name, const std::string& value) {
     if (!text.empty()) text += ",";
-    text += fmt::format(" {} = {}", t.name, *v);
-  }
+    text += fmt::format(" {} = {}", name, value);
+  };
+  for (const auto& t : terms)
+    if (std::optional<std::string> v = value_in(r, t.term)) item(t.name, *v);
+  // Config fields and strides the formula mentions: the failure may depend
+  // on nothing else (a kernel without integer arguments or loops).
+  std::vector<std::pair<std::string, std::string>> more;
+  auto add_if_in_model = [&](const std::string& name, const z3::expr& c) {
+    auto it = r.model.find(c.decl().name().str());
+    if (it != r.model.end()) more.emplace_back(name, it->second);
+  };
+  for (const auto& [key, c] : config_consts_)
+    add_if_in_model(key.first->name() + "." + key.second, c);
+  for (const auto& [key, c] : stride_consts_)
+    add_if_in_model(fmt::format("stride({}, {})", key.first.name(), key.second),
+                    c);
+  std::sort(more.begin(), more.end());
+  for (const auto& [name, value] : more) item(name, value);
   return text;
 }
 

@@ -20,6 +20,7 @@
 #include "exo2/primitives/sink_alloc.hpp"
 #include "exo2/primitives/stage_mem.hpp"
 #include "handles.hpp"
+#include "user_errors.hpp"
 
 namespace exo2::bindings {
 
@@ -84,8 +85,7 @@ void bind_buffer_primitives(py::module_& m) {
         try {
           return derive(p, sink_alloc(proc_of(p), alloc.loc));
         } catch (const SinkAllocTargetError& e) {
-          PyErr_SetString(PyExc_ValueError, e.what());
-          throw py::error_already_set();
+          throw_user_error(PyExc_ValueError, e.what());
         }
       },
       py::arg("proc"), py::arg("alloc"));

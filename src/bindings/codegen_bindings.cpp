@@ -12,6 +12,7 @@
 #include "exo2/core_ir/printer.hpp"
 #include "handles.hpp"
 #include "python_objects.hpp"
+#include "user_errors.hpp"
 
 namespace exo2::bindings {
 
@@ -20,24 +21,20 @@ namespace py = pybind11;
 namespace {
 
 void raise_codegen_error(const CodegenError& e) {
-  PyObject* cls = PyExc_TypeError;
-  py::object holder;
   switch (e.kind()) {
     case CodegenError::Kind::Type:
+      set_user_error(PyExc_TypeError, e.what());
       break;
     case CodegenError::Kind::Value:
-      cls = PyExc_ValueError;
+      set_user_error(PyExc_ValueError, e.what());
       break;
     case CodegenError::Kind::MemGen:
-      holder = py::module_::import("exo2.core.memory").attr("MemGenError");
-      cls = holder.ptr();
+      set_user_error("exo2.core.memory", "MemGenError", e.what());
       break;
     case CodegenError::Kind::Config:
-      holder = py::module_::import("exo2.core.configs").attr("ConfigError");
-      cls = holder.ptr();
+      set_user_error("exo2.core.configs", "ConfigError", e.what());
       break;
   }
-  PyErr_SetString(cls, e.what());
 }
 
 std::vector<Proc> unwrap(const std::vector<ProcHandle>& procs) {

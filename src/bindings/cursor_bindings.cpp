@@ -12,6 +12,7 @@
 #include "exo2/cursors/provenance.hpp"
 #include "handles.hpp"
 #include "python_objects.hpp"
+#include "user_errors.hpp"
 
 namespace exo2::bindings {
 
@@ -47,10 +48,12 @@ std::string kind_of(const CursorHandle& c) {
 
 Slot slot_named(const std::string& name) {
   static const std::pair<const char*, Slot> names[] = {
-      {"body", Slot::Body}, {"orelse", Slot::Orelse}, {"cond", Slot::Cond},
-      {"lo", Slot::Lo},     {"hi", Slot::Hi},         {"rhs", Slot::Rhs},
-      {"lhs", Slot::Lhs},   {"arg", Slot::Operand},   {"idx", Slot::Idx},
-      {"args", Slot::Arg},  {"shape", Slot::Shape}};
+      {"body", Slot::Body},   {"orelse", Slot::Orelse},
+      {"cond", Slot::Cond},   {"lo", Slot::Lo},
+      {"hi", Slot::Hi},       {"rhs", Slot::Rhs},
+      {"lhs", Slot::Lhs},     {"arg", Slot::Operand},
+      {"idx", Slot::Idx},     {"args", Slot::Arg},
+      {"shape", Slot::Shape}, {"barriers", Slot::Barrier}};
   for (const auto& [n, s] : names)
     if (name == n) return s;
   throw py::value_error("unknown slot: " + name);
@@ -304,6 +307,12 @@ StmtPattern stmt_pattern(const py::handle& h) {
     p.field = py::str(t[2]);
   } else if (tag == "pass") {
     p.kind = K::Pass;
+  } else if (tag == "with") {
+    p.kind = K::With;
+    p.body = stmt_patterns(t[1]);
+  } else if (tag == "sync") {
+    p.kind = K::Sync;
+    p.name = py::str(t[1]);
   } else {
     throw py::value_error("unknown statement pattern: " + tag);
   }
@@ -353,20 +362,18 @@ ProvenanceHandle apply_test_edit(const ProvenanceHandle& parent,
 
 void translate_cursor_errors() {
   py::register_exception_translator([](std::exception_ptr e) {
-    auto raise = [](const char* module, const char* cls, const char* what) {
-      py::object type = py::module_::import(module).attr(cls);
-      PyErr_SetString(type.ptr(), what);
-    };
     try {
       if (e) std::rethrow_exception(e);
     } catch (const InvalidCursorError& err) {
-      raise("exo2.core.internal_cursors", "InvalidCursorError", err.what());
+      set_user_error("exo2.core.internal_cursors", "InvalidCursorError",
+                     err.what());
     } catch (const PatternMatchError& err) {
-      raise("exo2.frontend.pattern_match", "PatternMatchError", err.what());
+      set_user_error("exo2.frontend.pattern_match", "PatternMatchError",
+                     err.what());
     } catch (const ForwardingNotImplemented& err) {
-      PyErr_SetString(PyExc_NotImplementedError, err.what());
+      set_user_error(PyExc_NotImplementedError, err.what());
     } catch (const PathError& err) {
-      PyErr_SetString(PyExc_IndexError, err.what());
+      set_user_error(PyExc_IndexError, err.what());
     }
   });
 }
@@ -466,6 +473,14 @@ void bind_cursors(py::module_& m) {
            })
       // Inspection.
       .def("name", &name_of)
+      .def(
+          "read_sym",
+          [](const CursorHandle& c) {
+            const Expr& e = c.expr();
+            return e->kind == ExprKind::Read ? e->as<Read>().name
+                                             : e->as<StrideExpr>().name;
+          },
+          "The variable a read or stride expression names.")
       .def("type_name",
            [](const CursorHandle& c) {
              return std::string(type_kind_name(type_of(c).basetype().kind()));
@@ -496,6 +511,47 @@ void bind_cursors(py::module_& m) {
            [](const CursorHandle& c) {
              return ProcHandle{c.stmt()->as<Call>().f};
            })
+      // CUDA constructs (docs/cuda.md).
+      .def(
+          "loop_mode",
+          [](const CursorHandle& c) -> py::object {
+            const LoopModePtr& mode = c.stmt()->as<For>().mode;
+            if (mode == LoopMode::seq()) return py::str("seq");
+            if (mode == LoopMode::par()) return py::str("par");
+            return python_object_of(*mode);
+          },
+          "A loop's mode: 'seq', 'par' or the Python LoopMode object.")
+      .def(
+          "with_context",
+          [](const CursorHandle& c) {
+            return python_object_of(*c.stmt()->as<With>().ctx);
+          },
+          "The context object of a `with` statement.")
+      .def("sync_kind",
+           [](const CursorHandle& c) {
+             return std::string(sync_kind_name(c.stmt()->as<Sync>().sync));
+           })
+      .def("sync_timelines",
+           [](const CursorHandle& c) {
+             const Sync& y = c.stmt()->as<Sync>();
+             auto obj = [](const SyncTimelinePtr& t) {
+               return t ? python_object_of(*t) : py::none();
+             };
+             return py::make_tuple(obj(y.pre), obj(y.post));
+           })
+      .def(
+          "dim_annotations",
+          [](const CursorHandle& c) {
+            py::list out;
+            const Type& t = type_of(c);
+            const auto& annotations = t.dim_annotations();
+            for (size_t d = 0; d < t.shape().size(); ++d)
+              out.append(d < annotations.size() && annotations[d]
+                             ? python_object_of(*annotations[d])
+                             : py::none());
+            return out;
+          },
+          "One annotation object or None per dimension of an allocation.")
       .def(
           "print",
           [](const CursorHandle& c) {

@@ -228,10 +228,14 @@ void bind_stmts(py::module_& m) {
                     const SrcInfo& s) {
     return wrap(make_alloc(name, type, wrap_memory(mem), s));
   });
-  m.def("call", [](const ProcHandle& callee,
-                   const std::vector<ExprHandle>& args, const SrcInfo& s) {
-    return wrap(make_call(callee.node, unwrap(args), s));
-  });
+  m.def(
+      "call",
+      [](const ProcHandle& callee, const std::vector<ExprHandle>& args,
+         const SrcInfo& s, const std::vector<ExprHandle>& barriers) {
+        return wrap(make_call(callee.node, unwrap(args), s, unwrap(barriers)));
+      },
+      py::arg("callee"), py::arg("args"), py::arg("srcinfo"),
+      py::arg("barriers") = std::vector<ExprHandle>{});
   m.def(
       "window_stmt",
       [](const Sym& name, const ExprHandle& rhs, const SrcInfo& s,
@@ -240,13 +244,29 @@ void bind_stmts(py::module_& m) {
       },
       py::arg("sym"), py::arg("rhs"), py::arg("srcinfo"),
       py::arg("mem") = py::none());
-  m.def("sync",
-        [](const std::string& text, const std::vector<ExprHandle>& barriers,
-           const py::object& info, const SrcInfo& s) {
-          return wrap(Stmt(std::make_shared<const Sync>(
-              text, unwrap(barriers),
-              info.is_none() ? nullptr : wrap_sync_info(info), s)));
-        });
+  m.def(
+      "sync",
+      [](const std::string& kind, const py::object& pre, const py::object& post,
+         const std::vector<ExprHandle>& barriers, const SrcInfo& s) {
+        SyncKind k;
+        if (kind == "Fence")
+          k = SyncKind::Fence;
+        else if (kind == "Arrive")
+          k = SyncKind::Arrive;
+        else if (kind == "Await")
+          k = SyncKind::Await;
+        else
+          throw py::value_error("unknown sync statement kind: " + kind);
+        auto timeline = [](const py::object& t) {
+          return t.is_none() ? nullptr : wrap_sync_timeline(t);
+        };
+        return wrap(
+            make_sync(k, timeline(pre), timeline(post), unwrap(barriers), s));
+      },
+      py::arg("kind"), py::arg("pre"), py::arg("post"), py::arg("barriers"),
+      py::arg("srcinfo"),
+      "Fence(pre, post), Arrive(pre) >> barriers..., Await(barrier, post); "
+      "pre and post are Timeline objects or None.");
   m.def("with_", [](const py::object& ctx, const std::vector<StmtHandle>& body,
                     const SrcInfo& s) {
     return wrap(make_with(wrap_with_context(ctx), unwrap(body), s));
@@ -263,6 +283,11 @@ void bind_procs(py::module_& m) {
            [](const ProcHandle& p) -> py::object {
              if (!p.node->instr) return py::none();
              return py::str(p.node->instr->c_instr);
+           })
+      .def("instr_metadata",
+           [](const ProcHandle& p) -> py::object {
+             if (!p.node->instr || !p.node->instr->metadata) return py::none();
+             return python_object_of(*p.node->instr->metadata);
            })
       .def("c_global",
            [](const ProcHandle& p) -> py::object {
@@ -291,13 +316,19 @@ void bind_procs(py::module_& m) {
         [](const std::string& name, const std::vector<ArgTuple>& args,
            const std::vector<ExprHandle>& preds,
            const std::vector<StmtHandle>& body,
-           const std::optional<std::pair<std::string, std::string>>& instr,
-           const SrcInfo& s) {
+           const std::optional<py::tuple>& instr, const SrcInfo& s) {
           std::vector<FnArg> fnargs;
           for (const auto& [sym, type, mem, src] : args)
             fnargs.push_back(FnArg{sym, type, memory_or_null(mem), src});
+          // (c_instr, c_global) or (c_instr, c_global, metadata).
           std::optional<InstrInfo> info;
-          if (instr) info = InstrInfo{instr->first, instr->second, nullptr};
+          if (instr) {
+            InstrMetadataPtr metadata;
+            if (instr->size() > 2 && !(*instr)[2].is_none())
+              metadata = wrap_instr_metadata((*instr)[2]);
+            info = InstrInfo{(*instr)[0].cast<std::string>(),
+                             (*instr)[1].cast<std::string>(), metadata};
+          }
           return ProcHandle{make_proc(name, std::move(fnargs), unwrap(preds),
                                       unwrap(body), std::move(info), s)};
         });

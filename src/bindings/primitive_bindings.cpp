@@ -6,6 +6,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <stdexcept>
+
 #include "exo2/core_ir/symbol_table.hpp"
 #include "exo2/primitives/add_loop.hpp"
 #include "exo2/primitives/cut_loop.hpp"
@@ -40,6 +42,28 @@ ProvenanceHandle derive(const ProvenanceHandle& parent, cursors::EditResult r) {
 
 const Proc& proc_of(const ProvenanceHandle& p) { return p.node->proc(); }
 
+ExprCategory category_named(const std::string& name) {
+  if (name == "control") return ExprCategory::Control;
+  if (name == "bool") return ExprCategory::Bool;
+  if (name == "data") return ExprCategory::Data;
+  if (name == "any") return ExprCategory::Any;
+  throw std::invalid_argument("unknown expression category " + name);
+}
+
+const char* category_name(ExprCategory category) {
+  switch (category) {
+    case ExprCategory::Control:
+      return "control";
+    case ExprCategory::Bool:
+      return "bool";
+    case ExprCategory::Data:
+      return "data";
+    case ExprCategory::Any:
+      break;
+  }
+  return "any";
+}
+
 TailStrategy tail_strategy(const std::string& name) {
   if (name == "cut") return TailStrategy::Cut;
   if (name == "cut_and_guard") return TailStrategy::CutAndGuard;
@@ -60,6 +84,24 @@ void bind_primitives(py::module_& m) {
       },
       "(name, Sym, is_size) of the variables visible before the statement "
       "at a cursor, outermost first: the scope of new expressions.");
+  m.def(
+      "check_new_expr",
+      [](const CursorHandle& stmt, const ExprHandle& untyped,
+         const std::string& category) {
+        typecheck_in_scope(stmt.proc, stmt.loc.path, untyped.node,
+                           category_named(category));
+      },
+      py::arg("stmt"), py::arg("expr"), py::arg("category"),
+      "Types a new expression in the scope before the statement at a "
+      "cursor; TypeError (KernelCheckError) when it does not typecheck or is "
+      "not of the category: 'control' (index), 'bool', 'data' or 'any'.");
+  m.def(
+      "expr_category",
+      [](const CursorHandle& expr) {
+        return category_name(category_of(expr.expr()->type));
+      },
+      "The category ('control', 'bool', 'data' or 'any') of the expression "
+      "at a cursor: what an expression replacing it must be.");
 
   m.def(
       "divide_loop",

@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <unordered_map>
+#include <variant>
 
 namespace exo2::bindings {
 
@@ -16,6 +17,42 @@ bool same_python_object(const ExternalObject& a, const ExternalObject& b) {
   if (&a == &b) return true;
   py::object pa = python_object_of(a);
   return !pa.is_none() && pa.is(python_object_of(b));
+}
+
+Properties python_properties(const py::object& obj) {
+  if (!py::hasattr(obj, "backend_properties")) return {};
+  py::object values = obj.attr("backend_properties")();
+  Properties out;
+  for (auto item : py::cast<py::dict>(values)) {
+    const std::string key = py::str(item.first);
+    py::handle v = item.second;
+    if (py::isinstance<py::bool_>(v) || py::isinstance<py::int_>(v)) {
+      out.set(key, v.cast<int64_t>());
+    } else if (py::isinstance<py::str>(v)) {
+      out.set(key, v.cast<std::string>());
+    } else if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+      py::sequence seq = py::reinterpret_borrow<py::sequence>(v);
+      bool all_ints = true;
+      for (auto e : seq) all_ints &= py::isinstance<py::int_>(e);
+      if (all_ints && py::len(seq) > 0)
+        out.set(key, seq.cast<std::vector<int64_t>>());
+      else {
+        std::vector<std::string> strs;
+        for (auto e : seq) strs.push_back(py::str(e));
+        out.set(key, strs);
+      }
+    } else if (!v.is_none()) {
+      out.set(key, std::string(py::str(v)));
+    }
+  }
+  return out;
+}
+
+py::dict to_python(const Properties& props) {
+  py::dict out;
+  for (const auto& [key, value] : props.values())
+    std::visit([&](const auto& v) { out[py::str(key)] = py::cast(v); }, value);
+  return out;
 }
 
 std::string PythonMemory::name() const {
@@ -138,8 +175,16 @@ std::string PythonDimAnnotation::name() const {
 
 std::string PythonDimAnnotation::text() const { return py::str(object()); }
 
-std::string PythonSyncInfo::name() const {
-  return py::str(py::type::of(object()).attr("__name__"));
+std::string PythonSyncTimeline::name() const { return py::str(object()); }
+
+std::string PythonInstrMetadata::name() const { return py::str(object()); }
+
+bool PythonInstrMetadata::has_generator() const {
+  return object().attr("has_generator")().cast<bool>();
+}
+
+std::string PythonInstrMetadata::generate(const Properties& args) const {
+  return py::str(object().attr("generate")(to_python(args)));
 }
 
 namespace {
@@ -175,8 +220,12 @@ DimAnnotationPtr wrap_dim_annotation(const py::object& obj) {
   return wrap<PythonDimAnnotation>(obj);
 }
 
-std::shared_ptr<const ExternalObject> wrap_sync_info(const py::object& obj) {
-  return wrap<PythonSyncInfo>(obj);
+SyncTimelinePtr wrap_sync_timeline(const py::object& obj) {
+  return wrap<PythonSyncTimeline>(obj);
+}
+
+InstrMetadataPtr wrap_instr_metadata(const py::object& obj) {
+  return wrap<PythonInstrMetadata>(obj);
 }
 
 }  // namespace exo2::bindings

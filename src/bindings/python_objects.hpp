@@ -6,6 +6,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include <optional>
+
 #include "exo2/core_ir/extension.hpp"
 
 namespace exo2::bindings {
@@ -29,6 +31,12 @@ py::object python_object_of(const ExternalObject& obj);
 // Whether two core objects wrap the same Python object.
 bool same_python_object(const ExternalObject& a, const ExternalObject& b);
 
+// The backend properties of a Python object: its `backend_properties()`
+// dict (ints, strings and lists of them), or none without that method.
+Properties python_properties(const py::object& obj);
+// The Python dict of core properties (the argument of generators).
+py::dict to_python(const Properties& props);
+
 // A core interface `Base` implemented by a Python object.
 template <class Base>
 class PythonView : public Base, public PythonBacked {
@@ -39,6 +47,14 @@ class PythonView : public Base, public PythonBacked {
   bool same_as(const ExternalObject& other) const override {
     return same_python_object(*this, other);
   }
+  Properties properties() const override {
+    if (!properties_) properties_ = python_properties(object());
+    return *properties_;
+  }
+
+ private:
+  // Read once: the objects are immutable descriptions.
+  mutable std::optional<Properties> properties_;
 };
 
 // A `Memory` subclass (the class object itself is the annotation value).
@@ -104,11 +120,21 @@ class PythonDimAnnotation : public PythonView<DimAnnotation> {
   std::string text() const override;
 };
 
-// Backend data of a sync statement (fence, arrive, await).
-class PythonSyncInfo : public PythonView<ExternalObject> {
+// A timeline named by sync statements (`cuda_in_order`); printed with
+// str().
+class PythonSyncTimeline : public PythonView<SyncTimeline> {
  public:
   using PythonView::PythonView;
   std::string name() const override;
+};
+
+// The backend metadata of an `@instr` (exo2.core.extensions.InstrMetadata).
+class PythonInstrMetadata : public PythonView<InstrMetadata> {
+ public:
+  using PythonView::PythonView;
+  std::string name() const override;
+  bool has_generator() const override;
+  std::string generate(const Properties& args) const override;
 };
 
 // The core's view of a `@config` class; the object is the user's Config.
@@ -128,6 +154,7 @@ ExternPtr wrap_extern(const py::object& obj);
 LoopModePtr wrap_loop_mode(const py::object& obj);
 WithContextPtr wrap_with_context(const py::object& obj);
 DimAnnotationPtr wrap_dim_annotation(const py::object& obj);
-std::shared_ptr<const ExternalObject> wrap_sync_info(const py::object& obj);
+SyncTimelinePtr wrap_sync_timeline(const py::object& obj);
+InstrMetadataPtr wrap_instr_metadata(const py::object& obj);
 
 }  // namespace exo2::bindings

@@ -15,6 +15,7 @@
 #include "exo2/primitives/replace.hpp"
 #include "exo2/primitives/unification.hpp"
 #include "handles.hpp"
+#include "user_errors.hpp"
 
 namespace exo2::bindings {
 
@@ -32,9 +33,7 @@ void translate_unification_errors() {
     try {
       if (e) std::rethrow_exception(e);
     } catch (const primitives::UnificationError& err) {
-      py::object type =
-          py::module_::import("exo2.errors").attr("UnificationError");
-      PyErr_SetString(type.ptr(), err.what());
+      set_user_error("exo2.errors", "UnificationError", err.what());
     }
   });
 }

@@ -25,6 +25,7 @@
 #include "exo2/primitives/rewrite_expr.hpp"
 #include "exo2/primitives/split_write.hpp"
 #include "handles.hpp"
+#include "user_errors.hpp"
 
 namespace exo2::bindings {
 
@@ -94,8 +95,7 @@ void bind_statement_primitives(py::module_& m) {
         try {
           return derive(p, lift_reduce_constant(proc_of(p), block.loc));
         } catch (const UnsupportedStatementError& e) {
-          PyErr_SetString(PyExc_NotImplementedError, e.what());
-          throw py::error_already_set();
+          throw_user_error(PyExc_NotImplementedError, e.what());
         }
       },
       py::arg("proc"), py::arg("block"));

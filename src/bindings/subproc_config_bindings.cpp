@@ -21,6 +21,7 @@
 #include "exo2/primitives/write_config.hpp"
 #include "handles.hpp"
 #include "python_objects.hpp"
+#include "user_errors.hpp"
 
 namespace exo2::bindings {
 
@@ -58,7 +59,7 @@ auto with_type_errors(F&& f) {
   try {
     return f();
   } catch (const ConfigTypeError& e) {
-    throw py::type_error(e.what());
+    throw_user_error(PyExc_TypeError, e.what());
   }
 }
 

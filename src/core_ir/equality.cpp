@@ -147,7 +147,7 @@ bool Comparer::stmt(const Stmt& a, const Stmt& b) {
     }
     case StmtKind::Call: {
       const auto &x = a->as<Call>(), &y = b->as<Call>();
-      return x.f == y.f && list(x.args, y.args);
+      return x.f == y.f && list(x.args, y.args) && list(x.barriers, y.barriers);
     }
     case StmtKind::WindowStmt: {
       const auto &x = a->as<WindowStmt>(), &y = b->as<WindowStmt>();
@@ -160,8 +160,9 @@ bool Comparer::stmt(const Stmt& a, const Stmt& b) {
     }
     case StmtKind::Sync: {
       const auto &x = a->as<Sync>(), &y = b->as<Sync>();
-      return x.text == y.text && list(x.barriers, y.barriers) &&
-             same_object(x.info.get(), y.info.get());
+      return x.sync == y.sync && same_object(x.pre.get(), y.pre.get()) &&
+             same_object(x.post.get(), y.post.get()) &&
+             list(x.barriers, y.barriers);
     }
   }
   return false;
@@ -190,8 +191,10 @@ bool equal(const Proc& a, const Proc& b) {
       return false;
   }
   if (a->instr.has_value() != b->instr.has_value()) return false;
-  if (a->instr && (a->instr->c_instr != b->instr->c_instr ||
-                   a->instr->c_global != b->instr->c_global))
+  if (a->instr &&
+      (a->instr->c_instr != b->instr->c_instr ||
+       a->instr->c_global != b->instr->c_global ||
+       !same_object(a->instr->metadata.get(), b->instr->metadata.get())))
     return false;
   if (a->preds.size() != b->preds.size()) return false;
   for (size_t i = 0; i < a->preds.size(); i++)

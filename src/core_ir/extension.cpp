@@ -4,6 +4,37 @@
 
 namespace exo2 {
 
+int64_t Properties::get_int(const std::string& key, int64_t fallback) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) return fallback;
+  const auto* v = std::get_if<int64_t>(&it->second);
+  return v ? *v : fallback;
+}
+
+std::string Properties::get_string(const std::string& key,
+                                   const std::string& fallback) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) return fallback;
+  const auto* v = std::get_if<std::string>(&it->second);
+  return v ? *v : fallback;
+}
+
+std::vector<int64_t> Properties::get_ints(const std::string& key) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) return {};
+  const auto* v = std::get_if<std::vector<int64_t>>(&it->second);
+  return v ? *v : std::vector<int64_t>{};
+}
+
+std::vector<std::string> Properties::get_strings(const std::string& key) const {
+  auto it = values_.find(key);
+  if (it == values_.end()) return {};
+  const auto* v = std::get_if<std::vector<std::string>>(&it->second);
+  return v ? *v : std::vector<std::string>{};
+}
+
+std::string InstrMetadata::generate(const Properties&) const { return ""; }
+
 namespace {
 class BuiltinLoopMode : public LoopMode {
  public:

@@ -377,8 +377,8 @@ class Printer {
       }
       case StmtKind::Call: {
         const auto& c = s->as<Call>();
-        line(depth,
-             fmt::format("{}({}){}", c.f->name, expr_list(c.args), mark));
+        line(depth, fmt::format("{}({}){}{}", c.f->name, expr_list(c.args),
+                                trailing_barriers(c.barriers), mark));
         return;
       }
       case StmtKind::WindowStmt: {
@@ -395,9 +395,34 @@ class Printer {
         return;
       }
       case StmtKind::Sync:
-        line(depth, s->as<Sync>().text + mark);
+        line(depth, sync(s->as<Sync>()) + mark);
         return;
     }
+  }
+
+  // ` >> b1 >> b2` (empty without barriers).
+  std::string trailing_barriers(const std::vector<Expr>& barriers) {
+    std::string out;
+    for (const Expr& b : barriers) out += " >> " + expr(b);
+    return out;
+  }
+
+  // `Fence(pre, post)`, `Arrive(pre) >> b...`, `Await(b, post)`.
+  std::string sync(const Sync& y) {
+    auto name = [](const SyncTimelinePtr& t) {
+      return t ? t->name() : std::string("?");
+    };
+    switch (y.sync) {
+      case SyncKind::Fence:
+        return fmt::format("Fence({}, {})", name(y.pre), name(y.post));
+      case SyncKind::Arrive:
+        return fmt::format("Arrive({}){}", name(y.pre),
+                           trailing_barriers(y.barriers));
+      case SyncKind::Await:
+        return fmt::format("Await({}, {})", expr_list(y.barriers),
+                           name(y.post));
+    }
+    return "";
   }
 
   NameScopes names_;

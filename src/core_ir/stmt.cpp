@@ -50,9 +50,10 @@ Stmt make_free(Sym name, Type type, MemoryPtr mem, SrcInfo s) {
                                       std::move(s));
 }
 
-Stmt make_call(Proc f, std::vector<Expr> args, SrcInfo s) {
+Stmt make_call(Proc f, std::vector<Expr> args, SrcInfo s,
+               std::vector<Expr> barriers) {
   return std::make_shared<const Call>(std::move(f), std::move(args),
-                                      std::move(s));
+                                      std::move(barriers), std::move(s));
 }
 
 Stmt make_window_stmt(Sym name, Expr rhs, SrcInfo s, MemoryPtr mem) {
@@ -63,6 +64,28 @@ Stmt make_window_stmt(Sym name, Expr rhs, SrcInfo s, MemoryPtr mem) {
 Stmt make_with(WithContextPtr ctx, Block body, SrcInfo s) {
   return std::make_shared<const With>(std::move(ctx), std::move(body),
                                       std::move(s));
+}
+
+Stmt make_sync(SyncKind kind, SyncTimelinePtr pre, SyncTimelinePtr post,
+               std::vector<Expr> barriers, SrcInfo s) {
+  return std::make_shared<const Sync>(kind, std::move(pre), std::move(post),
+                                      std::move(barriers), std::move(s));
+}
+
+Stmt with_barriers(const Sync& s, std::vector<Expr> barriers) {
+  return make_sync(s.sync, s.pre, s.post, std::move(barriers), s.srcinfo);
+}
+
+const char* sync_kind_name(SyncKind k) {
+  switch (k) {
+    case SyncKind::Fence:
+      return "Fence";
+    case SyncKind::Arrive:
+      return "Arrive";
+    case SyncKind::Await:
+      return "Await";
+  }
+  return "?";
 }
 
 Proc make_proc(std::string name, std::vector<FnArg> args,

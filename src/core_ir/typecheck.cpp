@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "exo2/core_ir/instr_template.hpp"
+
 namespace exo2 {
 
 namespace {
@@ -209,8 +211,7 @@ class TypeChecker {
         const auto& st = s->as<Sync>();
         std::vector<Expr> barriers;
         for (const Expr& b : st.barriers) barriers.push_back(check_barrier(b));
-        return std::make_shared<const Sync>(st.text, std::move(barriers),
-                                            st.info, st.srcinfo);
+        return with_barriers(st, std::move(barriers));
       }
     }
     return s;
@@ -284,6 +285,13 @@ class TypeChecker {
       error(st.srcinfo, "expected a procedure to call");
       return make_call(st.f, st.args, st.srcinfo);
     }
+    std::vector<Expr> barriers;
+    for (const Expr& b : st.barriers) barriers.push_back(check_barrier(b));
+    if (!st.barriers.empty() && !st.f->is_instr())
+      error(st.srcinfo,
+            fmt::format("only instructions can signal barriers, but {} is "
+                        "not an instruction",
+                        st.f->name));
     const std::vector<FnArg>& params = st.f->args;
     if (params.size() != st.args.size())
       error(st.srcinfo, fmt::format("expected {} arguments but got {}",
@@ -304,7 +312,7 @@ class TypeChecker {
       check_call_arg(arg, sig);
       args.push_back(arg);
     }
-    return make_call(st.f, std::move(args), st.srcinfo);
+    return make_call(st.f, std::move(args), st.srcinfo, std::move(barriers));
   }
 
   // Exo's check_call_types for one argument.
@@ -363,14 +371,33 @@ class TypeChecker {
   }
 
   // A barrier access of a synchronisation statement: `bar` or `bar[i]`.
+  // One element of a barrier buffer, `full[k]`, named by a sync statement
+  // or a trailing barrier (docs/cuda.md).
   Expr check_barrier(const Expr& e) {
-    if (!e || e->kind != ExprKind::Read) return check_expr(e, Context::Control);
+    if (!e || e->kind != ExprKind::Read) {
+      const SrcInfo& at = e ? e->srcinfo : current_;
+      error(at, "expected one element of a barrier buffer, such as 'full[k]'");
+      return error_expr(at);
+    }
     const auto& r = e->as<Read>();
     std::optional<Type> t = lookup(r.name, r.srcinfo);
     std::vector<Expr> idx;
     for (const Expr& i : r.idx) idx.push_back(check_index(i));
-    Type result = !t ? kError : (idx.empty() ? *t : t->basetype());
-    return make_read(r.name, std::move(idx), r.srcinfo, result);
+    if (!t) return make_read(r.name, std::move(idx), r.srcinfo, kError);
+    if (t->basetype().kind() != TypeKind::Barrier) {
+      error(r.srcinfo, fmt::format("expected '{}' to be a barrier buffer, but "
+                                   "it has type {}",
+                                   r.name.name(), t->str()));
+      return make_read(r.name, std::move(idx), r.srcinfo, kError);
+    }
+    if (idx.size() != t->shape().size()) {
+      error(r.srcinfo,
+            fmt::format("expected {} indices for barrier '{}', got "
+                        "{}",
+                        t->shape().size(), r.name.name(), idx.size()));
+      return make_read(r.name, std::move(idx), r.srcinfo, kError);
+    }
+    return make_read(r.name, std::move(idx), r.srcinfo, t->basetype());
   }
 
   // ---------------------------------------------------------- expressions
@@ -616,8 +643,9 @@ class TypeChecker {
         error(b.srcinfo, "cannot compute modulus of 'R' values");
         return kError;
       }
-      // Mixed precisions: `R` gives way to the concrete one.
-      return lt.kind() == TypeKind::R ? rt : lt;
+      // Mixed precisions: the left operand's, as Exo (`2.0 * a` is `R`,
+      // `a * 2.0` the precision of `a`).
+      return lt;
     }
     if (rt.is_real_scalar()) {
       error(lhs->srcinfo, "expected scalar type");
@@ -671,6 +699,9 @@ class TypeChecker {
     }
   }
 
+  // The extern's own checks (its arity first) run even when an argument
+  // failed, as in Exo; a failed argument counts as a well-typed `R` there,
+  // so that its error is not reported twice.
   Expr check_extern_call(const ExternCall& c) {
     std::vector<Expr> args;
     std::vector<Type> arg_types;
@@ -678,19 +709,21 @@ class TypeChecker {
     for (const Expr& a : c.args) {
       Expr typed = check_expr(a, Context::Data);
       ok = ok && !typed->type.is_error();
-      arg_types.push_back(typed->type);
+      arg_types.push_back(typed->type.is_error() ? Type(TypeKind::R)
+                                                 : typed->type);
       args.push_back(typed);
     }
     Type t = kError;
     if (!c.f) {
       error(c.srcinfo, "expected an extern function to call");
-    } else if (ok) {
+    } else {
       try {
         t = c.f->typecheck(arg_types);
       } catch (const ExternTypecheckError& err) {
         error(c.srcinfo, err.message);
         t = kError;
       }
+      if (!ok) t = kError;
     }
     return make_extern_call(c.f, std::move(args), c.srcinfo, t);
   }
@@ -1148,6 +1181,8 @@ Proc typecheck(const Proc& untyped) {
   Proc typed = checker.check(untyped);
   std::vector<Diagnostic>& diagnostics = checker.diagnostics();
   check_config_writes(typed, diagnostics);
+  if (std::string problem = instr_template_problem(*typed); !problem.empty())
+    diagnostics.push_back({typed->srcinfo, std::move(problem)});
   if (!diagnostics.empty()) throw typecheck_error(std::move(diagnostics));
   return typed;
 }

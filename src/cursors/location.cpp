@@ -34,6 +34,8 @@ const char* slot_name(Slot slot) {
       return "WindowHi";
     case Slot::Shape:
       return "Shape";
+    case Slot::Barrier:
+      return "Barrier";
   }
   return "?";
 }

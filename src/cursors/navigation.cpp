@@ -67,10 +67,13 @@ Expr child_expr(const Stmt& s, Step step) {
       if (step.slot != Slot::Shape) return nullptr;
       return list_entry(s->as<Alloc>().type.shape(), step.index);
     case StmtKind::Call:
-      return step.slot == Slot::Arg ? list_entry(s->as<Call>().args, step.index)
-                                    : nullptr;
+      if (step.slot == Slot::Arg)
+        return list_entry(s->as<Call>().args, step.index);
+      if (step.slot == Slot::Barrier)
+        return list_entry(s->as<Call>().barriers, step.index);
+      return nullptr;
     case StmtKind::Sync:
-      return step.slot == Slot::Arg
+      return step.slot == Slot::Barrier
                  ? list_entry(s->as<Sync>().barriers, step.index)
                  : nullptr;
     case StmtKind::Pass:

@@ -127,9 +127,15 @@ bool match_stmt(const StmtPattern& pat, const Stmt& s) {
              name_matches(pat.name, w.config->name()) &&
              name_matches(pat.field, w.field);
     }
-    case StmtKind::Free:
-    case StmtKind::With:
+    case StmtKind::With: {
+      const auto& w = s->as<With>();
+      return pat.kind == K::With &&
+             match_sequence(pat.body, w.body, 0, w.body.size()) >= 0;
+    }
     case StmtKind::Sync:
+      return pat.kind == K::Sync &&
+             pat.name == sync_kind_name(s->as<Sync>().sync);
+    case StmtKind::Free:
       return false;
   }
   return false;

@@ -84,14 +84,15 @@ Stmt copy_with_expr(const Stmt& s, Step step, Expr e) {
     }
     case StmtKind::Call: {
       const auto& c = s->as<Call>();
+      if (step.slot == Slot::Barrier)
+        return make_call(c.f, c.args, s->srcinfo,
+                         with_entry(c.barriers, step.index, std::move(e)));
       return make_call(c.f, with_entry(c.args, step.index, std::move(e)),
-                       s->srcinfo);
+                       s->srcinfo, c.barriers);
     }
     case StmtKind::Sync: {
       const auto& y = s->as<Sync>();
-      return std::make_shared<const Sync>(
-          y.text, with_entry(y.barriers, step.index, std::move(e)), y.info,
-          s->srcinfo);
+      return with_barriers(y, with_entry(y.barriers, step.index, std::move(e)));
     }
     case StmtKind::Pass:
     case StmtKind::With:

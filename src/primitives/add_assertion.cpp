@@ -7,9 +7,7 @@ namespace exo2::primitives {
 
 Proc add_assertion(const Proc& proc, const Expr& untyped) {
   const cursors::Path first = {cursors::Step{cursors::Slot::Body, 0}};
-  Expr typed = typecheck_in_scope(proc, first, untyped);
-  if (!typed->type.is_bool())
-    throw typecheck_error({{typed->srcinfo, "expected a bool expression"}});
+  Expr typed = typecheck_in_scope(proc, first, untyped, ExprCategory::Bool);
   std::vector<Expr> preds = proc->preds;
   preds.push_back(std::move(typed));
   return make_proc(proc->name, proc->args, std::move(preds), proc->body,

@@ -19,7 +19,8 @@ cursors::EditResult add_loop(const Proc& proc,
                              bool unsafe_disable_check) {
   const Stmt stmt = cursors::resolve_stmt(proc, stmt_loc.path);
   const SrcInfo& src = stmt->srcinfo;
-  const Expr hi = typecheck_in_scope(proc, stmt_loc.path, hi_untyped);
+  const Expr hi = typecheck_in_scope(proc, stmt_loc.path, hi_untyped,
+                                     ExprCategory::Control);
   // A declaration wrapped in a loop would go out of scope before its uses.
   if (stmt->kind == StmtKind::Alloc || stmt->kind == StmtKind::WindowStmt) {
     const Sym& name = stmt->kind == StmtKind::Alloc

@@ -9,9 +9,7 @@ namespace exo2::primitives {
 
 Proc add_unsafe_guard(const Proc& proc, const cursors::Location& block,
                       const Expr& cond) {
-  Expr c = typecheck_in_scope(proc, block.path, cond);
-  if (!c->type.is_bool())
-    throw typecheck_error({{c->srcinfo, "expected a bool expression"}});
+  Expr c = typecheck_in_scope(proc, block.path, cond, ExprCategory::Bool);
   const cursors::Location first = cursors::Location::node(block.path);
   const Stmt s = cursors::resolve_stmt(proc, block.path);
   return cursors::replace(proc, first,

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
 #include <unordered_set>
 #include <vector>
 
@@ -12,37 +11,14 @@
 #include "exo2/primitives/lift_alloc.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/refusal.hpp"
+#include "exo2/primitives/strides.hpp"
 #include "exo2/primitives/substitute.hpp"
+#include "exo2/primitives/value_dependencies.hpp"
 
 namespace exo2::primitives {
 namespace {
 
 using cursors::Path;
-
-// Whether a statement of `block` that accesses `x` mentions `iter`.
-bool accesses_depend_on(const Block& block, const Sym& x, const Sym& iter) {
-  for (const Stmt& s : block) {
-    switch (s->kind) {
-      case StmtKind::For:
-        if (accesses_depend_on(s->as<For>().body, x, iter)) return true;
-        break;
-      case StmtKind::If:
-        if (accesses_depend_on(s->as<If>().body, x, iter) ||
-            accesses_depend_on(s->as<If>().orelse, x, iter))
-          return true;
-        break;
-      case StmtKind::With:
-        if (accesses_depend_on(s->as<With>().body, x, iter)) return true;
-        break;
-      case StmtKind::Alloc:
-      case StmtKind::Free:
-        break;
-      default:
-        if (mentions(Block{s}, x) && mentions(Block{s}, iter)) return true;
-    }
-  }
-  return false;
-}
 
 // Rebuilds code with every access of `x` given the extra indices.
 class AddIndices {
@@ -86,7 +62,7 @@ class AddIndices {
         std::vector<Expr> args;
         for (size_t k = 0; k < c.args.size(); ++k)
           args.push_back(call_arg(c.args[k], c.f->args[k].type));
-        return make_call(c.f, args, s->srcinfo);
+        return make_call(c.f, args, s->srcinfo, c.barriers);
       }
       case StmtKind::WindowStmt: {
         const WindowStmt& w = s->as<WindowStmt>();
@@ -130,10 +106,15 @@ class AddIndices {
     const bool whole = a->kind == ExprKind::Read && a->as<Read>().name == x_ &&
                        a->as<Read>().idx.empty();
     if (whole && !extra_.empty() && !a->type.is_tensor())
-      refuse(
-          "TODO: Please Contact the developers to fix (i.e. add) support for "
-          "passing windows to scalar arguments",
-          {.srcinfo = a->srcinfo});
+      refuse(fmt::format(
+                 "Cannot lift {0}: it is passed to a scalar parameter of a "
+                 "call, and there is no support for passing windows to scalar "
+                 "arguments: a scalar argument must be a variable name, which "
+                 "an element {0}[...] of the lifted buffer is not; copy the "
+                 "value into a scalar of its own around the call, or inline "
+                 "the call first",
+                 x_.name()),
+             {.srcinfo = a->srcinfo});
     if (whole && !extra_.empty() && !param.is_window())
       refuse(fmt::format("Cannot expand {} because buffer is passed as an "
                          "argument",
@@ -186,7 +167,7 @@ Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
                     int n_lifts, const std::string& mode,
                     std::optional<int64_t> size, bool keep_dims) {
   if (mode != "row" && mode != "col")
-    throw std::invalid_argument("autolift_alloc: mode must be row or col");
+    throw ArgumentError("autolift_alloc: mode must be row or col");
   const Stmt s = stmt_of_kind(proc, alloc, StmtKind::Alloc);
   const Alloc& a = s->as<Alloc>();
   // The enclosing loops and ifs, innermost first.
@@ -205,22 +186,33 @@ Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
   const Path site = lift_alloc_target(proc, alloc, n_lifts);
   const Stmt site_stmt = cursors::resolve_stmt(proc, site);
 
-  // The kept dimensions, outermost loop first.
+  // The kept dimensions, outermost loop first: one per lifted loop whose
+  // iterator the buffer's values depend on. A loop from a literal lo >= 0
+  // is indexed by its iterator, with extent hi (hi + 1 unless hi is a
+  // literal), as Exo's legacy rule; other loops by `i - lo`, extent
+  // `hi - lo`.
   std::vector<Expr> extents, indices;
   for (int k = n_lifts; k-- > 0;) {
     const Stmt loop = cursors::resolve_stmt(proc, scopes[k]);
     if (!keep_dims || loop->kind != StmtKind::For) continue;
     const For& f = loop->as<For>();
-    if (!accesses_depend_on(f.body, a.name, f.iter)) continue;
-    const bool from_zero = int_literal(f.lo) == std::optional<int64_t>(0);
+    if (!values_depend_on(proc->body, a.name, f.iter)) continue;
+    const std::optional<int64_t> lo = int_literal(f.lo);
+    const bool from_iter = lo && *lo >= 0;
     Expr iter = iterator_read(f.iter, s->srcinfo);
-    Expr extent = from_zero
+    Expr extent = !from_iter
+                      ? control_binop(BinOpKind::Sub, f.hi, f.lo, s->srcinfo)
+                  : int_literal(f.hi)
                       ? f.hi
-                      : control_binop(BinOpKind::Sub, f.hi, f.lo, s->srcinfo);
+                      : control_binop(BinOpKind::Add, f.hi,
+                                      control_int(1, s->srcinfo), s->srcinfo);
     if (size) {
       QueryContext ctx(proc, to_stmt_path(scopes[k]));
+      Expr needed = from_iter
+                        ? f.hi
+                        : control_binop(BinOpKind::Sub, f.hi, f.lo, s->srcinfo);
       Expr slack = control_binop(BinOpKind::Sub, control_int(*size, s->srcinfo),
-                                 extent, s->srcinfo);
+                                 needed, s->srcinfo);
       require_proven(prove_compare(ctx, slack, BinOpKind::Ge, 0),
                      fmt::format("Lift size cannot be less than for-loop "
                                  "bound {}",
@@ -230,7 +222,7 @@ Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
     }
     extents.push_back(extent);
     indices.push_back(
-        from_zero ? iter
+        from_iter ? iter
                   : control_binop(BinOpKind::Sub, iter, f.lo, s->srcinfo));
   }
 
@@ -248,6 +240,16 @@ Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
   const bool row = mode == "row";
   Type type = a.type;
   if (!extents.empty()) {
+    // New dimensions move the old ones (row) or change their strides
+    // (col): code that reads a stride of x would see another value.
+    const Block& list = cursors::enclosing_list(proc, alloc.path);
+    const Block scope(list.begin() + alloc.path.back().index + 1, list.end());
+    if (!observed_strides(scope, a.name).empty())
+      refuse(fmt::format("Cannot lift {} with new dimensions: its strides are "
+                         "read (stride(), or by a callee through a window of "
+                         "it), and would change",
+                         a.name.name()),
+             {.srcinfo = s->srcinfo, .hint = "use lift_alloc instead"});
     std::vector<Expr> shape = row ? extents : a.type.shape();
     const std::vector<Expr>& tail = row ? a.type.shape() : extents;
     shape.insert(shape.end(), tail.begin(), tail.end());

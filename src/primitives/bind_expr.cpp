@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
 #include <unordered_set>
 
 #include "exo2/core_ir/printer.hpp"
@@ -38,10 +37,10 @@ const char* kUnsafe = "Unsafe to bind all of the provided exprs.";
 cursors::EditResult bind_expr(const Proc& proc,
                               const std::vector<cursors::Location>& exprs,
                               const std::string& new_name) {
-  if (exprs.empty()) throw std::invalid_argument("bind_expr: no expression");
+  if (exprs.empty()) throw ArgumentError("bind_expr: no expression");
   const Expr e = cursors::resolve_expr(proc, exprs.front().path);
   if (!e->type.is_real_scalar())
-    throw std::invalid_argument("bind_expr: expected a data expression");
+    throw ArgumentError("bind_expr: expected a data expression");
   const std::string text = print_expr(e);
   std::vector<Path> pending;
   for (const cursors::Location& c : exprs)

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "exo2/core_ir/printer.hpp"
@@ -10,6 +12,7 @@
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/new_expressions.hpp"
 #include "exo2/primitives/refusal.hpp"
+#include "exo2/primitives/strides.hpp"
 
 namespace exo2::primitives {
 namespace {
@@ -137,11 +140,60 @@ Block rest_of_block(const Proc& proc, const cursors::Location& alloc) {
   return Block(list.begin() + alloc.path.back().index + 1, list.end());
 }
 
+namespace {
+
+// Refuses unless dimension `d` of the old shape and `new_d` of the new one
+// have the same dense stride.
+class StrideKeeper {
+ public:
+  StrideKeeper(const Proc& proc, const cursors::Location& alloc,
+               const BufferAccessRewrite& rewrite)
+      : proc_(proc),
+        alloc_(alloc),
+        old_shape_(alloc_at(proc, alloc)->as<Alloc>().type.shape()),
+        rewrite_(rewrite) {}
+
+  void require_kept(const Sym& x, int d, int new_d, const SrcInfo& where,
+                    bool through_window) {
+    bool kept = d >= 0 && new_d >= 0 &&
+                static_cast<size_t>(d) < old_shape_.size() &&
+                static_cast<size_t>(new_d) < rewrite_.new_shape.size();
+    if (kept) {
+      if (!ctx_) ctx_.emplace(proc_, to_stmt_path(alloc_.path));
+      kept = same_stride(
+          *ctx_, dense_stride(old_shape_, static_cast<size_t>(d), where),
+          dense_stride(rewrite_.new_shape, static_cast<size_t>(new_d), where));
+    }
+    if (kept) return;
+    const std::string stride = fmt::format("stride({}, {})", x.name(), d);
+    refuse(through_window
+               ? fmt::format("Cannot {} {} because the value of {}, which the "
+                             "window at {} passes on, would change",
+                             rewrite_.action, x.name(), stride, where.str())
+               : fmt::format("Cannot {} {} because the value of {} at {} "
+                             "would change",
+                             rewrite_.action, x.name(), stride, where.str()),
+           {.srcinfo = where,
+            .hint = "the code reads this stride (stride(), a precondition, "
+                    "or a callee that reads its parameter's stride)"});
+  }
+
+ private:
+  const Proc& proc_;
+  const cursors::Location& alloc_;
+  std::vector<Expr> old_shape_;
+  const BufferAccessRewrite& rewrite_;
+  std::optional<QueryContext> ctx_;
+};
+
+}  // namespace
+
 cursors::EditResult rewrite_buffer_accesses(
     const Proc& proc, const cursors::Location& alloc,
     const BufferAccessRewrite& rewrite) {
   const Sym buffer = alloc_at(proc, alloc)->as<Alloc>().name;
   const std::vector<Site> sites = collect_sites(proc, alloc, buffer);
+  StrideKeeper strides(proc, alloc, rewrite);
 
   EditSequence edits(proc);
   for (const Site& site : sites) {
@@ -168,16 +220,22 @@ cursors::EditResult rewrite_buffer_accesses(
         break;
       }
       case Site::Kind::Window: {
-        WindowedAccess to = rewrite.window(e->as<WindowExpr>().idx, where);
+        const std::vector<WindowAccess>& idx = e->as<WindowExpr>().idx;
+        WindowedAccess to = rewrite.window(idx, where);
+        for (int k : observed_window_strides(proc, site.path))
+          strides.require_kept(buffer, interval_position(idx, k),
+                               interval_position(to.idx, k), e->srcinfo, true);
         replaced =
             make_window_expr(to.name, std::move(to.idx), e->srcinfo, e->type);
         break;
       }
-      case Site::Kind::Stride:
-        replaced = make_stride_expr(
-            buffer, rewrite.stride(e->as<StrideExpr>().dim, where), e->srcinfo,
-            e->type);
+      case Site::Kind::Stride: {
+        const int d = e->as<StrideExpr>().dim;
+        const int new_d = rewrite.stride(d, where);
+        strides.require_kept(buffer, d, new_d, e->srcinfo, false);
+        replaced = make_stride_expr(buffer, new_d, e->srcinfo, e->type);
         break;
+      }
       case Site::Kind::Whole:
         rewrite.whole_buffer(where);
         throw std::logic_error(
@@ -231,13 +289,7 @@ void require_in_bounds(const Proc& proc, const cursors::Location& alloc,
 
 Expr control_expr_before(const Proc& proc, const cursors::Location& alloc,
                          const Expr& untyped) {
-  Expr e = typecheck_in_scope(proc, alloc.path, untyped);
-  if (!e->type.is_indexable())
-    throw typecheck_error({Diagnostic{
-        e->srcinfo,
-        fmt::format("expected size or index type expression, but got type {}",
-                    e->type.str())}});
-  return e;
+  return typecheck_in_scope(proc, alloc.path, untyped, ExprCategory::Control);
 }
 
 Stmt with_shape(const Stmt& alloc, const std::vector<Expr>& shape) {

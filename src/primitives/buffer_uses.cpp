@@ -1,7 +1,6 @@
 #include "exo2/primitives/buffer_uses.hpp"
 
-#include <stdexcept>
-
+#include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/cursors/edits.hpp"
 #include "exo2/cursors/navigation.hpp"
 
@@ -17,10 +16,9 @@ bool same(const std::vector<Node>& a, const std::vector<Node>& b) {
   return true;
 }
 
-// The typechecker's type of a data operation on operands of these types.
-Type data_binop_type(const Type& lhs, const Type& rhs) {
-  return lhs.kind() == TypeKind::R ? rhs : lhs;
-}
+// The typechecker's type of a data operation on operands of these types:
+// the left operand's.
+Type data_binop_type(const Type& lhs, const Type& /*rhs*/) { return lhs; }
 
 }  // namespace
 
@@ -38,7 +36,7 @@ Declaration declaration_at(const Proc& proc, const cursors::Location& decl) {
       return {decl, -1, a.name, a.type, a.mem, a.srcinfo};
     }
   }
-  throw std::invalid_argument("expected a parameter or an allocation");
+  throw ArgumentError("expected a parameter or an allocation");
 }
 
 Proc redeclare(const Proc& proc, const Declaration& d, Type type,
@@ -179,8 +177,11 @@ Stmt BufferUseRewriter::stmt(const Stmt& s) {
     case StmtKind::Call: {
       const auto& c = s->as<Call>();
       std::vector<Expr> args = exprs(c.args);
-      return same(args, c.args) ? s
-                                : make_call(c.f, std::move(args), c.srcinfo);
+      std::vector<Expr> barriers = exprs(c.barriers);
+      return same(args, c.args) && same(barriers, c.barriers)
+                 ? s
+                 : make_call(c.f, std::move(args), c.srcinfo,
+                             std::move(barriers));
     }
     case StmtKind::WindowStmt: {
       const auto& w = s->as<WindowStmt>();
@@ -201,10 +202,8 @@ Stmt BufferUseRewriter::stmt(const Stmt& s) {
     case StmtKind::Sync: {
       const auto& y = s->as<Sync>();
       std::vector<Expr> barriers = exprs(y.barriers);
-      return same(barriers, y.barriers)
-                 ? s
-                 : std::make_shared<const Sync>(y.text, std::move(barriers),
-                                                y.info, y.srcinfo);
+      return same(barriers, y.barriers) ? s
+                                        : with_barriers(y, std::move(barriers));
     }
     case StmtKind::Pass:
     case StmtKind::Alloc:

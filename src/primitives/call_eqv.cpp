@@ -4,6 +4,7 @@
 
 #include "exo2/analysis/aliasing.hpp"
 #include "exo2/analysis/config_liveness.hpp"
+#include "exo2/primitives/call_checks.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/refusal.hpp"
 
@@ -24,7 +25,10 @@ CallSwapResult call_eqv(const Proc& proc, const cursors::Location& call,
                     "unsafe_assert_eq"});
 
   cursors::EditResult edit = cursors::replace_stmt_attributes(
-      proc, call, make_call(eqv_proc, c.args, s->srcinfo));
+      proc, call, make_call(eqv_proc, c.args, s->srcinfo, c.barriers));
+  // An equivalent procedure may assert more than the callee did
+  // (add_assertion).
+  require_call_safe(edit.proc, call.path, &proc);
 
   // Either callee may run again in a later iteration, reading a field the
   // other left different: check the field's liveness in both procedures.

@@ -1,9 +1,9 @@
 #include "exo2/primitives/commute_expr.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 
+#include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
 
@@ -30,11 +30,11 @@ cursors::EditResult commute_expr(const Proc& proc,
         e->kind == ExprKind::BinOp && (e->as<BinOp>().op == BinOpKind::Add ||
                                        e->as<BinOp>().op == BinOpKind::Mul);
     if (!add_or_mul)
-      throw std::invalid_argument(
+      throw ArgumentError(
           std::string("only '+' or '*' can commute, got ") +
           (e->kind == ExprKind::BinOp ? binop_text(e->as<BinOp>().op) : "?"));
     if (!e->type.is_numeric())
-      throw std::invalid_argument(
+      throw ArgumentError(
           "only numeric (not index or size) expressions can commute by "
           "commute_expr()");
   }

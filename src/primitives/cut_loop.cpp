@@ -17,7 +17,8 @@ cursors::EditResult cut_loop(const Proc& proc,
                              const Expr& cut_untyped) {
   const Stmt loop_stmt = stmt_of_kind(proc, loop_loc, StmtKind::For);
   const For& loop = loop_stmt->as<For>();
-  const Expr cut = typecheck_in_scope(proc, loop_loc.path, cut_untyped);
+  const Expr cut = typecheck_in_scope(proc, loop_loc.path, cut_untyped,
+                                      ExprCategory::Control);
   const SrcInfo& src = loop.srcinfo;
 
   QueryContext ctx(proc, to_stmt_path(loop_loc.path));

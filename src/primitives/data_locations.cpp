@@ -1,8 +1,8 @@
 #include "exo2/primitives/data_locations.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 
+#include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/core_ir/equality.hpp"
 
 namespace exo2::primitives {
@@ -21,7 +21,7 @@ std::vector<Location> locations_read(const Expr& e, const WindowEnv& env) {
 Location location_written(const Stmt& write, const WindowEnv& env) {
   for (const Access& a : effects_of(write, env))
     if (a.modifies()) return a.location;
-  throw std::invalid_argument("expected an assignment or reduction");
+  throw ArgumentError("expected an assignment or reduction");
 }
 
 bool contains(const std::vector<Location>& locations, const Location& loc) {

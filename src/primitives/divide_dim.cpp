@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/primitives/buffer_accesses.hpp"
 #include "exo2/primitives/control_exprs.hpp"
@@ -19,10 +17,10 @@ cursors::EditResult divide_dim(const Proc& proc, const cursors::Location& alloc,
   const auto& a = alloc_stmt->as<Alloc>();
   const std::vector<Expr>& shape = a.type.shape();
   if (dim < 0 || dim >= static_cast<int>(shape.size()))
-    throw std::invalid_argument(
+    throw ArgumentError(
         fmt::format("Cannot divide out-of-bounds dimension index {}", dim));
   if (quotient <= 0)
-    throw std::invalid_argument("divide_dim: expected a positive quotient");
+    throw ArgumentError("divide_dim: expected a positive quotient");
   const size_t d = static_cast<size_t>(dim);
   const Expr& extent = shape[d];
   const std::string x = a.name.name();
@@ -37,6 +35,15 @@ cursors::EditResult divide_dim(const Proc& proc, const cursors::Location& alloc,
              fmt::format("Divisible({}, {})", print_expr(extent), quotient),
          .formula = fmt::format("{} % {} == 0", print_expr(extent), quotient)});
   }
+
+  std::vector<Expr> new_shape(shape.begin(), shape.begin() + dim);
+  const std::optional<int64_t> n = int_literal(extent);
+  new_shape.push_back(n ? control_int(*n / quotient, extent->srcinfo)
+                        : control_binop(BinOpKind::Div, extent,
+                                        control_int(quotient, extent->srcinfo),
+                                        extent->srcinfo));
+  new_shape.push_back(control_int(quotient, extent->srcinfo));
+  new_shape.insert(new_shape.end(), shape.begin() + dim + 1, shape.end());
 
   BufferAccessRewrite rewrite;
   rewrite.point = [&](const std::vector<Expr>& idx, const AccessSite&) {
@@ -62,15 +69,8 @@ cursors::EditResult divide_dim(const Proc& proc, const cursors::Location& alloc,
                "Cannot divide {} because buffer is passed as an argument", x),
            {.srcinfo = site.srcinfo});
   };
-
-  std::vector<Expr> new_shape(shape.begin(), shape.begin() + dim);
-  const std::optional<int64_t> n = int_literal(extent);
-  new_shape.push_back(n ? control_int(*n / quotient, extent->srcinfo)
-                        : control_binop(BinOpKind::Div, extent,
-                                        control_int(quotient, extent->srcinfo),
-                                        extent->srcinfo));
-  new_shape.push_back(control_int(quotient, extent->srcinfo));
-  new_shape.insert(new_shape.end(), shape.begin() + dim + 1, shape.end());
+  rewrite.new_shape = new_shape;
+  rewrite.action = "divide";
 
   EditSequence edits(proc);
   edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));

@@ -69,6 +69,21 @@ cursors::EditResult divide_loop(const Proc& proc, const Location& loop_loc,
                                            control_int(quotient - 1, src), src),
                              q, src);
   } else {
+    // The tail runs hi % q iterations after the hi / q whole blocks: when
+    // hi < 0 the loop runs nothing, but floor division leaves hi % q > 0
+    // tail iterations (primitives may leave such loops, e.g. lift_scope).
+    QueryContext ctx(proc, to_stmt_path(loop_loc.path));
+    const std::string hi_text = print_expr(loop.hi);
+    require_proven(
+        prove_compare(ctx, loop.hi, BinOpKind::Ge, 0),
+        fmt::format("cannot cut the tail of the loop over {}: its upper bound "
+                    "{} may be negative",
+                    loop.iter.name(), hi_text),
+        {.srcinfo = src,
+         .condition = fmt::format("Bound({} >= 0)", hi_text),
+         .formula = hi_text + " >= 0",
+         .hint = "use tail=\"guard\", or guard the loop with `if " + hi_text +
+                 " > 0:` first"});
     outer_hi = control_binop(BinOpKind::Div, loop.hi, q, src);
   }
 

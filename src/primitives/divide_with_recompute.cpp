@@ -25,8 +25,8 @@ cursors::EditResult divide_with_recompute(const Proc& proc,
   const Stmt loop_stmt = stmt_of_kind(proc, loop_loc, StmtKind::For);
   const For& loop = loop_stmt->as<For>();
   const SrcInfo& src = loop.srcinfo;
-  const Expr outer_hi =
-      typecheck_in_scope(proc, loop_loc.path, outer_hi_untyped);
+  const Expr outer_hi = typecheck_in_scope(
+      proc, loop_loc.path, outer_hi_untyped, ExprCategory::Control);
   if (int_literal(loop.lo) != 0)
     refuse(fmt::format("expected the lower bound of the loop to be zero, got "
                        "{}.",

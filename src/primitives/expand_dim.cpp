@@ -46,20 +46,30 @@ cursors::EditResult expand_dim(const Proc& proc, const cursors::Location& alloc,
   rewrite.stride = [](int d, const AccessSite&) { return d + 1; };
   rewrite.whole_buffer = [&](const AccessSite& site) {
     if (!a.type.is_tensor())
-      refuse(
-          "TODO: Please Contact the developers to fix (i.e. add) support for "
-          "passing windows to scalar arguments",
-          {.srcinfo = site.srcinfo});
-    refuse(
-        fmt::format("Cannot expand {} because buffer is passed as an argument",
-                    a.name.name()),
-        {.srcinfo = site.srcinfo});
+      refuse(fmt::format(
+                 "Cannot expand {0}: it is passed to a scalar parameter of a "
+                 "call, and there is no support for passing windows to scalar "
+                 "arguments: a scalar argument must be a variable name, which "
+                 "an element {0}[...] is not; copy the value into a scalar of "
+                 "its own around the call, or inline the call first",
+                 a.name.name()),
+             {.srcinfo = site.srcinfo});
+    refuse(fmt::format("Cannot expand {} because buffer is passed as an "
+                       "argument, and there is no support for passing windows "
+                       "to scalar arguments or to tensor parameters that are "
+                       "not windows: declare the parameter as a window "
+                       "([T][...] instead of T[...]) or inline the call first",
+                       a.name.name()),
+           {.srcinfo = site.srcinfo});
   };
+
+  std::vector<Expr> new_shape{alloc_dim};
+  for (const Expr& n : a.type.shape()) new_shape.push_back(n);
+  rewrite.new_shape = new_shape;
+  rewrite.action = "expand";
 
   EditSequence edits(proc);
   edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));
-  std::vector<Expr> new_shape{alloc_dim};
-  for (const Expr& n : a.type.shape()) new_shape.push_back(n);
   edits.apply(cursors::replace_stmt_attributes(
       edits.proc(), alloc, with_shape(alloc_stmt, new_shape)));
   require_in_bounds(edits.proc(), alloc, new_shape);

@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "exo2/analysis/aliasing.hpp"
+#include "exo2/analysis/bounds_check.hpp"
 #include "exo2/analysis/config_state.hpp"
 #include "exo2/core_ir/symbol_table.hpp"
 #include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/call_checks.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/new_expressions.hpp"
@@ -144,29 +146,57 @@ ExtractedSubproc extract_subproc(const Proc& proc,
     args.push_back(make_read(v.sym, {}, info, v.type));
   }
 
+  // The facts of the context that mention only parameters.
   std::vector<Expr> preds;
-  if (include_asserts) {
-    std::vector<Expr> candidates = proc->preds;
-    for (const Expr& f : context_facts(proc, block.path))
-      candidates.push_back(f);
-    // A fact that reads a config field held where it was stated (the
-    // procedure's entry, an enclosing loop or if); it is kept only where it
-    // still holds at the block, with the values the fields have there.
-    QueryContext ctx(proc, to_stmt_path(block.path));
-    for (const Expr& p : candidates) {
-      bool only_params = true;
-      for (size_t k = 0; k < scope.size(); ++k)
-        only_params = only_params && (used[k] || !mentions(p, scope[k].sym));
-      if (only_params && (config_fields_read(p).empty() ||
-                          decide(ctx, p) == Truth::AlwaysTrue))
-        preds.push_back(p);
+  std::vector<Expr> candidates = proc->preds;
+  for (const Expr& f : context_facts(proc, block.path)) candidates.push_back(f);
+  // A fact that reads a config field held where it was stated (the
+  // procedure's entry, an enclosing loop or if); it is kept only where it
+  // still holds at the block, with the values the fields have there.
+  QueryContext ctx(proc, to_stmt_path(block.path));
+  for (const Expr& p : candidates) {
+    bool only_params = true;
+    for (size_t k = 0; k < scope.size(); ++k)
+      only_params = only_params && (used[k] || !mentions(p, scope[k].sym));
+    if (only_params && (config_fields_read(p).empty() ||
+                        decide(ctx, p) == Truth::AlwaysTrue))
+      preds.push_back(p);
+  }
+  auto make = [&](std::vector<Expr> pre) {
+    return make_proc(subproc_name, params, std::move(pre), body, std::nullopt,
+                     info);
+  };
+
+  // The new procedure can be called from anywhere, so it must be safe with
+  // its own preconditions, as if it had been written by hand.
+  Proc subproc = make(preds);
+  const std::vector<CheckFailure> unsafe = bounds_failures(subproc);
+  if (!unsafe.empty())
+    refuse(fmt::format("Cannot extract the block at {} into {}: the new "
+                       "procedure would not be safe on its own: {}",
+                       info.str(), subproc_name, unsafe.front().what),
+           {.srcinfo = unsafe.front().srcinfo,
+            .counterexample = unsafe.front().counterexample,
+            .hint = "the facts it needs mention variables the block does "
+                    "not use; add an assertion to the procedure"});
+  if (!include_asserts) {
+    // Only the preconditions its safety needs: each fact is dropped, in
+    // order, when the procedure stays safe without it.
+    for (size_t k = 0; k < preds.size();) {
+      std::vector<Expr> fewer = preds;
+      fewer.erase(fewer.begin() + static_cast<long>(k));
+      if (bounds_failures(make(fewer)).empty())
+        preds = std::move(fewer);
+      else
+        k++;
     }
+    subproc = make(preds);
   }
 
-  Proc subproc = make_proc(subproc_name, std::move(params), std::move(preds),
-                           body, std::nullopt, info);
   Stmt call = make_call(subproc, std::move(args), info);
-  return {cursors::replace(proc, block, {call}), subproc};
+  cursors::EditResult edit = cursors::replace(proc, block, {call});
+  require_call_safe(edit.proc, block.path);
+  return {std::move(edit), subproc};
 }
 
 }  // namespace exo2::primitives

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/control_exprs.hpp"
@@ -62,7 +60,7 @@ cursors::EditResult fuse(const Proc& proc, const Location& first_loc,
       first->kind == StmtKind::For && second->kind == StmtKind::For;
   const bool ifs = first->kind == StmtKind::If && second->kind == StmtKind::If;
   if (!loops && !ifs)
-    throw std::invalid_argument(
+    throw ArgumentError(
         "expected the two argument cursors to either both point to loops or "
         "both point to if-guards");
   if (!adjacent(first_loc, second_loc)) {

@@ -9,6 +9,63 @@
 #include "exo2/primitives/substitute.hpp"
 
 namespace exo2::primitives {
+namespace {
+
+// Scalar data parameters passed a config field (`g(Cfg.f)`), by name.
+using ConfigParams = std::unordered_map<Sym, const ReadConfig*>;
+
+// `block` with each write of a parameter of `params` made a write of its
+// field: `a = e` becomes `Cfg.f = e`, `a += e` becomes `Cfg.f = Cfg.f + e`
+// (reads of `a` are already reads of the field).
+Block write_fields(const Block& block, const ConfigParams& params) {
+  Block out;
+  for (const Stmt& s : block) {
+    switch (s->kind) {
+      case StmtKind::Assign:
+      case StmtKind::Reduce: {
+        const Assign& a = s->as<Assign>();
+        auto it = params.find(a.name);
+        if (it == params.end()) {
+          out.push_back(s);
+          break;
+        }
+        const ReadConfig& field = *it->second;
+        Expr rhs = a.rhs;
+        if (s->kind == StmtKind::Reduce)
+          rhs = make_binop(
+              BinOpKind::Add,
+              make_read_config(field.config, field.field, s->srcinfo, a.type),
+              rhs, s->srcinfo, a.type);
+        out.push_back(
+            make_write_config(field.config, field.field, rhs, s->srcinfo));
+        break;
+      }
+      case StmtKind::For: {
+        const For& f = s->as<For>();
+        out.push_back(make_for(f.iter, f.lo, f.hi, write_fields(f.body, params),
+                               f.mode, s->srcinfo));
+        break;
+      }
+      case StmtKind::If: {
+        const If& i = s->as<If>();
+        out.push_back(make_if(i.cond, write_fields(i.body, params),
+                              write_fields(i.orelse, params), s->srcinfo));
+        break;
+      }
+      case StmtKind::With: {
+        const With& w = s->as<With>();
+        out.push_back(
+            make_with(w.ctx, write_fields(w.body, params), s->srcinfo));
+        break;
+      }
+      default:
+        out.push_back(s);
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 cursors::EditResult inline_call(const Proc& proc,
                                 const cursors::Location& call) {
@@ -34,6 +91,7 @@ cursors::EditResult inline_call(const Proc& proc,
 
   Substitution control;
   std::unordered_map<Sym, Sym> buffers;
+  ConfigParams fields;
   Block body;
   for (size_t k = 0; k < f.args.size() && k < c.args.size(); ++k) {
     const FnArg& param = f.args[k];
@@ -45,11 +103,17 @@ cursors::EditResult inline_call(const Proc& proc,
     } else if (param.type.is_numeric() && arg->kind == ExprKind::Read) {
       buffers[param.name] = arg->as<Read>().name;
     } else {
+      // Control values, and config fields passed to scalar data parameters
+      // (read through the substitution, written by write_fields).
       control[param.name] = arg;
+      if (param.type.is_numeric() && arg->kind == ExprKind::ReadConfig)
+        fields[param.name] = &arg->as<ReadConfig>();
     }
   }
   body.insert(body.end(), f.body.begin(), f.body.end());
-  return cursors::replace(proc, call, fresh_copy(body, control, buffers));
+  Block inlined = fresh_copy(body, control, buffers);
+  if (!fields.empty()) inlined = write_fields(inlined, fields);
+  return cursors::replace(proc, call, std::move(inlined));
 }
 
 }  // namespace exo2::primitives

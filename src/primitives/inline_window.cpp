@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/buffer_uses.hpp"
 #include "exo2/primitives/control_exprs.hpp"
@@ -88,7 +89,7 @@ cursors::EditResult inline_window(const Proc& proc,
   const Stmt s = stmt_of_kind(proc, window, StmtKind::WindowStmt);
   const WindowStmt& w = s->as<WindowStmt>();
   if (w.rhs->kind != ExprKind::WindowExpr)
-    throw std::invalid_argument("inline_window: expected a window expression");
+    throw ArgumentError("inline_window: expected a window expression");
   // The window's bounds are evaluated once, by the window statement; inlined,
   // at every use, after the statements that follow it.
   const Block& list = cursors::enclosing_list(proc, window.path);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/call_checks.hpp"
 #include "exo2/primitives/new_expressions.hpp"
 #include "exo2/primitives/refusal.hpp"
 
@@ -51,18 +52,23 @@ cursors::EditResult insert_noop_call(const Proc& proc,
   if (instr->body.size() != 1 || instr->body[0]->kind != StmtKind::Pass)
     refuse("Cannot insert a proc whose body is not pass");
   if (args.size() != instr->args.size())
-    throw std::invalid_argument("Function argument count mismatch");
+    throw ArgumentError("Function argument count mismatch");
   const SrcInfo& where = cursors::resolve_stmt(proc, gap.path)->srcinfo;
   std::vector<Expr> typed;
   for (size_t k = 0; k < args.size(); k++) {
-    typed.push_back(typecheck_in_scope(proc, gap.path, args[k]));
+    typed.push_back(
+        typecheck_in_scope(proc, gap.path, args[k], ExprCategory::Any));
     std::string why = argument_mismatch(instr->args[k], typed.back());
     if (!why.empty())
       refuse("Function argument type mismatch:" + why,
              {.srcinfo = typed.back()->srcinfo});
   }
-  return cursors::insert(proc, gap,
-                         {make_call(instr, std::move(typed), where)});
+  cursors::EditResult edit =
+      cursors::insert(proc, gap, {make_call(instr, std::move(typed), where)});
+  cursors::Path call = gap.path;
+  call.back().index = gap.gap_index();
+  require_call_safe(edit.proc, call);
+  return edit;
 }
 
 }  // namespace exo2::primitives

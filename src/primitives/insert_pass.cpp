@@ -1,7 +1,6 @@
 #include "exo2/primitives/insert_pass.hpp"
 
-#include <stdexcept>
-
+#include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/cursors/navigation.hpp"
 
 namespace exo2::primitives {
@@ -9,7 +8,7 @@ namespace exo2::primitives {
 cursors::EditResult insert_pass(const Proc& proc,
                                 const cursors::Location& gap) {
   if (gap.kind != cursors::LocationKind::Gap)
-    throw std::invalid_argument("insert_pass: expected a gap location");
+    throw ArgumentError("insert_pass: expected a gap location");
   // As in Exo, the new statement carries the location of the statement (or
   // procedure) whose list receives it.
   cursors::Path owner = cursors::owner_path(gap);

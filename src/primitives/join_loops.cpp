@@ -4,6 +4,7 @@
 
 #include "exo2/core_ir/equality.hpp"
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/primitives/control_exprs.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/refusal.hpp"
@@ -51,6 +52,29 @@ cursors::EditResult join_loops(const Proc& proc, const Location& loc1,
     refuse("expected the two loops to have identical bodies",
            {.srcinfo = loop2.srcinfo});
   const SrcInfo& src = loop1.srcinfo;
+  // seq(lo, mid) then seq(mid, hi) runs the iterations of seq(lo, hi) when
+  // lo <= mid <= hi, and none of them, as seq(lo, hi) does, when
+  // hi <= mid <= lo. A loop whose bounds are reversed runs no iteration:
+  // primitives such as lift_scope create them (docs/primitives-loops.md).
+  auto ordered = [&](const Expr& a, const Expr& b, const Expr& c) {
+    return control_binop(BinOpKind::And,
+                         control_binop(BinOpKind::Le, a, b, src),
+                         control_binop(BinOpKind::Le, b, c, src), src);
+  };
+  const Expr same_iterations =
+      control_binop(BinOpKind::Or, ordered(loop1.lo, loop1.hi, loop2.hi),
+                    ordered(loop2.hi, loop1.hi, loop1.lo), src);
+  require_proven(
+      prove_holds(ctx, same_iterations),
+      fmt::format("expected {} <= {} <= {}: the joined loop would run other "
+                  "iterations than the two loops",
+                  print_expr(loop1.lo), mid, print_expr(loop2.hi)),
+      {.srcinfo = loop2.srcinfo,
+       .condition = "Bound(lo <= mid <= hi)",
+       .formula = print_expr(same_iterations),
+       .hint = "a loop whose upper bound may be below its lower bound runs "
+               "no iteration; guard the loops with an if that orders "
+               "their bounds"});
 
   // Edit: the first loop runs to the second's upper bound; the second
   // loop goes.

@@ -1,8 +1,8 @@
 #include "exo2/primitives/left_reassociate_expr.hpp"
 
-#include <stdexcept>
 #include <string>
 
+#include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
 
@@ -26,13 +26,13 @@ cursors::EditResult left_reassociate_expr(const Proc& proc,
   Expr e = cursors::resolve_expr(proc, expr.path);
   if (e->kind != ExprKind::BinOp || (e->as<BinOp>().op != BinOpKind::Add &&
                                      e->as<BinOp>().op != BinOpKind::Mul))
-    throw std::invalid_argument(
+    throw ArgumentError(
         std::string("Only '+' or '*' can be reassociated, got ") +
         (e->kind == ExprKind::BinOp ? binop_text(e->as<BinOp>().op) : "?"));
   const BinOp& outer = e->as<BinOp>();
   if (outer.rhs->kind != ExprKind::BinOp ||
       outer.rhs->as<BinOp>().op != outer.op)
-    throw std::invalid_argument(
+    throw ArgumentError(
         std::string("The rhs of the expression must be the same binary "
                     "operation as the expression (") +
         binop_text(outer.op) + ")");

@@ -157,8 +157,7 @@ void bound_inside(const Stmt& s, std::vector<Sym>& out) {
 cursors::EditResult lift_reduce_constant(const Proc& proc,
                                          const cursors::Location& block) {
   if (block.kind != cursors::LocationKind::Block || block.hi - block.lo() != 2)
-    throw std::invalid_argument(
-        "lift_reduce_constant: expected a block of size 2");
+    throw ArgumentError("lift_reduce_constant: expected a block of size 2");
   Path first = block.path;
   Path second = block.path;
   second.back().index++;

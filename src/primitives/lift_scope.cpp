@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "exo2/analysis/effects.hpp"
 #include "exo2/analysis/queries.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/control_exprs.hpp"
@@ -217,10 +218,10 @@ cursors::EditResult lift_if_out_of_loop(const Proc& proc,
 
 cursors::EditResult lift_scope(const Proc& proc, const Location& scope) {
   if (scope.kind != cursors::LocationKind::Node)
-    throw std::invalid_argument("expected a statement");
+    throw ArgumentError("expected a statement");
   const Stmt inner = cursors::resolve_stmt(proc, scope.path);
   if (inner->kind != StmtKind::If && inner->kind != StmtKind::For)
-    throw std::invalid_argument("expected an if statement or a loop");
+    throw ArgumentError("expected an if statement or a loop");
   const char* target =
       inner->kind == StmtKind::If ? "if statement" : "for loop";
   if (scope.path.size() < 2)

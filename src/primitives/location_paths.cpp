@@ -1,7 +1,6 @@
 #include "exo2/primitives/location_paths.hpp"
 
-#include <stdexcept>
-
+#include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/cursors/navigation.hpp"
 
 namespace exo2::primitives {
@@ -11,7 +10,7 @@ StmtPath to_stmt_path(const cursors::Path& stmt) {
   for (size_t k = 0; k < stmt.size(); k++) {
     const cursors::Step& step = stmt[k];
     if (!cursors::is_statement_slot(step.slot))
-      throw std::invalid_argument("expected a statement path");
+      throw ArgumentError("expected a statement path");
     if (k + 1 == stmt.size()) {
       out.index = step.index;
     } else {
@@ -26,20 +25,19 @@ StmtPath to_stmt_path(const cursors::Path& stmt) {
 Stmt stmt_of_kind(const Proc& proc, const cursors::Location& loc,
                   StmtKind kind) {
   if (loc.kind != cursors::LocationKind::Node)
-    throw std::invalid_argument("expected a statement location");
+    throw ArgumentError("expected a statement location");
   Stmt s = cursors::resolve_stmt(proc, loc.path);
-  if (s->kind != kind)
-    throw std::invalid_argument("the statement has another kind");
+  if (s->kind != kind) throw ArgumentError("the statement has another kind");
   return s;
 }
 
 int interior_gap_index(const Proc& proc, const cursors::Location& gap) {
   if (gap.kind != cursors::LocationKind::Gap)
-    throw std::invalid_argument("expected a gap");
+    throw ArgumentError("expected a gap");
   const Block& list = cursors::enclosing_list(proc, gap.path);
   const int at = gap.gap_index();
   if (at == 0 || at == static_cast<int>(list.size()))
-    throw std::invalid_argument(
+    throw ArgumentError(
         "expected cursor to point to a gap between statements, not at an "
         "edge");
   return at;

@@ -1,7 +1,5 @@
 #include "exo2/primitives/merge_writes.hpp"
 
-#include <stdexcept>
-
 #include "exo2/core_ir/equality.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/data_locations.hpp"
@@ -21,23 +19,22 @@ bool is_write(const Stmt& s) {
 cursors::EditResult merge_writes(const Proc& proc,
                                  const cursors::Location& block) {
   if (block.kind != cursors::LocationKind::Block || block.hi - block.lo() != 2)
-    throw std::invalid_argument("merge_writes: expected a block of size 2");
+    throw ArgumentError("merge_writes: expected a block of size 2");
   cursors::Path first = block.path;
   cursors::Path second = block.path;
   second.back().index++;
   Stmt s1 = cursors::resolve_stmt(proc, first);
   Stmt s2 = cursors::resolve_stmt(proc, second);
   if (!is_write(s1) || !is_write(s2))
-    throw std::invalid_argument(
-        "expected two consecutive assign/reduce statements");
+    throw ArgumentError("expected two consecutive assign/reduce statements");
   const Assign& w1 = s1->as<Assign>();
   const Assign& w2 = s2->as<Assign>();
   if (w1.name != w2.name || !equal(w1.type, w2.type))
-    throw std::invalid_argument(
+    throw ArgumentError(
         "expected the two statements' left hand sides to have the same name "
         "& type");
   if (!w1.rhs->type.is_numeric() || !w2.rhs->type.is_numeric())
-    throw std::invalid_argument(
+    throw ArgumentError(
         "expected the two statements' right hand sides to have numeric "
         "types.");
 

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/primitives/buffer_accesses.hpp"
@@ -21,10 +20,10 @@ cursors::EditResult mult_dim(const Proc& proc, const cursors::Location& alloc,
   const std::vector<Expr>& shape = a.type.shape();
   for (int d : {hi, lo})
     if (d < 0 || d >= static_cast<int>(shape.size()))
-      throw std::invalid_argument(
+      throw ArgumentError(
           fmt::format("Cannot multiply out-of-bounds dimension index {}", d));
   if (hi == lo)
-    throw std::invalid_argument(
+    throw ArgumentError(
         fmt::format("Cannot multiply dimension {} by itself", hi));
   const std::string x = a.name.name();
   const Expr& lo_extent = shape[static_cast<size_t>(lo)];
@@ -47,6 +46,14 @@ cursors::EditResult mult_dim(const Proc& proc, const cursors::Location& alloc,
     out.erase(out.begin() + lo);
     return out;
   };
+
+  std::vector<Expr> new_shape = shape;
+  const std::optional<int64_t> n_hi = int_literal(hi_extent);
+  new_shape[static_cast<size_t>(hi)] =
+      n_hi ? control_int(*c * *n_hi, hi_extent->srcinfo)
+           : control_binop(BinOpKind::Mul, control_int(*c, hi_extent->srcinfo),
+                           hi_extent, hi_extent->srcinfo);
+  new_shape.erase(new_shape.begin() + lo);
 
   BufferAccessRewrite rewrite;
   rewrite.point = [&](const std::vector<Expr>& idx, const AccessSite&) {
@@ -73,14 +80,8 @@ cursors::EditResult mult_dim(const Proc& proc, const cursors::Location& alloc,
                "Cannot multiply {} because buffer is passed as an argument", x),
            {.srcinfo = site.srcinfo});
   };
-
-  std::vector<Expr> new_shape = shape;
-  const std::optional<int64_t> n_hi = int_literal(hi_extent);
-  new_shape[static_cast<size_t>(hi)] =
-      n_hi ? control_int(*c * *n_hi, hi_extent->srcinfo)
-           : control_binop(BinOpKind::Mul, control_int(*c, hi_extent->srcinfo),
-                           hi_extent, hi_extent->srcinfo);
-  new_shape.erase(new_shape.begin() + lo);
+  rewrite.new_shape = new_shape;
+  rewrite.action = "multiply";
 
   EditSequence edits(proc);
   edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));

@@ -21,7 +21,7 @@ cursors::EditResult mult_loops(const Proc& proc, const Location& outer_loc,
   const Stmt outer_stmt = stmt_of_kind(proc, outer_loc, StmtKind::For);
   const For& outer = outer_stmt->as<For>();
   if (outer.body.size() != 1 || outer.body[0]->kind != StmtKind::For)
-    throw std::invalid_argument("expected a loop whose body is one loop");
+    throw ArgumentError("expected a loop whose body is one loop");
   const For& inner = outer.body[0]->as<For>();
   const std::optional<int64_t> c = int_literal(inner.hi);
   if (!c)
@@ -31,6 +31,13 @@ cursors::EditResult mult_loops(const Proc& proc, const Location& outer_loc,
            {.srcinfo = inner.srcinfo,
             .hint = "mult_loops needs a literal inner bound; divide_loop "
                     "with perfect=True produces one"});
+  // With c <= 0 the inner loop runs nothing, but `e * c` may be positive
+  // (and `k / 0` is undefined).
+  if (*c <= 0)
+    refuse(fmt::format("expected the inner loop to run a positive number of "
+                       "iterations, got {}.",
+                       *c),
+           {.srcinfo = inner.srcinfo});
   if (int_literal(inner.lo) != 0 || int_literal(outer.lo) != 0)
     refuse(fmt::format("expected the inner and outer loops to have a constant "
                        "lower bound of 0, got {} and {}.",

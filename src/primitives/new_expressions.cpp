@@ -1,5 +1,8 @@
 #include "exo2/primitives/new_expressions.hpp"
 
+#include <fmt/format.h>
+
+#include "exo2/core_ir/printer.hpp"
 #include "exo2/core_ir/typecheck.hpp"
 #include "exo2/cursors/navigation.hpp"
 
@@ -44,12 +47,39 @@ std::vector<SymbolInfo> variables_in_scope(const Proc& proc,
   return out;
 }
 
+ExprCategory category_of(const Type& type) {
+  if (type.is_bool()) return ExprCategory::Bool;
+  if (type.is_indexable()) return ExprCategory::Control;
+  if (type.is_real_scalar()) return ExprCategory::Data;
+  return ExprCategory::Any;
+}
+
+const char* category_description(ExprCategory category) {
+  switch (category) {
+    case ExprCategory::Control:
+      return "size or index type expression";
+    case ExprCategory::Bool:
+      return "a bool expression";
+    case ExprCategory::Data:
+      return "a data (numeric scalar) expression";
+    case ExprCategory::Any:
+      break;
+  }
+  return "an expression";
+}
+
 Expr typecheck_in_scope(const Proc& proc, const cursors::Path& stmt,
-                        const Expr& untyped) {
+                        const Expr& untyped, ExprCategory expected) {
   std::unordered_map<Sym, Type> env;
   for (const SymbolInfo& v : variables_in_scope(proc, stmt))
     env[v.sym] = v.type;
-  return typecheck_expr(untyped, env);
+  Expr typed = typecheck_expr(untyped, env);
+  if (expected != ExprCategory::Any && category_of(typed->type) != expected)
+    throw typecheck_error(
+        {{typed->srcinfo, fmt::format("expected {}, but got type {} ({})",
+                                      category_description(expected),
+                                      typed->type.str(), print_expr(typed))}});
+  return typed;
 }
 
 }  // namespace exo2::primitives

@@ -1,6 +1,6 @@
 #include "exo2/primitives/partial_eval.hpp"
 
-#include <stdexcept>
+#include <fmt/format.h>
 
 #include "exo2/primitives/refusal.hpp"
 #include "exo2/primitives/substitute.hpp"
@@ -22,9 +22,14 @@ Expr literal_for(const FnArg& a, const ConstValue& value) {
     return make_const(
         is_bool ? std::get<bool>(value) : std::get<int64_t>(value) != 0,
         a.srcinfo, Type(TypeKind::Bool));
-  return make_int(
-      is_bool ? int64_t{std::get<bool>(value)} : std::get<int64_t>(value),
-      a.srcinfo, Type(TypeKind::Int));
+  const int64_t n =
+      is_bool ? int64_t{std::get<bool>(value)} : std::get<int64_t>(value);
+  if (a.type.kind() == TypeKind::Size && n <= 0)
+    refuse(fmt::format("cannot partially evaluate the size parameter {} to "
+                       "{}: sizes are positive",
+                       a.name.name(), n),
+           {.srcinfo = a.srcinfo});
+  return make_int(n, a.srcinfo, Type(TypeKind::Int));
 }
 
 }  // namespace
@@ -33,7 +38,7 @@ Proc partial_eval(const Proc& proc, const std::vector<ParameterValue>& values) {
   Substitution subst;
   for (const ParameterValue& v : values) {
     if (v.param < 0 || v.param >= static_cast<int>(proc->args.size()))
-      throw std::invalid_argument("partial_eval: no such parameter");
+      throw ArgumentError("partial_eval: no such parameter");
     const FnArg& a = proc->args[static_cast<size_t>(v.param)];
     subst[a.name] = literal_for(a, v.value);
   }

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "exo2/primitives/buffer_accesses.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
@@ -22,9 +21,9 @@ cursors::EditResult rearrange_dim(const Proc& proc,
   std::sort(sorted.begin(), sorted.end());
   for (size_t k = 0; k < sorted.size(); k++)
     if (sorted[k] != static_cast<int>(k))
-      throw std::invalid_argument("rearrange_dim: not a permutation");
+      throw ArgumentError("rearrange_dim: not a permutation");
   if (sorted.size() != a.type.shape().size())
-    throw std::invalid_argument("rearrange_dim: not a permutation");
+    throw ArgumentError("rearrange_dim: not a permutation");
 
   auto permute = [&](const auto& list) {
     std::remove_cvref_t<decltype(list)> out;
@@ -68,11 +67,13 @@ cursors::EditResult rearrange_dim(const Proc& proc,
         permutation.begin());
   };
   rewrite.whole_buffer = refuse_call;
+  rewrite.new_shape = permute(a.type.shape());
+  rewrite.action = "permute";
 
   EditSequence edits(proc);
   edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));
   edits.apply(cursors::replace_stmt_attributes(
-      edits.proc(), alloc, with_shape(alloc_stmt, permute(a.type.shape()))));
+      edits.proc(), alloc, with_shape(alloc_stmt, rewrite.new_shape)));
   return edits.result();
 }
 

@@ -51,7 +51,7 @@ cursors::EditResult reorder_loops(const Proc& proc, const Location& outer_loc) {
   const Stmt outer_stmt = stmt_of_kind(proc, outer_loc, StmtKind::For);
   const For& outer = outer_stmt->as<For>();
   if (outer.body.size() != 1 || outer.body[0]->kind != StmtKind::For)
-    throw std::invalid_argument("expected a loop whose body is one loop");
+    throw ArgumentError("expected a loop whose body is one loop");
   const For& inner = outer.body[0]->as<For>();
   if (mentions(inner.lo, outer.iter) || mentions(inner.hi, outer.iter))
     refuse("inner loop's lo or hi depends on outer loop's iteration variable",

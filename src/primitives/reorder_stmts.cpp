@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/refusal.hpp"
@@ -13,7 +11,7 @@ namespace exo2::primitives {
 cursors::EditResult reorder_stmts(const Proc& proc,
                                   const cursors::Location& block) {
   if (block.kind != cursors::LocationKind::Block || block.hi - block.lo() != 2)
-    throw std::invalid_argument("reorder_stmts: expected a block of size 2");
+    throw ArgumentError("reorder_stmts: expected a block of size 2");
   cursors::Path first = block.path;
   cursors::Path second = block.path;
   second.back().index++;

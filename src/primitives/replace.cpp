@@ -11,6 +11,7 @@
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/new_expressions.hpp"
 #include "exo2/primitives/refusal.hpp"
+#include "exo2/primitives/strides.hpp"
 #include "exo2/primitives/substitute.hpp"
 #include "exo2/primitives/unification.hpp"
 
@@ -54,31 +55,6 @@ Expr at_call(const Expr& e, const std::unordered_map<Sym, Expr>& args) {
     }
     default:
       return e;
-  }
-}
-
-// Binds the strides the caller knows: dense tensors are row-major, and a
-// window statement keeps the strides of its buffer's interval dimensions.
-void bind_known_strides(QueryContext& ctx,
-                        const std::vector<SymbolInfo>& scope) {
-  SmtEncoder& enc = ctx.encoder();
-  for (const SymbolInfo& s : scope) {
-    const Type& t = s.type;
-    if (!t.is_tensor() || t.is_window() || s.kind == SymbolInfo::Kind::Window)
-      continue;
-    z3::expr stride = enc.int_value(1);
-    for (size_t d = t.shape().size(); d-- > 0;) {
-      enc.bind_stride(s.sym, static_cast<int>(d), stride);
-      if (!SmtEncoder::is_encodable(t.shape()[d])) break;
-      stride = stride * enc.encode(t.shape()[d]);
-    }
-  }
-  for (const auto& [name, view] : ctx.windows()) {
-    int k = 0;
-    for (size_t d = 0; d < view.dims.size(); d++)
-      if (view.dims[d].is_interval)
-        enc.bind_stride(name, k++,
-                        enc.stride(view.buffer, static_cast<int>(d)));
   }
 }
 

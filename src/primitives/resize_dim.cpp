@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -29,22 +28,28 @@ struct Instance {
   std::vector<z3::expr> idx;
 };
 
+// The iterators of the first `fixed.size()` loops are `fixed` (an instance
+// in the same iteration of those loops as another one), the others fresh.
 Instance instantiate(SmtEncoder& enc, const Access& a,
-                     const std::string& suffix, std::vector<NamedTerm>& shown) {
+                     const std::string& suffix, std::vector<NamedTerm>& shown,
+                     const std::vector<z3::expr>& fixed = {}) {
   enc.push();
   Instance inst{enc.bool_value(true), {}, {}};
   for (const Expr& u : a.unknowns)
     enc.bind(u->as<Read>().name,
              u->type.is_bool() ? enc.fresh_bool(u->as<Read>().name.name())
                                : enc.fresh_int(u->as<Read>().name.name()));
-  for (const LoopRange& l : a.loops) {
+  for (size_t k = 0; k < a.loops.size(); k++) {
+    const LoopRange& l = a.loops[k];
     const z3::expr lo = term(enc, l.lo);
     const z3::expr hi = term(enc, l.hi);
-    const z3::expr i = enc.fresh_int(l.iter.name() + suffix);
+    const bool is_fixed = k < fixed.size();
+    const z3::expr i =
+        is_fixed ? fixed[k] : enc.fresh_int(l.iter.name() + suffix);
     enc.bind(l.iter, i);
     inst.when = inst.when && lo <= i && i < hi;
     inst.iters.push_back(i);
-    shown.push_back({l.iter.name() + suffix, i});
+    if (!is_fixed) shown.push_back({l.iter.name() + suffix, i});
   }
   for (const Guard& g : a.guards) {
     // An unencodable guard is dropped: more instances, never fewer.
@@ -73,52 +78,116 @@ z3::expr runs_before(SmtEncoder& enc, const Access& first, const Instance& a,
   return before;
 }
 
-// Folding dimension `dim` to `size` keeps every value a read needs: no
-// write to an element `size` or more away lands between them. It suffices
-// that for each pair of accesses, one a write, agreeing on the other
-// dimensions, the earlier index is less than `size` above the later one.
-void require_foldable(const Proc& proc, const cursors::Location& alloc,
-                      const Sym& buffer, int dim, int64_t size) {
-  QueryContext ctx(proc, to_stmt_path(alloc.path));
-  SmtEncoder& enc = ctx.encoder();
-  std::vector<Access> accesses;
-  for (Access& a : effects_of(rest_of_block(proc, alloc), ctx.windows()))
-    if (!a.location.is_config() && a.location.buffer == buffer)
-      accesses.push_back(std::move(a));
-  for (size_t p = 0; p < accesses.size(); p++) {
-    for (size_t q = 0; q < accesses.size(); q++) {
-      const Access& first = accesses[p];
-      const Access& second = accesses[q];
-      if (!first.modifies() && !second.modifies()) continue;
-      std::vector<NamedTerm> shown = ctx.shown_terms();
-      const Instance a = instantiate(enc, first, "", shown);
-      const Instance b = instantiate(enc, second, "'", shown);
-      z3::expr same_rest = enc.bool_value(true);
-      for (size_t d = 0; d < a.idx.size() && d < b.idx.size(); d++)
-        if (static_cast<int>(d) != dim)
-          same_rest = same_rest && a.idx[d] == b.idx[d];
-      const size_t d = static_cast<size_t>(dim);
-      const QueryResult r = enc.satisfiable(
-          a.when && b.when && runs_before(enc, first, a, p, second, b, q) &&
-          same_rest && a.idx[d] - b.idx[d] >= enc.int_value(size));
-      if (r.no()) continue;
-      const std::string why =
-          r.timed_out()
-              ? fmt::format("the solver gave up ({})", r.reason_unknown)
-              : "";
-      refuse(
-          fmt::format("Buffer folding failed because {} at {} may access "
-                      "{} or more before {} at {}, which runs earlier.",
-                      second.text, second.srcinfo.str(), size, first.text,
-                      first.srcinfo.str()),
-          {.srcinfo = second.srcinfo,
-           .condition = "accesses move forward within a window of " +
-                        std::to_string(size),
-           .counterexample = r.timed_out() ? "" : enc.counterexample(r, shown),
-           .hint = why});
-    }
+// Folding dimension `dim` to `size` keeps every value a read needs. After
+// folding, a read of element e gets the value of the last write to any
+// element sharing e's slot; it differs when a write w2 to another such
+// element (`size` or more away, the other dimensions equal) runs after the
+// write w1 of e and before the read, unless a write w3 of e runs between
+// w2 and the read: one query per (w1, w2, read). (A read of an element no
+// earlier write wrote reads an undefined value either way.) Reductions
+// count as reads and as writes. The writes w3 considered are those the
+// read's own iteration runs before it (no loops of their own, earlier in
+// the text): ignoring any other w3 can only refuse more.
+class FoldCheck {
+ public:
+  FoldCheck(const Proc& proc, const cursors::Location& alloc, const Sym& buffer,
+            int dim, int64_t size)
+      : ctx_(proc, to_stmt_path(alloc.path)), dim_(dim), size_(size) {
+    for (Access& a : effects_of(rest_of_block(proc, alloc), ctx_.windows()))
+      if (!a.location.is_config() && a.location.buffer == buffer)
+        accesses_.push_back(std::move(a));
   }
-}
+
+  void require_foldable() {
+    for (size_t w1 = 0; w1 < accesses_.size(); w1++)
+      for (size_t w2 = 0; w2 < accesses_.size(); w2++)
+        for (size_t r = 0; r < accesses_.size(); r++)
+          if (accesses_[w1].modifies() && accesses_[w2].modifies() &&
+              accesses_[r].kind != AccessKind::Write)
+            require_kept(w1, w2, r);
+  }
+
+ private:
+  QueryContext ctx_;
+  int dim_;
+  int64_t size_;
+  std::vector<Access> accesses_;
+
+  // Equal indices in every dimension but the folded one (and in that one
+  // too with `all`).
+  z3::expr same(const Instance& a, const Instance& b, bool all) {
+    z3::expr out = ctx_.encoder().bool_value(true);
+    for (size_t d = 0; d < a.idx.size() && d < b.idx.size(); d++)
+      if (all || static_cast<int>(d) != dim_) out = out && a.idx[d] == b.idx[d];
+    return out;
+  }
+  // Whether every loop around `inner` is one around `outer` too, so that an
+  // instance of `outer` fixes one of `inner`.
+  static bool encloses(const Access& outer, const Access& inner) {
+    if (inner.loops.size() > outer.loops.size()) return false;
+    for (size_t k = 0; k < inner.loops.size(); k++)
+      if (!(inner.loops[k].iter == outer.loops[k].iter)) return false;
+    return true;
+  }
+  // `a` and `b` are `size` or more apart in the folded dimension.
+  z3::expr apart(const Instance& a, const Instance& b) {
+    const size_t d = static_cast<size_t>(dim_);
+    const z3::expr n = ctx_.encoder().int_value(size_);
+    return a.idx[d] - b.idx[d] >= n || b.idx[d] - a.idx[d] >= n;
+  }
+
+  void require_kept(size_t w1, size_t w2, size_t r) {
+    SmtEncoder& enc = ctx_.encoder();
+    std::vector<NamedTerm> shown = ctx_.shown_terms();
+    const Access& first = accesses_[w1];
+    const Access& between = accesses_[w2];
+    const Access& read = accesses_[r];
+    const Instance a = instantiate(enc, first, "", shown);
+    const Instance b = instantiate(enc, between, "'", shown);
+    const Instance c = instantiate(enc, read, "''", shown);
+    z3::expr lost = a.when && b.when && c.when &&
+                    runs_before(enc, first, a, w1, between, b, w2) &&
+                    runs_before(enc, between, b, w2, read, c, r) &&
+                    same(a, b, false) && same(a, c, true) && apart(a, b);
+    for (size_t w3 = 0; w3 < r; w3++) {
+      const Access& rewrite = accesses_[w3];
+      if (rewrite.kind != AccessKind::Write || !encloses(read, rewrite))
+        continue;
+      std::vector<NamedTerm> unused;
+      const std::vector<z3::expr> same_iteration(
+          c.iters.begin(),
+          c.iters.begin() + static_cast<long>(rewrite.loops.size()));
+      const Instance d =
+          instantiate(enc, rewrite, "_w3", unused, same_iteration);
+      lost = lost && !(d.when && same(d, c, true) &&
+                       runs_before(enc, between, b, w2, rewrite, d, w3));
+    }
+    const QueryResult q = enc.satisfiable(lost);
+    if (q.no()) return;
+    refuse(fmt::format("Buffer folding failed because {} at {} reads the "
+                       "value {} at {} wrote, but {} at {}, which runs "
+                       "between them, writes {} or more away from it.",
+                       read.text, read.srcinfo.str(), first.text,
+                       first.srcinfo.str(), between.text, between.srcinfo.str(),
+                       size_),
+           report(q, shown, read.srcinfo));
+  }
+
+  SchedulingReport report(const QueryResult& q,
+                          const std::vector<NamedTerm>& shown,
+                          const SrcInfo& at) {
+    return {.srcinfo = at,
+            .condition =
+                "no value a read needs is overwritten in a window "
+                "of " +
+                std::to_string(size_),
+            .counterexample =
+                q.timed_out() ? "" : ctx_.encoder().counterexample(q, shown),
+            .hint = q.timed_out() ? fmt::format("the solver gave up ({})",
+                                                q.reason_unknown)
+                                  : ""};
+  }
+};
 
 }  // namespace
 
@@ -129,7 +198,7 @@ cursors::EditResult resize_dim(const Proc& proc, const cursors::Location& alloc,
   const auto& a = alloc_stmt->as<Alloc>();
   const std::vector<Expr>& shape = a.type.shape();
   if (dim < 0 || dim >= static_cast<int>(shape.size()))
-    throw std::invalid_argument(
+    throw ArgumentError(
         fmt::format("Cannot resize out-of-bounds dimension index {}", dim));
   const std::string x = a.name.name();
   const Expr size = control_expr_before(proc, alloc, size_untyped);
@@ -139,7 +208,7 @@ cursors::EditResult resize_dim(const Proc& proc, const cursors::Location& alloc,
   if (fold) {
     fold_size = int_literal(size);
     if (!fold_size || *fold_size <= 0)
-      throw std::invalid_argument(
+      throw ArgumentError(
           "resize_dim: fold needs a positive integer literal size");
   } else {
     QueryContext ctx(proc, to_stmt_path(alloc.path));
@@ -193,26 +262,21 @@ cursors::EditResult resize_dim(const Proc& proc, const cursors::Location& alloc,
     }
     return WindowedAccess{a.name, std::move(out)};
   };
-  rewrite.stride = [&](int d, const AccessSite& site) {
-    if (d < dim)
-      refuse(fmt::format("Cannot resize {} because the value of stride({}, "
-                         "{}) at {} would change",
-                         x, x, d, site.srcinfo.str()),
-             {.srcinfo = site.srcinfo});
-    return d;
-  };
+  rewrite.stride = [](int d, const AccessSite&) { return d; };
   rewrite.whole_buffer = [&](const AccessSite& site) {
     refuse(fmt::format(
                "Cannot resize {} because buffer is passed as an argument", x),
            {.srcinfo = site.srcinfo});
   };
 
-  EditSequence edits(proc);
-  edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));
-  if (fold) require_foldable(proc, alloc, a.name, dim, *fold_size);
-
   std::vector<Expr> new_shape = shape;
   new_shape[static_cast<size_t>(dim)] = size;
+  rewrite.new_shape = new_shape;
+  rewrite.action = "resize";
+
+  EditSequence edits(proc);
+  edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));
+  if (fold) FoldCheck(proc, alloc, a.name, dim, *fold_size).require_foldable();
   edits.apply(cursors::replace_stmt_attributes(
       edits.proc(), alloc, with_shape(alloc_stmt, new_shape)));
   require_in_bounds(edits.proc(), alloc, new_shape);

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/core_ir/typecheck.hpp"
 #include "exo2/cursors/navigation.hpp"
@@ -17,7 +15,7 @@ cursors::EditResult rewrite_expr(const Proc& proc,
                                  const cursors::Location& expr,
                                  const Expr& untyped) {
   if (expr.kind != cursors::LocationKind::Node)
-    throw std::invalid_argument("rewrite_expr: expected an expression");
+    throw ArgumentError("rewrite_expr: expected an expression");
   Expr old_expr = cursors::resolve_expr(proc, expr.path);
   // The statement holding the expression: its path is the statement steps
   // that lead to it.
@@ -25,10 +23,11 @@ cursors::EditResult rewrite_expr(const Proc& proc,
   while (!stmt.empty() && !cursors::is_statement_slot(stmt.back().slot))
     stmt.pop_back();
   if (stmt.empty())
-    throw std::invalid_argument(
+    throw ArgumentError(
         "rewrite_expr: expected an expression inside a statement");
 
-  const Expr new_expr = typecheck_in_scope(proc, stmt, untyped);
+  const Expr new_expr =
+      typecheck_in_scope(proc, stmt, untyped, category_of(old_expr->type));
   QueryContext ctx(proc, to_stmt_path(stmt));
   SafetyResult r = prove_equivalent(ctx, old_expr, new_expr);
   require_proven(r,

@@ -1,7 +1,5 @@
 #include "exo2/primitives/set_memory.hpp"
 
-#include <stdexcept>
-
 #include "exo2/primitives/buffer_uses.hpp"
 #include "exo2/primitives/refusal.hpp"
 
@@ -9,7 +7,7 @@ namespace exo2::primitives {
 
 cursors::EditResult set_memory(const Proc& proc, const cursors::Location& decl,
                                MemoryPtr mem) {
-  if (!mem) throw std::invalid_argument("set_memory: expected a memory");
+  if (!mem) throw ArgumentError("set_memory: expected a memory");
   const Declaration d = declaration_at(proc, decl);
   // Barriers (spec/cuda.md) have memories too.
   if (d.type.basetype().is_control())

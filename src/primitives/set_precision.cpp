@@ -1,7 +1,5 @@
 #include "exo2/primitives/set_precision.hpp"
 
-#include <stdexcept>
-
 #include "exo2/primitives/buffer_uses.hpp"
 #include "exo2/primitives/refusal.hpp"
 
@@ -44,7 +42,7 @@ cursors::EditResult set_precision(const Proc& proc,
                                   const cursors::Location& decl,
                                   TypeKind precision) {
   if (!is_data_kind(precision))
-    throw std::invalid_argument("set_precision: expected a data type");
+    throw ArgumentError("set_precision: expected a data type");
   const Declaration d = declaration_at(proc, decl);
   if (!d.type.is_numeric())
     refuse("cannot set the precision or memory of a control value",

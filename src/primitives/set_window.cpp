@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-
 #include "exo2/primitives/buffer_uses.hpp"
 #include "exo2/primitives/refusal.hpp"
 
@@ -61,8 +59,7 @@ const Stmt* call_needing_dense(const Block& b, const Sym& x, size_t* param) {
 cursors::EditResult set_window(const Proc& proc, const cursors::Location& param,
                                bool is_window) {
   const Declaration d = declaration_at(proc, param);
-  if (d.param < 0)
-    throw std::invalid_argument("set_window: expected a parameter");
+  if (d.param < 0) throw ArgumentError("set_window: expected a parameter");
   if (!d.type.is_tensor())
     refuse("cannot change windowing of a non-tensor/window argument",
            {.srcinfo = d.srcinfo});

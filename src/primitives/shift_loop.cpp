@@ -17,7 +17,8 @@ cursors::EditResult shift_loop(const Proc& proc,
                                const Expr& new_lo_untyped) {
   const Stmt loop_stmt = stmt_of_kind(proc, loop_loc, StmtKind::For);
   const For& loop = loop_stmt->as<For>();
-  const Expr new_lo = typecheck_in_scope(proc, loop_loc.path, new_lo_untyped);
+  const Expr new_lo = typecheck_in_scope(proc, loop_loc.path, new_lo_untyped,
+                                         ExprCategory::Control);
   const SrcInfo& src = loop.srcinfo;
 
   QueryContext ctx(proc, to_stmt_path(loop_loc.path));

@@ -1,7 +1,5 @@
 #include "exo2/primitives/split_write.hpp"
 
-#include <stdexcept>
-
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/data_locations.hpp"
 #include "exo2/primitives/location_paths.hpp"
@@ -12,11 +10,10 @@ namespace exo2::primitives {
 cursors::EditResult split_write(const Proc& proc,
                                 const cursors::Location& stmt) {
   if (stmt.kind != cursors::LocationKind::Node)
-    throw std::invalid_argument("split_write: expected a statement");
+    throw ArgumentError("split_write: expected a statement");
   Stmt s = cursors::resolve_stmt(proc, stmt.path);
   if (s->kind != StmtKind::Assign && s->kind != StmtKind::Reduce)
-    throw std::invalid_argument(
-        "split_write: expected an assignment or reduction");
+    throw ArgumentError("split_write: expected an assignment or reduction");
   const Assign& w = s->as<Assign>();
   if (w.rhs->kind != ExprKind::BinOp || w.rhs->as<BinOp>().op != BinOpKind::Add)
     refuse("Expected the rhs of the statement to be an addition.",

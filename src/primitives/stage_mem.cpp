@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <optional>
-#include <stdexcept>
 #include <unordered_set>
 #include <vector>
 
@@ -16,7 +15,9 @@
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/new_expressions.hpp"
 #include "exo2/primitives/refusal.hpp"
+#include "exo2/primitives/strides.hpp"
 #include "exo2/primitives/substitute.hpp"
+#include "exo2/primitives/window_overwrite.hpp"
 
 namespace exo2::primitives {
 namespace {
@@ -47,10 +48,6 @@ struct Site {
   // of windows made inside the block, which follow their window statement.
   std::optional<Access> access;
   bool reads = false, writes = false;
-  // Whether it runs whenever the block runs, once the loops around it are
-  // known to be non-empty.
-  bool unconditional = true;
-  std::vector<LoopRange> loops;
 };
 
 // What the callee of `call` does with its parameter `k`.
@@ -87,7 +84,6 @@ class SiteCollector {
   std::unordered_set<Sym> staged_windows_;
   std::vector<LoopRange> loops_;
   std::vector<Guard> guards_;
-  int conditional_depth_ = 0;
 
   void refuse_alias(const Sym& name, const SrcInfo& src) {
     refuse(fmt::format("Cannot stage '{}': the block also accesses it "
@@ -104,8 +100,6 @@ class SiteCollector {
     Site s;
     s.kind = kind;
     s.path = std::move(path);
-    s.unconditional = conditional_depth_ == 0;
-    s.loops = loops_;
     Access a;
     a.kind = kind == Site::Kind::Assign   ? AccessKind::Write
              : kind == Site::Kind::Reduce ? AccessKind::Reduce
@@ -127,7 +121,6 @@ class SiteCollector {
     s.path = std::move(path);
     s.reads = reads;
     s.writes = writes;
-    s.unconditional = false;
     sites.push_back(std::move(s));
   }
 
@@ -161,13 +154,11 @@ class SiteCollector {
       }
       case StmtKind::If: {
         const If& f = s->as<If>();
-        conditional_depth_++;
         guards_.push_back({f.cond, true});
         block(f.body, child(path, {Slot::Body, 0}));
         guards_.back().holds = false;
         block(f.orelse, child(path, {Slot::Orelse, 0}));
         guards_.pop_back();
-        conditional_depth_--;
         return;
       }
       case StmtKind::With:
@@ -263,7 +254,6 @@ class SiteCollector {
         Site site =
             make_site(Site::Kind::Window, path, idx, e->srcinfo, print_expr(e));
         loops_.resize(outer);
-        site.loops = loops_;
         site.reads = true;
         sites.push_back(std::move(site));
       } else if (staged_windows_.count(w.name)) {
@@ -277,85 +267,6 @@ class SiteCollector {
         e, [&](Step step, const Expr& sub) { expr(sub, child(path, step)); });
   }
 };
-
-bool proven(const SafetyResult& r) { return r.proven(); }
-
-// Whether every loop of `loops` provably runs at least once (bounds that
-// depend on other loops of the block are not provable: conservative).
-bool loops_non_empty(QueryContext& ctx, const std::vector<LoopRange>& loops) {
-  for (const LoopRange& l : loops) {
-    Expr extent = control_binop(BinOpKind::Sub, l.hi, l.lo, l.hi->srcinfo);
-    if (!proven(prove_compare(ctx, extent, BinOpKind::Gt, 0))) return false;
-  }
-  return true;
-}
-
-// The loop `idx` runs over when it is `iter` or `iter + c` / `c + iter`
-// with `c` free of the block's loops; sets `offset` to `c` (null for 0).
-const LoopRange* index_loop(const Expr& idx,
-                            const std::vector<LoopRange>& loops, Expr& offset) {
-  auto loop_of = [&](const Expr& e) -> const LoopRange* {
-    if (e->kind != ExprKind::Read || !e->as<Read>().idx.empty()) return nullptr;
-    for (const LoopRange& l : loops)
-      if (l.iter == e->as<Read>().name) return &l;
-    return nullptr;
-  };
-  auto free_of_loops = [&](const Expr& e) {
-    for (const LoopRange& l : loops)
-      if (mentions(e, l.iter)) return false;
-    return true;
-  };
-  offset = nullptr;
-  if (const LoopRange* l = loop_of(idx)) return l;
-  if (idx->kind != ExprKind::BinOp || idx->as<BinOp>().op != BinOpKind::Add)
-    return nullptr;
-  const BinOp& b = idx->as<BinOp>();
-  if (const LoopRange* l = loop_of(b.lhs); l && free_of_loops(b.rhs)) {
-    offset = b.rhs;
-    return l;
-  }
-  if (const LoopRange* l = loop_of(b.rhs); l && free_of_loops(b.lhs)) {
-    offset = b.lhs;
-    return l;
-  }
-  return nullptr;
-}
-
-// Whether the assignment `site` writes every element of the window: each
-// interval index runs over its own loop, whose range covers the interval.
-bool covers_window(QueryContext& ctx, const Site& site,
-                   const std::vector<WindowAccess>& window) {
-  if (site.kind != Site::Kind::Assign || !site.unconditional) return false;
-  std::vector<const LoopRange*> used;
-  for (size_t d = 0; d < window.size(); d++) {
-    if (!window[d].is_interval) continue;
-    Expr offset;
-    const LoopRange* l = index_loop(site.access->idx[d], site.loops, offset);
-    if (l == nullptr) return false;
-    for (const LoopRange* u : used)
-      if (u == l) return false;
-    used.push_back(l);
-    const SrcInfo& src = window[d].lo->srcinfo;
-    Expr first =
-        offset ? control_binop(BinOpKind::Add, l->lo, offset, src) : l->lo;
-    Expr last =
-        offset ? control_binop(BinOpKind::Add, l->hi, offset, src) : l->hi;
-    if (!proven(prove_compare(
-            ctx, control_binop(BinOpKind::Sub, window[d].lo, first, src),
-            BinOpKind::Ge, 0)) ||
-        !proven(prove_compare(
-            ctx, control_binop(BinOpKind::Sub, last, window[d].hi, src),
-            BinOpKind::Ge, 0)))
-      return false;
-  }
-  std::vector<LoopRange> others;
-  for (const LoopRange& l : site.loops) {
-    bool is_used = false;
-    for (const LoopRange* u : used) is_used = is_used || u == &l;
-    if (!is_used) others.push_back(l);
-  }
-  return loops_non_empty(ctx, others);
-}
 
 // `i - lo` for each interval entry of the window (points dropped).
 std::vector<Expr> staged_indices(const std::vector<Expr>& idx,
@@ -374,7 +285,7 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
                               const Expr& window, const std::string& new_name,
                               bool accum) {
   if (block.kind != cursors::LocationKind::Block)
-    throw std::invalid_argument("stage_mem: expected a block");
+    throw ArgumentError("stage_mem: expected a block");
   const Block& list = cursors::enclosing_list(proc, block.path);
   const int lo = block.lo();
   const Block stmts(list.begin() + lo, list.begin() + block.hi);
@@ -392,14 +303,14 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
     x = window->as<WindowExpr>().name;
     entries = window->as<WindowExpr>().idx;
   } else {
-    throw std::invalid_argument("stage_mem: expected a window of a buffer");
+    throw ArgumentError("stage_mem: expected a window of a buffer");
   }
   const std::vector<SymbolInfo> scope = variables_in_scope(proc, block.path);
   const SymbolInfo* info = nullptr;
   for (const SymbolInfo& v : scope)
     if (v.sym == x) info = &v;
   if (info == nullptr)
-    throw std::invalid_argument("stage_mem: the buffer is not in scope");
+    throw ArgumentError("stage_mem: the buffer is not in scope");
   if (!info->type.is_numeric())
     refuse(fmt::format("Cannot stage '{}': it is not a data buffer, but has "
                        "type {}.",
@@ -413,15 +324,10 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
            {.srcinfo = window->srcinfo});
   for (WindowAccess& e : entries) {
     if (!e.is_interval ? !e.lo : (!e.lo || !e.hi))
-      throw std::invalid_argument("stage_mem: incomplete window entry");
-    e.lo = typecheck_in_scope(proc, block.path, e.lo);
-    if (e.is_interval) e.hi = typecheck_in_scope(proc, block.path, e.hi);
-    for (const Expr& bound : {e.lo, e.hi})
-      if (bound && !bound->type.is_indexable())
-        throw typecheck_error(
-            {{bound->srcinfo,
-              fmt::format("cannot index with expression of type '{}'",
-                          bound->type.str())}});
+      throw ArgumentError("stage_mem: incomplete window entry");
+    e.lo = typecheck_in_scope(proc, block.path, e.lo, ExprCategory::Control);
+    if (e.is_interval)
+      e.hi = typecheck_in_scope(proc, block.path, e.hi, ExprCategory::Control);
   }
 
   // The store nest evaluates the window again, after the block.
@@ -460,7 +366,7 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
   const Type new_type =
       new_shape.empty() ? base : Type::tensor(base, new_shape, false);
 
-  // ---- Safety: ReduceOnly, InOrOut.
+  // ---- Safety: the window stays put, ReduceOnly, InOrOut.
   if (accum)
     require_proven(
         prove_reduce_only(ctx, stmts, x),
@@ -526,23 +432,20 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
                        x.name(), x.name()),
            {.srcinfo = src});
 
-  // The load can be left out when the block overwrites the whole window
-  // before reading it (see the header).
-  bool load = reads || accum;
+  // The load is dead when the block writes every element of the window
+  // before reading it (window_overwrite.hpp).
+  bool load = true;
   if (!accum) {
-    const bool points_only = new_shape.empty();
-    const Site& first = inside.front();
-    if (points_only && first.kind == Site::Kind::Assign &&
-        first.unconditional && loops_non_empty(ctx, first.loops)) {
-      load = false;
-    } else if (!points_only && !reads) {
-      load = true;
-      for (const Site& s : inside)
-        if (covers_window(ctx, s, entries)) load = false;
-    }
+    std::vector<StagedAccess> staged;
+    for (const Site& s : inside)
+      staged.push_back({s.path, s.kind == Site::Kind::Assign,
+                        s.access ? &*s.access : nullptr, s.reads});
+    load = !overwrites_window_before_reading(ctx, stmts, block.path, entries,
+                                             staged);
   }
 
   // ---- Rewrite the inside accesses (no statement moves).
+  bind_known_strides(ctx, scope);
   EditSequence edits(proc);
   for (const Site& s : inside) {
     if (s.kind == Site::Kind::Assign || s.kind == Site::Kind::Reduce) continue;
@@ -562,6 +465,26 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
         idx.push_back(a.is_interval
                           ? WindowAccess::interval(shift(a.lo), shift(a.hi))
                           : WindowAccess::point(shift(a.lo)));
+      }
+      // The window now views the staging buffer: the strides that the
+      // callee or later code reads must keep their values.
+      for (int k : observed_window_strides(proc, s.path)) {
+        const int d = interval_position(w.idx, k);
+        const int staged_d = interval_position(idx, k);
+        const Expr before =
+            make_stride_expr(x, d, old->srcinfo, Type(TypeKind::Stride));
+        if (!same_stride(ctx, before,
+                         dense_stride(new_shape, static_cast<size_t>(staged_d),
+                                      old->srcinfo)))
+          refuse(fmt::format("Cannot stage '{}': the window {} at {} passes "
+                             "on stride({}, {}), which the staging buffer "
+                             "would change",
+                             x.name(), print_expr(old), old->srcinfo.str(),
+                             x.name(), d),
+                 {.srcinfo = old->srcinfo,
+                  .hint = "the callee or later code reads this stride "
+                          "(stride(), or a precondition such as `assert "
+                          "stride(a, 0) == 1`)"});
       }
       replacement = make_window_expr(staged, idx, old->srcinfo, old->type);
     } else {

@@ -73,8 +73,9 @@ class Rewriter {
         return make_write_config(w.config, w.field, expr(w.rhs), w.srcinfo);
       }
       case StmtKind::Pass:
-      case StmtKind::Sync:
         return s;
+      case StmtKind::Sync:
+        return with_barriers(s->as<Sync>(), exprs(s->as<Sync>().barriers));
       case StmtKind::If: {
         const auto& i = s->as<If>();
         Expr cond = expr(i.cond);
@@ -97,7 +98,7 @@ class Rewriter {
       }
       case StmtKind::Call: {
         const auto& c = s->as<Call>();
-        return make_call(c.f, exprs(c.args), c.srcinfo);
+        return make_call(c.f, exprs(c.args), c.srcinfo, exprs(c.barriers));
       }
       case StmtKind::WindowStmt: {
         const auto& w = s->as<WindowStmt>();
@@ -216,7 +217,7 @@ bool mentions_in(const Stmt& s, const Sym& sym) {
       return s->as<Alloc>().name == sym ||
              mentions_in_type(s->as<Alloc>().type, sym);
     case StmtKind::Call:
-      return any(s->as<Call>().args);
+      return any(s->as<Call>().args) || any(s->as<Call>().barriers);
     case StmtKind::WindowStmt:
       return s->as<WindowStmt>().name == sym ||
              mentions_in(s->as<WindowStmt>().rhs, sym);

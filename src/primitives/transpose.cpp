@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
 #include <utility>
 
 #include "exo2/primitives/buffer_uses.hpp"
@@ -55,7 +54,7 @@ class SwapDimensions : public BufferUseRewriter {
 Proc transpose(const Proc& proc, const cursors::Location& param) {
   const Declaration d = declaration_at(proc, param);
   if (d.param < 0 || !d.type.is_tensor() || d.type.shape().size() != 2)
-    throw std::invalid_argument("transpose: expected a 2-D parameter");
+    throw ArgumentError("transpose: expected a 2-D parameter");
   const std::vector<Expr>& shape = d.type.shape();
   std::vector<std::shared_ptr<const DimAnnotation>> annotations =
       d.type.dim_annotations();

@@ -771,20 +771,15 @@ class Unifier {
 
   // ---- solving ------------------------------------------------------------
 
+  // Every buffer parameter must be bound. A control or bool parameter the
+  // body never uses may take any value; it gets Exo's choice (0, False),
+  // and replace then proves the callee's preconditions with it.
   void check_all_used() {
-    for (const FnArg& a : sub_->args) {
-      bool used = true;
-      if (control_params_.count(a.name) && !a.type.is_stride()) {
-        used = used_.count(a.name) > 0;
-      } else if (bool_params_.count(a.name)) {
-        used = bool_params_[a.name] != nullptr;
-      } else if (buffer_params_.count(a.name)) {
-        used = buffer_params_[a.name].solution.has_value();
-      }
-      if (!used)
+    for (const FnArg& a : sub_->args)
+      if (buffer_params_.count(a.name) &&
+          !buffer_params_[a.name].solution.has_value())
         fail("Cannot perform unification due to an un-unused argument: " +
              a.name.name());
-    }
   }
 
   // Adds an equation; returns the failure reason, or "" when consistent.
@@ -865,33 +860,20 @@ class Unifier {
     return out;
   }
 
+  // A solution in Exo's form, which users see in the printed call: the
+  // terms `c * x` (`x` when c is 1) in the order of the variables, then the
+  // constant, always (`4 * i + 0`, `n + -1`); a constant alone is itself.
   Expr to_expr(const Linear& l, const SrcInfo& src) const {
     Expr out;
-    std::vector<std::pair<int, int64_t>> negative;
-    auto term = [&](int v, int64_t c) {
-      Expr atom = with_srcinfo(vars_[v].expr, src);
-      return c == 1 ? atom
-                    : control_binop(BinOpKind::Mul, control_int(c, src), atom,
-                                    src);
-    };
     for (const auto& [v, c] : l.coef) {
-      if (c.num < 0) {
-        negative.push_back({v, -c.num});
-        continue;
-      }
-      Expr t = term(v, c.num);
+      Expr atom = with_srcinfo(vars_[v].expr, src);
+      Expr t = c.num == 1 ? atom
+                          : control_binop(BinOpKind::Mul,
+                                          control_int(c.num, src), atom, src);
       out = out ? control_binop(BinOpKind::Add, out, t, src) : t;
     }
-    const int64_t k = l.constant.num;
-    if (!out)
-      out = control_int(k > 0 || negative.empty() ? k : 0, src);
-    else if (k > 0)
-      out = control_binop(BinOpKind::Add, out, control_int(k, src), src);
-    for (const auto& [v, c] : negative)
-      out = control_binop(BinOpKind::Sub, out, term(v, c), src);
-    if (k < 0 && !(l.coef.empty()))
-      out = control_binop(BinOpKind::Sub, out, control_int(-k, src), src);
-    return out;
+    Expr k = control_int(l.constant.num, src);
+    return out ? control_binop(BinOpKind::Add, out, k, src) : k;
   }
 
   static Expr with_srcinfo(const Expr& e, const SrcInfo& src) {
@@ -931,6 +913,26 @@ class Unifier {
         }
       }
     }
+    // A window as wide as a literal dimension of its buffer can only start
+    // at 0 (any other offset leaves the buffer): that pins an offset the
+    // accesses leave open, as a lane read through `rhs[lane]` does.
+    for (size_t k = 0; k < w.size(); k++) {
+      const BufferParam& param = *w[k];
+      const Type& bt = block_type(*param.solution);
+      const std::vector<Expr>& pshape = param.arg->type.shape();
+      size_t next = 0;
+      for (size_t d = 0; d < choice[k].size(); d++) {
+        if (choice[k][d]) continue;
+        const std::optional<int64_t> full = int_literal(bt.shape()[d]);
+        const std::optional<int64_t> width = int_literal(pshape[next++]);
+        if (!full || !width || *full != *width) continue;
+        const std::string name = param.arg->name.name();
+        window_eqs.push_back(
+            {Linear::of_var(param.offsets[d]), [name] {
+               return fmt::format("the window of '{}' fills its buffer", name);
+             }});
+      }
+    }
     for (const Equation& eq : window_eqs) {
       std::string why = add_to(sys, eq);
       if (!why.empty()) return {why, {}};
@@ -966,13 +968,17 @@ class Unifier {
           if (!arg)
             fail("Cannot perform unification due to an un-unused argument: " +
                  a.name.name());
+        } else if (!used_.count(a.name)) {
+          arg = control_int(0, src);
         } else {
           std::optional<Expr> e = value(it->second);
           if (!e) return failed();
           arg = *e;
         }
       } else if (bool_params_.count(a.name)) {
-        arg = bool_params_[a.name];
+        arg = bool_params_[a.name]
+                  ? bool_params_[a.name]
+                  : make_const(false, src, Type(TypeKind::Bool));
       } else {
         const BufferParam& param = buffer_params_.at(a.name);
         const Type& bt = block_type(*param.solution);

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <map>
-#include <stdexcept>
 
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/primitives/buffer_accesses.hpp"
@@ -22,7 +21,7 @@ cursors::EditResult unroll_buffer(const Proc& proc,
   if (shape.empty())
     refuse("Cannot unroll a scalar buffer", {.srcinfo = alloc_stmt->srcinfo});
   if (dim < 0 || dim >= static_cast<int>(shape.size()))
-    throw std::invalid_argument(
+    throw ArgumentError(
         fmt::format("Cannot unroll out-of-bounds dimension index {}", dim));
   const size_t d = static_cast<size_t>(dim);
   const std::string x = a.name.name();
@@ -77,10 +76,13 @@ cursors::EditResult unroll_buffer(const Proc& proc,
            {.srcinfo = site.srcinfo});
   };
 
-  EditSequence edits(proc);
-  edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));
   std::vector<Expr> rest_shape = shape;
   rest_shape.erase(rest_shape.begin() + dim);
+  rewrite.new_shape = rest_shape;
+  rewrite.action = "unroll";
+
+  EditSequence edits(proc);
+  edits.apply(rewrite_buffer_accesses(proc, alloc, rewrite));
   Block allocs;
   for (const auto& [k, sym] : buffers) {
     (void)k;

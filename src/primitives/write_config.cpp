@@ -55,7 +55,7 @@ std::vector<Location> require_config_invisible(const Proc& proc,
 ConfigEditResult write_config(const Proc& proc, const cursors::Location& gap,
                               const ConfigPtr& config, const std::string& field,
                               const Expr& rhs) {
-  Expr e = typecheck_in_scope(proc, gap.path, rhs);
+  Expr e = typecheck_in_scope(proc, gap.path, rhs, ExprCategory::Any);
   if (e->kind != ExprKind::Read && e->kind != ExprKind::StrideExpr &&
       e->kind != ExprKind::Const)
     throw ConfigTypeError(

@@ -268,7 +268,9 @@ TEST(BoundsCheck, AccessThroughWindowUsesTheWindowExtents) {
                  make_window_stmt(quad, win(row, {iv(lit(4), lit(8))}), at(3)),
                  assign(quad, {lit(4)}, zero(), 4)});
   EXPECT_EQ(effect_errors(p),
-            kHeading + "k.py:4:4: quad is written out-of-bounds when:\n  .");
+            kHeading +
+                "k.py:4:4: quad is written out-of-bounds when:\n"
+                "   (always: the condition depends on no variable).");
 }
 
 TEST(BoundsCheck, AccessThroughWindowParameterUsesItsShape) {
@@ -313,7 +315,8 @@ TEST(BoundsCheck, ReversedWindowIntervalMustBeNonNegative) {
   EXPECT_EQ(effect_errors(p),
             kHeading +
                 "k.py:2:8: expected expression 4 - 8 to always be "
-                "non-negative. It can be negative when:\n  .");
+                "non-negative. It can be negative when:\n"
+                "   (always: the condition depends on no variable).");
 }
 
 TEST(BoundsCheck, OmittedWindowBoundsMeanZeroAndTheExtent) {
@@ -329,7 +332,9 @@ TEST(BoundsCheck, OmittedWindowBoundsMeanZeroAndTheExtent) {
       proc("f", {arg(x, tensor({lit(8), lit(4)}))}, {},
            {make_window_stmt(y, w, at(2)), assign(y, {lit(8)}, zero(), 3)});
   EXPECT_EQ(effect_errors(bad),
-            kHeading + "k.py:3:4: y is written out-of-bounds when:\n  .");
+            kHeading +
+                "k.py:3:4: y is written out-of-bounds when:\n"
+                "   (always: the condition depends on no variable).");
 }
 
 // ---- Positive extents, loop trip counts, preconditions ----
@@ -426,6 +431,28 @@ TEST(BoundsCheck, ReportsCalleePreconditionThatMayFail) {
                 "at k.py:11:11. Assertion is false when:\n   n = 6.");
 }
 
+// For primitives that create a call: only that call is checked, in the
+// context of the whole procedure.
+TEST(BoundsCheck, CheckCallLooksOnlyAtTheGivenCall) {
+  Proc g = callee_with_preconditions();
+  Sym n("n"), x("x");
+  Proc p =
+      proc("f", {arg(n, kSize), arg(x, tensor({sz(n)}))}, {eq(sz(n), lit(6))},
+           {assign(x, {lit(8)}, zero(), 2),
+            make_call(g, {sz(n), win(x, {iv(lit(0), sz(n))})}, at(3))});
+  const std::vector<CheckFailure> failures = check_call(p, *p->body[1]);
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0].what,
+            "Could not verify assertion m % 4 == 0 in g at k.py:11:11");
+  EXPECT_EQ(failures[0].counterexample, " n = 6");
+  EXPECT_EQ(failures[0].srcinfo.line, 3);
+  // The whole procedure also writes x[8] out of bounds.
+  const std::vector<CheckFailure> all = bounds_failures(p);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].what, "x is written out-of-bounds");
+  EXPECT_THROW(check_call(p, *p->body[0]), std::invalid_argument);
+}
+
 TEST(BoundsCheck, CalleeStrideOfDenseColumnIsTheRowLength) {
   // x[0:4, 0] has stride 16, so `stride(y, 0) == 1` fails.
   Proc g = callee_with_preconditions();
@@ -437,7 +464,8 @@ TEST(BoundsCheck, CalleeStrideOfDenseColumnIsTheRowLength) {
   EXPECT_EQ(effect_errors(p),
             kHeading +
                 "k.py:3:4: Could not verify assertion stride(y, 0) == 1 "
-                "in g at k.py:12:11. Assertion is false when:\n  .");
+                "in g at k.py:12:11. Assertion is false when:\n"
+                "   (always: the condition depends on no variable).");
 }
 
 TEST(BoundsCheck, StrideOfWindowParameterIsUnknownUnlessAsserted) {
@@ -445,10 +473,11 @@ TEST(BoundsCheck, StrideOfWindowParameterIsUnknownUnlessAsserted) {
   Sym w("w");
   Proc unknown = proc("f", {arg(w, window({lit(8)}))}, {},
                       {make_call(g, {lit(8), v(w, window({lit(8)}))}, at(3))});
-  EXPECT_EQ(effect_errors(unknown),
-            kHeading +
-                "k.py:3:4: Could not verify assertion stride(y, 0) == 1 "
-                "in g at k.py:12:11. Assertion is false when:\n  .");
+  EXPECT_EQ(
+      effect_errors(unknown),
+      kHeading +
+          "k.py:3:4: Could not verify assertion stride(y, 0) == 1 "
+          "in g at k.py:12:11. Assertion is false when:\n   stride(w, 0) = 0.");
   Sym w2("w");
   Proc asserted =
       proc("f", {arg(w2, window({lit(8)}))}, {eq(stride(w2, 0), lit(1))},
@@ -537,7 +566,9 @@ TEST(BoundsCheck, EffectErrorsTakePrecedenceOverAliasing) {
                 {make_call(g, {lit(8), v(x, t), v(x, t)}, at(3)),
                  assign(x, {lit(8)}, zero(), 4)});
   EXPECT_EQ(effect_errors(p),
-            kHeading + "k.py:4:4: x is written out-of-bounds when:\n  .");
+            kHeading +
+                "k.py:4:4: x is written out-of-bounds when:\n"
+                "   (always: the condition depends on no variable).");
 }
 
 // ---- Configurations ----

@@ -172,6 +172,24 @@ TEST(Effects, CalleePreconditionsReadConfigAtTheCall) {
             (Lines{"read Cfg.n @7:4 [] {}", "written x[0] @7:4 [] {}"}));
 }
 
+// A scalar parameter passed a config field (by reference) is the field:
+// the callee's reads and writes of it are the field's.
+TEST(Effects, ConfigFieldPassedToAScalarIsAccessedThroughIt) {
+  auto cfg = std::make_shared<const Config>(
+      "Cfg", std::vector<std::pair<std::string, Type>>{{"scale", kF32}}, true);
+  Sym r("r"), s("s");
+  Proc inner = proc("inc", {arg(s, kF32)}, {reduce(s, {}, real(1.0), 30)});
+  Proc outer =
+      proc("twice", {arg(r, kF32)},
+           {assign(r, {}, fmul(data(r, {}, at(20, 12)), real(2.0)), 20),
+            make_call(inner, {data(r, {})}, at(21))});
+  Stmt call = make_call(
+      outer, {make_read_config(cfg, "scale", at(7, 10), kF32)}, at(7, 4));
+  EXPECT_EQ(describe(effects_of(call)),
+            (Lines{"read Cfg.scale @7:4 [] {}", "written Cfg.scale @7:4 [] {}",
+                   "reduced Cfg.scale @7:4 [] {}"}));
+}
+
 TEST(Effects, LocalAllocationsAreLeftOut) {
   Sym t("t"), x("x");
   Block b = {alloc(t, tensor({lit(4)})), assign(t, {lit(0)}, real(1.0), 3),

@@ -118,17 +118,27 @@ TEST(LiftAndSinkAlloc, RoundTrip) {
   EXPECT_THROW(sink_alloc(p, a), SinkAllocTargetError);
 }
 
-TEST(AutoliftAlloc, KeepsADimensionPerIteration) {
+// A lifted loop adds a dimension when the buffer's values depend on its
+// iterator, and only then (Exo's rule, checked against exo-lang 1.0).
+TEST(AutoliftAlloc, KeepsADimensionPerIterationItsValuesDependOn) {
   Kernel k;
-  Proc p = k.make({alloc(k.t, kF32, 3), assign(k.t, {}, real(1.0), 4),
+  Proc p = k.make({alloc(k.t, kF32, 3), assign(k.t, {}, data(k.x, {v(k.i)}), 4),
                    assign(k.y, {v(k.i)}, data(k.t, {}), 5)});
   const Location a = Location::node(with(top(0), {Slot::Body, 0}));
   Proc q = autolift_alloc(p, a, 1, "row", std::nullopt, true);
   EXPECT_EQ(body_of(q),
             "    t: f32[4] @ DRAM\n"
             "    for i in seq(0, 4):\n"
-            "        t[i] = 1.0\n"
+            "        t[i] = x[i]\n"
             "        y[i] = t[i]\n");
+
+  Proc same = k.make({alloc(k.t, kF32, 3), assign(k.t, {}, real(1.0), 4),
+                      assign(k.y, {v(k.i)}, data(k.t, {}), 5)});
+  EXPECT_EQ(body_of(autolift_alloc(same, a, 1, "row", std::nullopt, true)),
+            "    t: f32 @ DRAM\n"
+            "    for i in seq(0, 4):\n"
+            "        t = 1.0\n"
+            "        y[i] = t\n");
 }
 
 TEST(DeleteBuffer, RefusesAUsedBuffer) {
@@ -240,7 +250,7 @@ TEST(Autofission, SplitsAndDropsALoopThatRunsOnce) {
                            Location::gap(with(top(0), {Slot::Body, 0}),
                                          cursors::GapSide::Before),
                            1),
-               std::invalid_argument);
+               ArgumentError);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "exo2/core_ir/diagnostics.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/cut_loop.hpp"
 #include "exo2/primitives/divide_loop.hpp"
 #include "exo2/primitives/divide_with_recompute.hpp"
 #include "exo2/primitives/fission.hpp"
@@ -12,6 +13,7 @@
 #include "exo2/primitives/lift_scope.hpp"
 #include "exo2/primitives/mult_loops.hpp"
 #include "exo2/primitives/reorder_loops.hpp"
+#include "exo2/primitives/shift_loop.hpp"
 #include "exo2/primitives/specialize.hpp"
 #include "exo2/primitives/unroll_loop.hpp"
 #include "typed_ir_builders.hpp"
@@ -207,6 +209,42 @@ TEST(PrimitiveLoops, MultLoopsFusesAndForwardsTheOuterLoop) {
                cursors::InvalidCursorError);
 }
 
+// With a negative inner extent the inner loop runs nothing, but n * -2 is
+// positive for a negative outer extent.
+TEST(PrimitiveLoops, MultLoopsRefusesANonPositiveInnerExtent) {
+  Sym n("n"), x("x"), i("i"), j("j");
+  Proc p = proc("tile", {arg(n, kSize), arg(x, tensor({sz(n), lit(4)}))},
+                {loop(i, lit(0), sub(lit(2), sz(n)),
+                      {loop(j, lit(0), lit(-2),
+                            {assign(x, {v(i), v(j)}, real(0.0), 4)}, 3)})});
+  try {
+    primitives::mult_loops(p, Location::node(body(0)), "k");
+    FAIL() << "expected a SchedulingError";
+  } catch (const SchedulingError& e) {
+    EXPECT_STREQ(e.what(),
+                 "expected the inner loop to run a positive number of "
+                 "iterations, got -2.");
+  }
+}
+
+// seq(0, 2) then seq(2, n) is seq(0, n) only when 2 <= n: otherwise the
+// second loop runs nothing and the joined one stops early.
+TEST(PrimitiveLoops, JoinLoopsRefusesAnEmptySecondLoop) {
+  Sym n("n"), x("x"), i("i"), j("j");
+  Proc p = proc("two", {arg(n, kSize), arg(x, tensor({add(sz(n), lit(2))}))},
+                {loop(i, lit(0), lit(2), {assign(x, {v(i)}, real(0.0), 3)}, 2),
+                 loop(j, lit(2), sz(n), {assign(x, {v(j)}, real(0.0), 5)}, 4)});
+  try {
+    primitives::join_loops(p, Location::node(body(0)), Location::node(body(1)));
+    FAIL() << "expected a SchedulingError";
+  } catch (const SchedulingError& e) {
+    EXPECT_STREQ(e.what(),
+                 "expected 0 <= 2 <= n: the joined loop would run other "
+                 "iterations than the two loops");
+    EXPECT_EQ(e.report().counterexample, " n = 1");
+  }
+}
+
 TEST(PrimitiveLoops, JoinLoopsRefusesDifferentBodies) {
   Sym n("n"), x("x"), i("i"), j("j");
   Proc p = proc("two", {arg(n, kSize), arg(x, tensor({sz(n)}))},
@@ -246,6 +284,35 @@ TEST(PrimitiveLoops, DivideWithRecomputeOverlapsAndRefusesUnsafeUses) {
   EXPECT_THROW(primitives::divide_with_recompute(
                    k.proc(), Location::node(body(0)), sz(k.n), 1, "io", "ii"),
                SchedulingError);
+}
+
+// The core types every new expression in its category, whatever the Python
+// layer checked: a bool where a loop bound goes is a CheckError, not a
+// crash in the analysis.
+TEST(PrimitiveLoops, NewExpressionsOfTheWrongKindAreCheckErrors) {
+  Scale k;
+  const Location loop = Location::node(body(0));
+  auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const CheckError& e) {
+      return e.diagnostics().front().message;
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(
+      message([&] { primitives::shift_loop(k.proc(), loop, truth(true)); }),
+      "expected size or index type expression, but got type bool (True)");
+  EXPECT_EQ(message([&] {
+              primitives::cut_loop(k.proc(), loop, data(k.x, {lit(0)}));
+            }),
+            "expected size or index type expression, but got type f32 (x[0])");
+  EXPECT_EQ(
+      message([&] {
+        primitives::divide_with_recompute(k.proc(), loop, truth(false), 1, "io",
+                                          "ii");
+      }),
+      "expected size or index type expression, but got type bool (False)");
 }
 
 }  // namespace

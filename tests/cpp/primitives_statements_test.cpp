@@ -161,7 +161,7 @@ TEST(CommuteExpr, SwapsOperandsPositionally) {
   Location lhs = r.forwarding(node(with(rhs, {Slot::Lhs, 0})));
   EXPECT_EQ(print_expr(cursors::resolve_expr(r.proc, lhs.path)), "y[i]");
   EXPECT_THROW(commute_expr(p, {node(with(top(0), {Slot::Hi, 0}))}),
-               std::invalid_argument);
+               ArgumentError);
 }
 
 TEST(LeftReassociateExpr, RegroupsToTheLeft) {
@@ -178,7 +178,7 @@ TEST(LeftReassociateExpr, RegroupsToTheLeft) {
   Proc bad = k.make({assign(
       k.x, {lit(0)},
       fadd(data(k.x, {lit(0)}), fmul(data(k.y, {lit(0)}), real(1.0))), 3)});
-  EXPECT_THROW(left_reassociate_expr(bad, node(rhs)), std::invalid_argument);
+  EXPECT_THROW(left_reassociate_expr(bad, node(rhs)), ArgumentError);
 }
 
 // ---- rewrite_expr

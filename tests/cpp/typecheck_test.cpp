@@ -200,11 +200,16 @@ TEST_F(Typecheck, LiteralTimesLiteralIsInt) {
   EXPECT_EQ(p->body[0]->as<For>().hi->type.kind(), TypeKind::Int);
 }
 
-TEST_F(Typecheck, MixedPrecisionPrefersConcreteOverR) {
+// Mixed precisions take the left operand's, as Exo (checked against
+// exo-lang 1.0: `2.0 * v[i]` is R, `v[i] * 2.0` is f32).
+TEST_F(Typecheck, MixedPrecisionTakesTheLeftOperands) {
   Proc p = typecheck(in_loop(
       {make_assign(v, {}, {var(i)},
-                   bin(BinOpKind::Mul, flt(2.0), idx(v, {var(i)})), at(3))}));
-  EXPECT_EQ(loop_stmt(p)->as<Assign>().rhs->type.kind(), TypeKind::F32);
+                   bin(BinOpKind::Mul, flt(2.0), idx(v, {var(i)})), at(3)),
+       make_assign(v, {}, {var(i)},
+                   bin(BinOpKind::Mul, idx(v, {var(i)}), flt(2.0)), at(4))}));
+  EXPECT_EQ(loop_stmt(p, 0)->as<Assign>().rhs->type.kind(), TypeKind::R);
+  EXPECT_EQ(loop_stmt(p, 1)->as<Assign>().rhs->type.kind(), TypeKind::F32);
 }
 
 TEST_F(Typecheck, RejectsNonAffineMultiply) {

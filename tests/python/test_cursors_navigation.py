@@ -182,7 +182,9 @@ def test_find_many_and_numbered_matches():
 def test_find_failure_names_find_and_the_pattern():
     with pytest.raises(SchedulingError) as e:
         foo.find("y = _")
-    assert str(e.value) == "find: failed to find matches\nPattern: y = _"
+    assert str(e.value) == (
+        "find: failed to find matches\nPattern: y = _\nHint: buffers here: x"
+    )
     with pytest.raises(SchedulingError, match="find: failed"):
         foo.find_loop("k")
     with pytest.raises(TypeError, match="expected a pattern string"):

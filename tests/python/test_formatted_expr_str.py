@@ -48,6 +48,24 @@ def test_hole_expressions_must_be_in_scope():
         cut_loop(two_loops, j_loop, FormattedExprStr("_", i_read))
 
 
+def test_a_hole_naming_a_shadowed_variable_is_out_of_scope():
+    """The hole's very variable must be in scope: a later `i: f32` is not the
+    loop's `i`, although it has the same name."""
+
+    @proc
+    def shadowed(n: size, x: f32[n]):
+        for i in seq(0, n):
+            x[i] = 1.0
+        i: f32
+        i = 1.0
+        x[0] = i
+
+    data_i = shadowed.find("x[0] = _").rhs()
+    loop = shadowed.find_loop("i")
+    with pytest.raises(ParseFragmentError, match="not found in current environment"):
+        cut_loop(shadowed, loop, FormattedExprStr("_", data_i))
+
+
 def test_arguments_are_checked():
     with pytest.raises(TypeError, match="expr_str must be a string"):
         FormattedExprStr(3)

@@ -146,3 +146,43 @@ def test_matches_the_naive_kernel(scheduled):
         rtol=1e-4,
         atol=1e-3,
     )
+
+
+BLOCKINGS = [
+    # no packing, narrow tiles, panels outside the row blocks, small KC and NB
+    example.Blocking(
+        mr=4,
+        nr_vecs=1,
+        kc=64,
+        nb=4,
+        pack_a=False,
+        pack_b=False,
+        order=("jc", "jo", "io"),
+    ),
+    # one-row and two-row tiles (no pair kernels), A packed only, rows outermost
+    example.Blocking(
+        mr=1, nr_vecs=2, kc=32, nb=8, pack_b=False, order=("io", "jc", "jo")
+    ),
+    example.Blocking(mr=2, nr_vecs=3, kc=128, nb=1, pack_a=False),
+]
+
+
+@pytest.mark.parametrize("blocking", BLOCKINGS, ids=lambda b: f"mr{b.mr}-nr{b.nr_vecs}")
+def test_other_blockings_keep_the_results(blocking):
+    """The constants the tuner varies (examples/tune_gemm.py): each
+    combination schedules and computes C += A B at odd, K-blocked and
+    N-blocked sizes."""
+    from schedule_check import assert_same_results
+
+    procedure = example.schedule_gemm(example.sgemm, example.AVX2_F32, blocking)
+    if not CAN_RUN["avx2"]:
+        pytest.skip("this CPU lacks avx2")
+    for sizes in ({"M": 19, "N": 37, "K": 270}, {"M": 7, "N": 100, "K": 65}):
+        assert_same_results(example.sgemm, procedure, sizes, rtol=1e-4, atol=1e-3)
+
+
+def test_a_loop_order_with_jo_before_jc_is_refused():
+    with pytest.raises(ValueError, match="jc before jo"):
+        example.schedule_gemm(
+            example.sgemm, example.AVX2_F32, example.Blocking(order=("jo", "io", "jc"))
+        )

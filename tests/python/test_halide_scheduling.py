@@ -63,7 +63,7 @@ def test_tile_keeps_the_loop_names_outside():
 def test_compute_at_rows_recomputes_the_overlap():
     p = compute_at(hp.blur, hp.blur.find("blur_x = _"), hp.blur.find_loop("y #1"))
     assert str(p) == (
-        "def blur(W: size, H: size, inp: f32[2 + H, 2 + W] @ DRAM,\n"
+        "def blur(W: size, H: size, inp: f32[H + 2, W + 2] @ DRAM,\n"
         "         out: f32[H, W] @ DRAM):\n"
         "    blur_x: f32[2 + H, W] @ DRAM\n"
         "    for y in seq(0, H):\n"
@@ -116,6 +116,28 @@ def test_compute_at_a_tile_computes_the_tile_and_its_halo():
         "                        5 * x] = (blur_x[yi + 3 * y, xi + 5 * x] +\n"
         "                                  blur_x[1 + yi + 3 * y, xi + 5 * x] +\n"
         "                                  blur_x[2 + yi + 3 * y, xi + 5 * x]) / 3.0"
+    )
+    check(naive, p, TILE_SIZES)
+
+
+def test_compute_at_a_loop_inside_a_tile_follows_the_tile():
+    """compute_at at the tile's inner loop: the region one iteration of `yi`
+    reads moves with the enclosing tile loops (`yi + 3 * y`); each iteration
+    computes its rows of the tile (as Exo, checked against exo-lang 1.0)."""
+    naive = hp.blur_kernel(3, 5)
+    tiled = halide_tile(naive, "out", "y", "x", "yi", "xi", 3, 5)
+    p = compute_at(tiled, tiled.find("blur_x = _"), tiled.find_loop("yi"))
+    assert (
+        str(p)
+        .split("\n", 4)[4]
+        .startswith(
+            "    blur_x: f32[2 + H, W] @ DRAM\n"
+            "    for y in seq(0, H / 3):\n"
+            "        for x in seq(0, W / 5):\n"
+            "            for yi in seq(0, 3):\n"
+            "                for yii in seq(0, 3):\n"
+            "                    for xi in seq(0, 5):\n"
+        )
     )
     check(naive, p, TILE_SIZES)
 

@@ -237,6 +237,22 @@ CASES = [
         "   n = 1.",
     ),
     (
+        "loop_bounds_from_a_config_field",
+        TypeError,
+        "effect",
+        "for",
+        "expected expression TileCfg.pos to always be non-negative. It can be "
+        "negative when:\n   TileCfg.pos = -1.",
+    ),
+    (
+        "loop_bounds_constant_and_reversed",
+        TypeError,
+        "effect",
+        "for",
+        "expected expression 3 - 5 to always be non-negative. It can be negative "
+        "when:\n   (always: the condition depends on no variable).",
+    ),
+    (
         "config_write_depends_on_loop",
         TypeError,
         "typecheck",
@@ -624,6 +640,11 @@ def test_duplicate_parameter(tmp_path):
     assert str(info.value) == f"{path}:3:{col}: repeated argument name: 'n'"
 
 
+def test_counterexample_names_config_fields():
+    e = raise_from(malformed.loop_bounds_from_a_config_field, TypeError)
+    assert e.counterexample == {"TileCfg.pos": -1}
+
+
 def test_unsatisfiable_precondition_is_located_at_the_assertion():
     # Complements the regex case above: the assertion's own location appears.
     loc = location(malformed.unsatisfiable_precondition, "n < 1")
@@ -686,3 +707,20 @@ def test_config_readwrite_form_on_function():
         lambda: config(readwrite=False)(not_a_class),
         "@config decorator must be applied to a class",
     )
+
+
+def test_extern_arity_is_checked_even_when_an_argument_fails():
+    """The extern's own checks run after a failed argument (as in Exo), so a
+    wrong arity is reported with it; a failed argument is not reported a
+    second time by the extern."""
+    with pytest.raises(TypeError) as e:
+        malformed.select_three_args_one_failing()
+    lines = str(e.value).splitlines()[1:]
+    assert [line.split(": ", 1)[1] for line in lines] == [
+        "expected scalar type",
+        "expected 4 arguments, got 3",
+    ]
+    with pytest.raises(TypeError) as e:
+        malformed.select_four_args_one_failing()
+    lines = str(e.value).splitlines()[1:]
+    assert [line.split(": ", 1)[1] for line in lines] == ["expected scalar type"]

@@ -1415,6 +1415,37 @@ def test_unquote_numbers_and_types():
     )
 
 
+def test_type_positions_take_python_values_naming_a_precision():
+    """A type position takes a Python value naming a precision, unquoted or
+    bare: a string, the `exo2.frontend.syntax` class, an `ExoType`."""
+    from exo2 import ExoType
+    from exo2.frontend import syntax
+
+    Elem = syntax.f64
+    Acc = ExoType.F32
+    Idx = "i32"
+
+    @proc
+    def typed(n: size, x: [Elem][n], y: {Acc}[n], k: Idx):
+        t: {Elem}
+        w: Acc[2]
+        for i in seq(0, n):
+            t = x[i]
+            y[i] = t
+
+    check(
+        typed,
+        """
+        def typed(n: size, x: [f64][n] @ DRAM, y: f32[n] @ DRAM, k: i32 @ DRAM):
+            t: f64 @ DRAM
+            w: f32[2] @ DRAM
+            for i in seq(0, n):
+                t = x[i]
+                y[i] = t
+        """,
+    )
+
+
 def test_quoted_expressions_are_printed_structurally():
     @proc
     def quoted(a: f32, b: f32, x: f32[2]):

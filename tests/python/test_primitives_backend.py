@@ -15,8 +15,6 @@ from exo2.libs.memories import DRAM_STACK, DRAM_STATIC
 from exo2.stdlib.scheduling import set_memory, set_precision, set_window
 from schedule_check import assert_same_results
 
-PREFIX = "<<<unknown directive>>>: "
-
 
 @proc
 def axpy(n: size, a: f32, x: f32[n], y: f32[n]):
@@ -118,7 +116,7 @@ def test_set_precision_refuses_a_control_value():
     with pytest.raises(SchedulingError) as e:
         set_precision(axpy, "n", "f64")
     assert str(e.value).startswith(
-        PREFIX + "cannot set the precision or memory of a control value"
+        "set_precision: " + "cannot set the precision or memory of a control value"
     )
 
 
@@ -170,7 +168,7 @@ def test_set_window_refuses_a_scalar_and_checks_arguments():
     with pytest.raises(SchedulingError) as e:
         set_window(axpy, "a")
     assert str(e.value).startswith(
-        PREFIX + "cannot change windowing of a non-tensor/window argument"
+        "set_window: " + "cannot change windowing of a non-tensor/window argument"
     )
     with pytest.raises(
         TypeError, match="argument 2, 'is_window' to set_window: expected a bool"
@@ -227,7 +225,7 @@ def test_set_memory_refuses_control_values_and_non_memories():
     with pytest.raises(SchedulingError) as e:
         set_memory(axpy, "n", FAST)
     assert str(e.value).startswith(
-        PREFIX + "cannot set the precision or memory of a control value"
+        "set_memory: " + "cannot set the precision or memory of a control value"
     )
     for bad in ("DRAM", FAST(), int):
         with pytest.raises(
@@ -245,7 +243,7 @@ def test_set_window_refuses_a_buffer_passed_to_a_dense_parameter():
     with pytest.raises(SchedulingError) as e:
         set_window(calls_axpy, "x")
     assert str(e.value).startswith(
-        PREFIX + "cannot make x a window: it is passed to axpy at "
+        "set_window: " + "cannot make x a window: it is passed to axpy at "
     )
     assert "whose parameter x is not a window" in str(e.value)
     # Once the callee takes a window, the caller's parameter can be one.

@@ -6,10 +6,13 @@ forwarding of cursors taken before each primitive."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from exo2 import SchedulingError, proc
 from exo2.API_cursors import InvalidCursorError
 from exo2.stdlib.scheduling import (
+    autolift_alloc,
     divide_dim,
     expand_dim,
     mult_dim,
@@ -18,8 +21,6 @@ from exo2.stdlib.scheduling import (
     unroll_buffer,
 )
 from schedule_check import assert_same_results
-
-PREFIX = "<<<unknown directive>>>: "
 
 
 def body_text(p):
@@ -36,8 +37,10 @@ def flat(p):
 def refusal(op, *args, **kwargs):
     with pytest.raises(SchedulingError) as e:
         op(*args, **kwargs)
-    assert str(e.value).startswith(PREFIX)
-    return str(e.value)[len(PREFIX) :]
+    # the message starts with the operation called
+    prefix = op.__name__ + ": "
+    assert str(e.value).startswith(prefix)
+    return str(e.value)[len(prefix) :]
 
 
 # A staged 6x16 tile of C inside a tiled loop nest, as an x86 SGEMM
@@ -198,6 +201,80 @@ def test_resize_dim_fold_refuses_overwriting_live_values():
     assert "tmp[i + 2] at" in message
 
 
+def test_resize_dim_fold_names_the_read_that_loses_its_value():
+    @proc
+    def reverse(x: f32[8], y: f32[8]):
+        t: f32[8]
+        for i in seq(0, 8):
+            t[7 - i] = x[i]
+        for i in seq(0, 8):
+            y[i] = t[i]
+
+    # t[7] (written at i = 0) shares a slot with t[5] (i = 2) before
+    # y[7] = t[7] reads it. (Exo named the write t[7 - i] against itself.)
+    message = refusal(resize_dim, reverse, "t", 0, 2, 0, fold=True)
+    assert re.fullmatch(
+        r"Buffer folding failed because t\[i\] at \S+ reads the value "
+        r"t\[7 - i\] at \S+ wrote, but t\[7 - i\] at \S+, which runs between "
+        r"them, writes 2 or more away from it\.",
+        message,
+    )
+
+
+def test_resize_dim_fold_lets_writes_no_read_needs_wrap():
+    @proc
+    def reverse_each(x: f32[8], y: f32[8]):
+        t: f32[8]
+        for i in seq(0, 8):
+            t[7 - i] = x[i]
+            y[i] = 2.0 * t[7 - i]
+
+    p = resize_dim(reverse_each, "t", 0, 1, 0, fold=True)
+    assert "t: f32[1] @ DRAM" in str(p)
+    assert_same_results(reverse_each, p, {})
+
+
+def test_resize_dim_fold_accepts_reads_of_the_value_just_written():
+    """Each read reads the element its own iteration has just written: the
+    writes of other iterations in between are overwritten before any read
+    needs them. (Exo refuses: "access window of iteration i + 1 in x[j]";
+    docs/internals/conformance.md lists it as exo-conservative.)"""
+
+    @proc
+    def runs(n: size, y: f32[n + 4]):
+        assert n > 4
+        x: f32[n]
+        for i in seq(0, n - 4):
+            for j in seq(i, i + 4):
+                x[j] = 1.0 + y[j]
+                y[j] = x[j]
+
+    for size in (1, 2, 3):
+        p = resize_dim(runs, "x", 0, size, 0, fold=True)
+        assert f"x[j % {size}] = 1.0 + y[j]" in str(p)
+        for n in (5, 6, 9):
+            assert_same_results(runs, p, {"n": n})
+
+
+def test_resize_dim_fold_refuses_a_read_after_a_later_iteration_wrote():
+    @proc
+    def runs(n: size, y: f32[n + 4]):
+        assert n > 4
+        x: f32[n]
+        for i in seq(0, n - 4):
+            for j in seq(i, i + 4):
+                x[j] = 1.0 + y[j]
+                y[j] = x[i]
+
+    message = refusal(resize_dim, runs, "x", 0, 2, 0, fold=True)
+    assert re.fullmatch(
+        r"Buffer folding failed because x\[i\] at \S+ reads the value x\[j\] "
+        r"at \S+ wrote, but x\[j\] at \S+, which runs between them, writes 2 "
+        r"or more away from it\.",
+        message,
+    )
+
+
 def test_resize_dim_fold_refuses_calls_and_windows_that_wrap():
     message = refusal(resize_dim, windowed, "t", 1, 8, 0, fold=True)
     assert message.startswith(
@@ -276,9 +353,34 @@ def test_expand_dim_refusals():
         set_one(s)
         x[0] = s
 
-    assert "support for passing windows to scalar arguments" in refusal(
-        expand_dim, calls, "s", 2, 0
+    # a scalar argument must be a variable name: `s[0]` could not be passed
+    message = refusal(expand_dim, calls, "s", 2, 0)
+    assert message.startswith(
+        "Cannot expand s: it is passed to a scalar parameter of a call, and there is "
+        "no support for passing windows to scalar arguments: a scalar argument "
+        "must be a variable name"
     )
+    assert "copy the value into a scalar of its own around the call" in message
+    assert "TODO" not in message
+
+    @proc
+    def set_row(m: size, a: f32[m]):
+        a[0] = 1.0
+
+    @proc
+    def calls_with_row(n: size, m: size, x: f32[m]):
+        for i in seq(0, n):  # noqa: B007
+            a: f32[m]
+            set_row(m, a)
+            x[0] = a[0]
+
+    # A tensor passed whole is refused with Exo's words.
+    with pytest.raises(SchedulingError) as e:
+        expand_dim(calls_with_row, "a : _", "n", "i")
+    assert str(e.value).startswith(
+        "expand_dim: Cannot expand a because buffer is passed as an argument"
+    )
+    assert "declare the parameter as a window" in str(e.value)
 
 
 # ---- rearrange_dim -------------------------------------------------------------
@@ -308,6 +410,85 @@ def test_rearrange_dim_errors():
     message = refusal(rearrange_dim, rows, "t", [1, 0])
     assert message.startswith("Permuting the window expression at ")
     assert "would change the meaning of the window" in message
+
+
+# ---- strides: a stride the code reads keeps its value ----------------------
+
+
+@proc
+def stride_read(x: f32[4, 8]):
+    t: f32[4, 8]
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            t[i, j] = x[i, j]
+    if stride(t, 0) == 8:
+        t[0, 0] = 1.0
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            x[i, j] = t[i, j]
+
+
+@proc
+def zero_column(n: size, a: [f32][n]):
+    assert stride(a, 0) == 8
+    for i in seq(0, n):
+        a[i] = 0.0
+
+
+@proc
+def column_call(x: f32[4, 8]):
+    t: f32[4, 8]
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            t[i, j] = x[i, j]
+    zero_column(4, t[0:4, 1])
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            x[i, j] = t[i, j]
+
+
+def test_rearrange_dim_refuses_a_stride_read_whose_value_changes():
+    # stride(t, 0) would become stride(t, 1) == 1 of t: f32[8, 4].
+    message = refusal(rearrange_dim, stride_read, "t", [1, 0])
+    assert message.startswith("Cannot permute t because the value of stride(t, 0) at ")
+    assert message.endswith(" would change")
+
+
+def test_dimension_rewrites_keep_the_strides_the_code_reads():
+    for p in (
+        divide_dim(stride_read, "t", 1, 4),
+        expand_dim(stride_read, "t", 2, 1),
+        resize_dim(stride_read, "t", 0, 6, 0),
+    ):
+        assert_same_results(stride_read, p, {})
+    assert "if stride(t, 1) == 8:" in str(expand_dim(stride_read, "t", 2, 1))
+    message = refusal(resize_dim, stride_read, "t", 1, 9, 0)
+    assert message.startswith("Cannot resize t because the value of stride(t, 0) at ")
+
+
+def test_resize_dim_refuses_changing_a_stride_a_callee_asserts():
+    message = refusal(resize_dim, column_call, "t", 1, 9, 0)
+    assert message.startswith(
+        "Cannot resize t because the value of stride(t, 0), which the window at "
+    )
+    assert message.endswith(" passes on, would change")
+    p = resize_dim(column_call, "t", 0, 6, 0)
+    assert_same_results(column_call, p, {})
+
+
+def test_autolift_alloc_refuses_changing_read_strides():
+    @proc
+    def local_tile(x: f32[4, 8]):
+        for k in seq(0, 2):
+            t: f32[4, 8]
+            for i in seq(0, 4):
+                for j in seq(0, 8):
+                    t[i, j] = x[i, j]
+            if stride(t, 0) == 8:
+                x[k, 0] = t[k, 1]
+
+    with pytest.raises(SchedulingError, match="Cannot lift t with new dimensions"):
+        autolift_alloc(local_tile, "t : _", 1, "col", keep_dims=True)
 
 
 # ---- divide_dim ------------------------------------------------------------------

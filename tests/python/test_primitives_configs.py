@@ -15,8 +15,6 @@ from exo2.API_cursors import InvalidCursorError
 from exo2.stdlib.scheduling import bind_config, delete_config, write_config
 from schedule_check import assert_same_results
 
-PREFIX = "<<<unknown directive>>>: "
-
 
 @config
 class Params:
@@ -81,7 +79,7 @@ def test_bind_config_refused_when_the_field_is_read_later():
         )
     )
     assert re.fullmatch(
-        re.escape(PREFIX)
+        re.escape("bind_config: ")
         + r"Cannot change configuration value of Params_scale at \S+:\d+:\d+; "
         r"the new \(and different\) values might be read later in this procedure",
         message,
@@ -218,16 +216,40 @@ def test_delete_config_deletes_an_overwritten_write():
 def test_delete_config_refusals():
     first = write_then_read.body()[0]
     assert re.fullmatch(
-        re.escape(PREFIX)
+        re.escape("delete_config: ")
         + r"Cannot change configuration value of Params_scale at \S+:\d+:4; "
         r"the new \(and different\) values might be read later in this procedure",
         refused(lambda: delete_config(write_then_read, first)),
     )
     assert re.fullmatch(
-        re.escape(PREFIX)
+        re.escape("delete_config: ")
         + r"Cannot delete or insert statements at \S+:\d+:8 because they "
         r"may modify non-configuration data",
         refused(
             lambda: delete_config(write_then_read, write_then_read.find("x[i] = _"))
         ),
+    )
+
+
+def test_delete_config_refuses_declarations():
+    # An allocation or window statement modifies nothing, but deleting it
+    # left its uses unbound (code generation then failed).
+    @proc
+    def declares(x: f32[8]):
+        t: f32
+        t = 1.0
+        w = x[0:4]
+        w[0] = t
+
+    assert re.fullmatch(
+        re.escape("delete_config: ")
+        + r"Cannot delete the statement at \S+:\d+:8 with delete_config: it is "
+        r"the allocation of t, not a configuration write",
+        refused(lambda: delete_config(declares, declares.find("t : _"))),
+    )
+    assert re.fullmatch(
+        re.escape("delete_config: ")
+        + r"Cannot delete the statement at \S+:\d+:8 with delete_config: it is "
+        r"the window statement w = x\[0:4\], not a configuration write",
+        refused(lambda: delete_config(declares, declares.find("w = _"))),
     )

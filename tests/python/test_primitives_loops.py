@@ -125,7 +125,7 @@ def test_divide_loop_perfect_needs_divisibility():
     with pytest.raises(SchedulingError) as info:
         divide_loop(scale, "i", 4, ["io", "ii"], perfect=True)
     e = info.value
-    assert str(e) == "<<<unknown directive>>>: cannot perfectly divide 'n' by 4"
+    assert str(e) == "divide_loop: cannot perfectly divide 'n' by 4"
     assert e.op == "divide_loop"
     assert e.condition.startswith("Divisible(n, 4)")
     assert e.counterexample and e.counterexample["n"] % 4 != 0
@@ -148,6 +148,29 @@ def test_divide_loop_perfect_with_precondition():
         in str(p)
     )
     assert_same_results(scale4, p, {"n": 16})
+
+
+def test_divide_loop_cut_refuses_a_loop_that_may_run_nothing():
+    # For n < 4 the loop over i runs nothing, but its cut tail would run
+    # (n - 4) % 4 > 0 iterations, writing before x.
+    @proc
+    def shifted(n: size, x: f32[n + 4]):
+        if n >= 4:
+            for i in seq(0, n - 4):
+                x[i] = 1.0
+
+    p = lift_scope(shifted, shifted.find_loop("i"))
+    p = eliminate_dead_code(p, p.find("if _:_"))
+    for tail in ("cut", "cut_and_guard"):
+        with pytest.raises(SchedulingError) as e:
+            divide_loop(p, "i", 4, ["io", "ii"], tail=tail)
+        assert str(e.value) == (
+            "divide_loop: cannot cut the tail of the loop over i: "
+            "its upper bound n - 4 may be negative"
+        )
+    q = divide_loop(p, "i", 4, ["io", "ii"], tail="guard")
+    for n in (1, 3, 4, 7, 9):
+        assert_same_results(shifted, q, {"n": n})
 
 
 def test_divide_loop_refuses_nonzero_lower_bound():
@@ -245,7 +268,7 @@ def test_reorder_loops_refuses_a_dependence():
 
     with pytest.raises(SchedulingError) as info:
         reorder_loops(wavefront, "i j")
-    assert str(info.value).startswith("<<<unknown directive>>>: Loops i and j at ")
+    assert str(info.value).startswith("reorder_loops: Loops i and j at ")
     assert str(info.value).endswith("cannot be reordered.")
 
 
@@ -623,6 +646,27 @@ def test_simplify_keeps_results():
         assert_same_results(p, simplify(p), {"n": 11})
 
 
+def test_simplify_leaves_the_signature_shapes_as_written():
+    """The signature is the procedure's interface: simplify rewrites the
+    body's shapes and indices but not the parameters' (as Exo)."""
+
+    @proc
+    def pad(n: size, m: size, A: f32[n + m + 2], B: f32[m + 1 - 1, 2 * n]):
+        t: f32[m + 1 - 1]
+        for i in seq(0, n + m - m):
+            A[i + 1 + 1] = B[0, i + n - n]
+
+    p = simplify(pad)
+    assert str(p) == text("""
+        def pad(n: size, m: size, A: f32[n + m + 2] @ DRAM,
+                B: f32[m + 1 - 1, 2 * n] @ DRAM):
+            t: f32[m] @ DRAM
+            for i in seq(0, n):
+                A[2 + i] = B[0, i]
+        """)
+    assert_same_results(pad, p, {"n": 3, "m": 2})
+
+
 # ---------------------------------------------------------------- lift_scope
 
 
@@ -844,8 +888,33 @@ def test_specialize_refusals():
         match=r"Block contains allocations \('t',\) which are used outside the block.",
     ):
         specialize(staged, staged.body()[0:2], "n > 2")
+
+    # Exo calls a window statement an allocation too.
+    @proc
+    def windowed(n: size, x: f32[n + 4]):
+        t: f32
+        t = 1.0
+        w = x[0:4]
+        w[0] = t
+
+    with pytest.raises(SchedulingError) as e:
+        specialize(windowed, windowed.body()[0:3], "n > 2")
+    assert str(e.value) == (
+        "specialize: Block contains allocations ('t',) and window "
+        "statements ('w',) which are used outside the block."
+    )
     with pytest.raises(SchedulingError, match="Invalid specialization condition."):
         specialize(scale, "for i in _: _", "n + 2")
+
+    @proc
+    def axpy(n: size, alpha: f32, x: f32[n], y: f32[n]):
+        for i in seq(0, n):
+            y[i] += alpha * x[i]
+
+    # A data condition is not a valid condition (as in Exo), not a type error.
+    for cond in ("alpha == 0.0", "n > 2 and alpha < 1.0"):
+        with pytest.raises(SchedulingError, match="Invalid specialization condition."):
+            specialize(axpy, "for i in _: _", cond)
 
 
 def test_add_loop_refuses_to_wrap_a_declaration():
@@ -966,6 +1035,48 @@ def test_join_loops_refusals():
         SchedulingError, match="expected the two loops to have identical bodies"
     ):
         join_loops(different, "i", "i #1")
+
+
+def lifted_tail():
+    """`for i in seq(4, n)` moved out of its `if n >= 4:` by lift_scope (the if
+    then dropped as always true inside the loop): for n < 4 it runs nothing."""
+
+    @proc
+    def tail(n: size, x: f32[n + 4]):
+        for i in seq(0, 4):
+            x[i] = 1.0
+        if n >= 4:
+            for i in seq(4, n):
+                x[i] = 1.0
+
+    p = lift_scope(tail, tail.find_loop("i #1"))
+    return tail, eliminate_dead_code(p, p.find("if _:_"))
+
+
+def test_join_loops_refuses_when_the_second_loop_may_run_nothing():
+    _, p = lifted_tail()
+    with pytest.raises(SchedulingError) as e:
+        join_loops(p, "i", "i #1")
+    assert str(e.value) == (
+        "join_loops: expected 0 <= 4 <= n: the joined loop would "
+        "run other iterations than the two loops"
+    )
+    assert e.value.counterexample == {"n": 1}
+
+
+def test_join_loops_joins_loops_whose_bounds_are_ordered():
+    @proc
+    def ordered(n: size, x: f32[n]):
+        assert n >= 4
+        for i in seq(0, 4):
+            x[i] = 1.0
+        for i in seq(4, n):
+            x[i] = 1.0
+
+    p = join_loops(ordered, "i", "i #1")
+    assert "    for i in seq(0, n):\n        x[i] = 1.0" in str(p)
+    for n in (4, 5, 9):
+        assert_same_results(ordered, p, {"n": n})
 
 
 def test_join_loops_forwards_the_first_loop():

@@ -27,8 +27,6 @@ from exo2.stdlib.scheduling import (
 )
 from schedule_check import assert_same_results
 
-PREFIX = "<<<unknown directive>>>: "
-
 
 @proc
 def axpy(n: size, a: f32, x: f32[n], y: f32[n]):
@@ -137,7 +135,7 @@ def test_reorder_stmts_swaps_independent_writes():
 def test_reorder_stmts_refuses_dependent_statements():
     with pytest.raises(SchedulingError) as e:
         reorder_stmts(temp_product, temp_product.find("t = _").expand(0, 1))
-    assert str(e.value).startswith(PREFIX + "Statements at ")
+    assert str(e.value).startswith("reorder_stmts: " + "Statements at ")
     assert str(e.value).endswith("do not commute.")
 
 
@@ -199,7 +197,10 @@ def test_rewrite_expr_needs_an_equivalent_expression():
     assert_same_results(shifted, p, {"n": 4})
     with pytest.raises(SchedulingError) as e:
         rewrite_expr(shifted, idx, "i + 1")
-    assert str(e.value) == PREFIX + "Expressions are not equivalent:\ni\nvs.\ni + 1"
+    assert (
+        str(e.value)
+        == "rewrite_expr: " + "Expressions are not equivalent:\ni\nvs.\ni + 1"
+    )
 
 
 # ---- merge_writes / split_write / fold_into_reduce --------------------------
@@ -226,7 +227,8 @@ def test_split_write_refuses_a_second_operand_reading_the_buffer():
     with pytest.raises(SchedulingError) as e:
         split_write(double, double.find("x[_] = _"))
     assert str(e.value) == (
-        PREFIX + "Expected the second operand of the addition to not read the buffer x."
+        "split_write: "
+        + "Expected the second operand of the addition to not read the buffer x."
     )
 
 
@@ -240,11 +242,12 @@ def test_merge_writes_refuses_different_elements_and_dependent_values():
     with pytest.raises(SchedulingError) as e:
         merge_writes(writes, writes.body()[0].expand(0, 1))
     assert (
-        str(e.value) == PREFIX + "expected the left hand side's indices to be the same."
+        str(e.value)
+        == "merge_writes: " + "expected the left hand side's indices to be the same."
     )
     with pytest.raises(SchedulingError) as e:
         merge_writes(writes, writes.body()[1].expand(0, 1))
-    assert str(e.value) == PREFIX + (
+    assert str(e.value) == "merge_writes: " + (
         "expected the right hand side of the second statement to not depend "
         "on the left hand side of the first statement."
     )
@@ -266,7 +269,10 @@ def test_fold_into_reduce_folds_a_self_addition():
         p.forward(stmt)
     with pytest.raises(SchedulingError) as e:
         fold_into_reduce(two_writes, two_writes.find("x[_] = _"))
-    assert str(e.value) == PREFIX + "The rhs of the assignment must be an add."
+    assert (
+        str(e.value)
+        == "fold_into_reduce: " + "The rhs of the assignment must be an add."
+    )
 
 
 # ---- inline_assign ------------------------------------------------------------
@@ -295,7 +301,7 @@ def test_inline_assign_refuses_changed_inputs_and_visible_buffers():
     with pytest.raises(SchedulingError) as e:
         inline_assign(changes, changes.find("t = _"))
     assert str(e.value) == (
-        PREFIX
+        "inline_assign: "
         + "Cannot inline assign t = x[0] because a value it reads is written afterwards."
     )
     with pytest.raises(SchedulingError) as e:
@@ -335,7 +341,8 @@ def test_lift_reduce_constant_refuses_a_nonzero_start():
     with pytest.raises(SchedulingError) as e:
         lift_reduce_constant(start_one, start_one.find("acc = _").expand(0, 1))
     assert str(e.value) == (
-        PREFIX + "cannot lift constant because the buffer is not initialized to zero"
+        "lift_reduce_constant: "
+        + "cannot lift constant because the buffer is not initialized to zero"
     )
 
 
@@ -351,7 +358,7 @@ def test_lift_reduce_constant_refuses_different_scales():
 
     with pytest.raises(SchedulingError) as e:
         lift_reduce_constant(two_scales, two_scales.find("acc = _").expand(0, 1))
-    assert str(e.value) == PREFIX + (
+    assert str(e.value) == "lift_reduce_constant: " + (
         "cannot lift constant because the reduces to buffer acc in the loop "
         "body have different constants"
     )
@@ -396,6 +403,6 @@ def test_rewrite_expr_keeps_divisors_literal():
     with pytest.raises(SchedulingError) as e:
         rewrite_expr(halves, divisor, "2 + 1 - 1")
     assert str(e.value) == (
-        PREFIX + "cannot rewrite 2 as 2 + 1 - 1 here: "
+        "rewrite_expr: " + "cannot rewrite 2 as 2 + 1 - 1 here: "
         "cannot divide or modulo by a non-constant value"
     )

@@ -2,7 +2,7 @@
 inline, call_eqv and the legacy add_unsafe_guard. Printed results, JIT runs
 before and after, refusals with the spec's texts, and cursor forwarding."""
 
-# ruff: noqa: F821, E501
+# ruff: noqa: F821, E501, B007
 
 from __future__ import annotations
 
@@ -18,11 +18,10 @@ from exo2.stdlib.scheduling import (
     extract_subproc,
     inline,
     rename,
+    reorder_stmts,
     write_config,
 )
 from schedule_check import assert_same_results
-
-PREFIX = "<<<unknown directive>>>: "
 
 
 @config
@@ -109,9 +108,56 @@ def test_extract_subproc_prints_parameters_and_assertions():
     assert p.is_eq(rows) and not sub.is_eq(rows)
 
 
-def test_extract_subproc_without_asserts():
-    _, sub = extract_subproc(rows, rows.find_loop("j"), "row_sum", False)
-    assert "assert" not in str(sub)
+def test_extract_subproc_without_asserts_keeps_what_its_safety_needs():
+    # x[i, j] needs 0 <= i < n; m >= 2 and i < n - 1 are left out. (Exo
+    # keeps nothing: a new procedure could then call row_sum out of bounds.)
+    p, sub = extract_subproc(rows, rows.find_loop("j"), "row_sum", False)
+    assert str(sub) == (
+        "def row_sum(n: size, m: size, x: f32[n, m] @ DRAM, i: index, acc: f32 @ DRAM):\n"
+        "    assert 0 <= i\n"
+        "    assert i < n\n"
+        "    for j in seq(0, m):\n"
+        "        acc += x[i, j]"
+    )
+    assert_same_results(rows, p, {"n": 5, "m": 3})
+
+    @proc
+    def fill(n: size, y: f32[8]):
+        for i in seq(0, n):
+            for j in seq(0, 8):
+                y[j] = 1.0
+
+    _, row = extract_subproc(fill, fill.find_loop("j"), "fill_row", False)
+    assert str(row) == (
+        "def fill_row(y: f32[8] @ DRAM):\n    for j in seq(0, 8):\n        y[j] = 1.0"
+    )
+
+
+def test_extract_subproc_refuses_a_procedure_unsafe_on_its_own():
+    @proc
+    def first_eight(n: size, x: f32[n], y: f32[8]):
+        assert n > 8
+        for i in seq(0, 8):
+            y[i] = x[i]
+
+    # n is a parameter of the new procedure (x's shape), so n > 8 follows;
+    # below, the fact x[0:8] needs mentions n, which the block does not use.
+    @proc
+    def by_length(n: size, m: size, x: f32[m], y: f32[8]):
+        assert m == n + 8
+        for i in seq(0, 8):
+            y[i] = x[i]
+
+    _, sub = extract_subproc(first_eight, first_eight.find_loop("i"), "s", False)
+    assert "    assert n > 8\n" in str(sub)
+    with pytest.raises(SchedulingError) as e:
+        extract_subproc(by_length, by_length.find_loop("i"), "s", False)
+    assert re.fullmatch(
+        re.escape("extract_subproc: ")
+        + r"Cannot extract the block at \S+:\d+:8 into s: the new procedure would "
+        r"not be safe on its own: x is read out-of-bounds",
+        str(e.value),
+    )
 
 
 def test_extract_subproc_refusals():
@@ -119,7 +165,7 @@ def test_extract_subproc_refusals():
     with pytest.raises(SchedulingError) as e:
         extract_subproc(rows, rows.find("acc: _").expand(0, 2), "s")
     assert re.fullmatch(
-        re.escape(PREFIX)
+        re.escape("extract_subproc: ")
         + r"Cannot extract the block at \S+:\d+:12: acc is used after it",
         str(e.value),
     )
@@ -193,7 +239,7 @@ def test_call_eqv_refuses_a_procedure_not_recorded_equivalent():
 
     with pytest.raises(SchedulingError) as e:
         call_eqv(add_one_caller, "add_one(_)", add_two)
-    assert str(e.value).startswith(PREFIX)
+    assert str(e.value).startswith("call_eqv: ")
     assert str(e.value).endswith(
         "Cannot swap call because the two procedures are not equivalent"
     )
@@ -207,7 +253,8 @@ def test_call_eqv_modulo_a_config_field():
     with pytest.raises(SchedulingError) as e:
         call_eqv(calls_set, "set_and_copy(_)", writes)
     assert re.fullmatch(
-        re.escape(PREFIX) + r"Cannot rewrite at \S+:\d+:4 because the configuration "
+        re.escape("call_eqv: ")
+        + r"Cannot rewrite at \S+:\d+:4 because the configuration "
         r"field SubCfg_scale might be read subsequently",
         str(e.value),
     )
@@ -215,6 +262,63 @@ def test_call_eqv_modulo_a_config_field():
     assert_same_results(calls_set_no_read, p, {})
     # The field's value at the end may differ: not strictly equivalent.
     assert not p.is_eq(calls_set_no_read)
+
+
+def test_call_eqv_proves_the_preconditions_of_the_new_callee():
+    stricter = add_one.add_assertion("k > 8")
+    stricter.unsafe_assert_eq(add_one)  # the user's claim: same results
+    with pytest.raises(SchedulingError) as e:
+        call_eqv(add_one_caller, "add_one(_)", stricter)
+    assert re.fullmatch(
+        re.escape("call_eqv: ") + r"Could not verify assertion k > 8 in add_one at \S+",
+        str(e.value),
+    )
+    looser = add_one.add_assertion("k > 4")
+    looser.unsafe_assert_eq(add_one)
+    p = call_eqv(add_one_caller, "add_one(_)", looser)
+    assert_same_results(add_one_caller, p, {"n": 3})
+
+
+# ---- inline of a config field passed to a scalar ------------------------------
+
+
+@proc
+def set_five(a: f32):
+    a = 5.0
+
+
+@proc
+def add_to(a: f32):
+    a += 1.0
+
+
+@proc
+def through_field(x: f32[4]):
+    SubCfg.scale = 2.0
+    add_to(SubCfg.scale)
+    x[1] = SubCfg.scale
+    set_five(SubCfg.scale)
+    x[0] = SubCfg.scale
+
+
+def test_inline_writes_a_config_field_passed_to_a_scalar():
+    # Scalars are passed by reference: the callee's writes are the field's.
+    p = inline(through_field, "add_to(_)")
+    p = inline(p, "set_five(_)")
+    assert str(p) == (
+        "def through_field(x: f32[4] @ DRAM):\n"
+        "    SubCfg.scale = 2.0\n"
+        "    SubCfg.scale = SubCfg.scale + 1.0\n"
+        "    x[1] = SubCfg.scale\n"
+        "    SubCfg.scale = 5.0\n"
+        "    x[0] = SubCfg.scale"
+    )
+    assert_same_results(through_field, p, {})
+
+
+def test_a_call_writing_a_config_field_through_a_scalar_is_an_effect():
+    with pytest.raises(SchedulingError, match="do not commute"):
+        reorder_stmts(through_field, through_field.find("set_five(_)").expand(0, 1))
 
 
 # ---- add_unsafe_guard ---------------------------------------------------------

@@ -7,6 +7,8 @@ and the preconditions replace proves at the new call."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from exo2 import SchedulingError, instr, proc
 from exo2.API_cursors import InvalidCursorError
@@ -15,8 +17,6 @@ from exo2.libs.memories import AVX2, DRAM
 from exo2.rewrite.LoopIR_unification import UnificationError
 from exo2.stdlib.scheduling import cut_loop, insert_noop_call, replace
 from schedule_check import assert_same_results
-
-PREFIX = "<<<unknown directive>>>: "
 
 # ---------------------------------------------------------------------------
 # Sub-procedures: instructions modeled on exo's x86 platform (C templates
@@ -402,21 +402,27 @@ def k_avx_load(A: f32[8]):
 # (kernel, block pattern, sub-procedure, expected call, sizes for a run or
 # None when the call cannot run on this host)
 ACCEPTED = [
-    (k_offset_row, "for j in _: _", zero_n, "zero_n(8, A[k, 4:12])", {"m": 3}),
+    (k_offset_row, "for j in _: _", zero_n, "zero_n(8, A[k + 0, 4:12])", {"m": 3}),
     (k_load, "for i in _: _", loadu8, "loadu8(B[0:8], A[8:16])", {}),
-    (k_store_rows, "for j in _: _", storeu8, "storeu8(C[i, 0:8], T[0:8])", {"n": 3}),
+    (
+        k_store_rows,
+        "for j in _: _",
+        storeu8,
+        "storeu8(C[i + 0, 0:8], T[0:8])",
+        {"n": 3},
+    ),
     (
         k_fmadd,
         "for j in _: _",
         fmadd8,
-        "fmadd8(C[i, 0:8], A[i, 0:8], B[0:8])",
+        "fmadd8(C[i + 0, 0:8], A[i + 0, 0:8], B[0:8])",
         {"n": 2},
     ),
     (
         k_fmadd_broadcast,
         "for j in _: _",
         fmadd8_broadcast,
-        "fmadd8_broadcast(C[i, 0:8], A[i, 0:8], s[i:i + 1])",
+        "fmadd8_broadcast(C[i + 0, 0:8], A[i + 0, 0:8], s[i + 0:i + 1])",
         {"n": 3},
     ),
     (k_broadcast, "for i in _: _", broadcast8, "broadcast8(B[0:8], A[3:4])", {"n": 5}),
@@ -428,18 +434,24 @@ ACCEPTED = [
         {},
     ),
     (k_reduce, "for i in _: _", reduce_add8, "reduce_add8(acc, x[8:16])", {}),
-    (k_sized, "for j in _: _", zero_n, "zero_n(m - 2, A[1:m - 1])", {"m": 7}),
+    (k_sized, "for j in _: _", zero_n, "zero_n(m + -2, A[1:m + -1])", {"m": 7}),
     (
         k_copy_n,
         "for i in _: _",
         copy_window,
-        "copy_window(n, B[0:n], A[0:n])",
+        "copy_window(n + 0, B[0:n + 0], A[0:n + 0])",
         {"n": 5},
     ),
-    (k_scale_rows, "for i in _: _", scale2, "scale2(4, A[r, 0:4])", {"n": 3}),
+    (k_scale_rows, "for i in _: _", scale2, "scale2(4, A[r + 0, 0:4])", {"n": 3}),
     (k_tile, "for i in _: _", copy_tile, "copy_tile(B[0:4, 4:8], A[4:8, 0:4])", {}),
-    (k_fill_range, "for i in _: _", fill_range, "fill_range(2, n, n, x)", {"n": 6}),
-    (k_add_at, "for i in _: _", add_at, "add_at(n, 4, x, y[0:4])", {"n": 9}),
+    (
+        k_fill_range,
+        "for i in _: _",
+        fill_range,
+        "fill_range(2, n + 0, n + 0, x)",
+        {"n": 6},
+    ),
+    (k_add_at, "for i in _: _", add_at, "add_at(n + 0, 4, x, y[0:4])", {"n": 9}),
     (
         k_masked,
         "for i in _: _",
@@ -447,8 +459,8 @@ ACCEPTED = [
         "masked_zero(flag, x[0:8])",
         {"flag": True},
     ),
-    (k_prefix, "for i in _: _", prefix_zero, "prefix_zero(m - 1, x[0:8])", {"m": 5}),
-    (k_relu, "for i in _: _", relu8, "relu8(x[r, 0:8])", {"n": 2}),
+    (k_prefix, "for i in _: _", prefix_zero, "prefix_zero(m + -1, x[0:8])", {"m": 5}),
+    (k_relu, "for i in _: _", relu8, "relu8(x[r + 0, 0:8])", {"n": 2}),
     (k_zero_column, "for i in _: _", zero_column, "zero_column(A[0:8, 2])", {}),
     (
         k_strided,
@@ -459,7 +471,13 @@ ACCEPTED = [
     ),
     (k_tensor, "for i in _: _", copy_tensor8, "copy_tensor8(B, A)", {}),
     (k_even, "for j in _: _", even_elements, "even_elements(A[1:17])", {}),
-    (k_window_param, "for i in _: _", zero_column, "zero_column(W[r, 0:8])", {"n": 3}),
+    (
+        k_window_param,
+        "for i in _: _",
+        zero_column,
+        "zero_column(W[r + 0, 0:8])",
+        {"n": 3},
+    ),
     (k_window_stmt, "for i in _: _", zero_column, "zero_column(row[8:16])", {}),
     (k_bound_by_assert, "for i in _: _", zero_column, "zero_column(A[0:8])", {"n": 8}),
     (
@@ -486,12 +504,46 @@ def test_replace_unifies_and_keeps_results(kernel, pattern, subproc, call, sizes
 
 
 def test_replace_prints_expected_procedure():
+    """Solved arguments print in Exo's form, the constant always last
+    (`k + 0`): checked against exo-lang 1.0 on the same kernel."""
     after = replace(k_offset_row, k_offset_row.find_loop("j"), zero_n)
     assert str(after) == (
         "def k_offset_row(m: size, A: f32[m, 16] @ DRAM):\n"
         "    for k in seq(0, m):\n"
-        "        zero_n(8, A[k, 4:12])"
+        "        zero_n(8, A[k + 0, 4:12])"
     )
+
+
+def test_replace_passes_exo_values_for_unused_control_parameters():
+    """Unused bool and index parameters get False and 0 (as Exo, checked
+    against exo-lang 1.0); an unused size would be 0 and is refused."""
+
+    @proc
+    def copy_flagged(flag: bool, n: size, dst: f32[n], src: f32[n], k: index):
+        for i in seq(0, n):
+            dst[i] = src[i]
+
+    @proc
+    def k_copy(x: f32[5], y: f32[5]):
+        for i in seq(0, 5):
+            x[i] = y[i]
+
+    after = replace(k_copy, k_copy.find_loop("i"), copy_flagged)
+    assert str(after).endswith("    copy_flagged(False, 5, x, y, 0)")
+    assert_same_results(k_copy, after, {})
+
+    @proc
+    def copy8(m: size, dst: f32[8], src: f32[8]):
+        for i in seq(0, 8):
+            dst[i] = src[i]
+
+    @proc
+    def k_copy8(x: f32[8], y: f32[8]):
+        for i in seq(0, 8):
+            x[i] = y[i]
+
+    with pytest.raises(SchedulingError, match="0 is not guaranteed to be greater"):
+        replace(k_copy8, k_copy8.find_loop("i"), copy8)
 
 
 def test_replace_multi_statement_body():
@@ -800,7 +852,7 @@ def test_replace_refuses_size_assertion_after_cut():
     with pytest.raises(SchedulingError) as e:
         replace(cut, cut.find_loop("i"), zero_exactly8)
     assert str(e.value).startswith(
-        PREFIX + "Could not verify assertion n == 8 in zero_exactly8 at "
+        "replace: " + "Could not verify assertion n == 8 in zero_exactly8 at "
     )
     # The whole loop still has 8 iterations.
     after = replace(k_cut_candidate, k_cut_candidate.find_loop("i"), zero_exactly8)
@@ -811,7 +863,7 @@ def test_replace_refuses_unit_stride_assertion():
     with pytest.raises(SchedulingError) as e:
         replace(k_column_copy, k_column_copy.find_loop("i"), loadu8)
     assert str(e.value).startswith(
-        PREFIX + "Could not verify assertion stride(src, 0) == 1 in loadu8 at "
+        "replace: " + "Could not verify assertion stride(src, 0) == 1 in loadu8 at "
     )
 
 
@@ -819,7 +871,7 @@ def test_replace_refuses_aliased_arguments():
     with pytest.raises(SchedulingError) as e:
         replace(k_aliased, k_aliased.find_loop("i"), loadu8)
     assert str(e.value) == (
-        PREFIX + "Cannot Pass the same buffer 'A' via multiple arguments in call "
+        "replace: " + "Cannot Pass the same buffer 'A' via multiple arguments in call "
         "to loadu8, since doing so would introduce aliased arguments.  Please "
         "contact the Exo developers if you need support for aliased arguments."
     )
@@ -828,15 +880,15 @@ def test_replace_refuses_aliased_arguments():
 def test_replace_refuses_size_that_may_not_be_positive():
     with pytest.raises(SchedulingError) as e:
         replace(k_unknown_size, k_unknown_size.find_loop("j"), zero_n)
-    assert str(e.value) == PREFIX + (
-        "The expression m - 2 is not guaranteed to be greater than 0."
+    assert str(e.value) == "replace: " + (
+        "The expression m + -2 is not guaranteed to be greater than 0."
     )
 
 
 def test_replace_refuses_window_out_of_bounds():
     with pytest.raises(SchedulingError) as e:
         replace(k_out_of_bounds, k_out_of_bounds.find("A[_] = _"), first_element_only)
-    assert str(e.value) == PREFIX + "The buffer A is accessed out-of-bounds"
+    assert str(e.value) == "replace: " + "The buffer A is accessed out-of-bounds"
 
 
 def test_replace_refuses_when_later_code_uses_a_replaced_allocation():
@@ -889,6 +941,43 @@ def test_insert_noop_call_refuses_non_pass_body():
         insert_noop_call(k_assign_loop, gap, zero_column, ["A[0:8]"])
 
 
+@instr("(void)({n});")
+def big_hint(n: size, x: [f32][n]):
+    assert n > 100
+    pass
+
+
+def test_insert_noop_call_proves_the_callee_preconditions():
+    # The generated C assumes n > 100 (EXO_ASSUME): a false assumption is
+    # undefined behaviour, so the call is refused where it may not hold.
+    @proc
+    def small(n: size, x: f32[n]):
+        for i in seq(0, n):
+            x[i] = 1.0
+
+    gap = small.find_loop("i").after()
+    with pytest.raises(SchedulingError) as e:
+        insert_noop_call(small, gap, big_hint, ["n", "x"])
+    assert re.fullmatch(
+        re.escape("insert_noop_call: ")
+        + r"Could not verify assertion n > 100 in big_hint at \S+:\d+:11",
+        str(e.value),
+    )
+    assert e.value.counterexample["n"] <= 100
+    with pytest.raises(SchedulingError, match="x is read out-of-bounds"):
+        insert_noop_call(small, gap, big_hint, ["n + 1", "x[0:n + 1]"])
+
+    @proc
+    def large(n: size, x: f32[n]):
+        assert n > 200
+        for i in seq(0, n):
+            x[i] = 1.0
+
+    p = insert_noop_call(large, large.find_loop("i").after(), big_hint, ["n", "x"])
+    assert str(p).endswith("    big_hint(n, x)")
+    assert_same_results(large, p, {"n": 201})
+
+
 def test_insert_noop_call_argument_count():
     gap = k_assign_loop.find_loop("i").before()
     with pytest.raises(TypeError, match="Function argument count mismatch"):
@@ -899,6 +988,6 @@ def test_insert_noop_call_argument_type():
     gap = k_assign_loop.find_loop("i").before()
     with pytest.raises(SchedulingError) as e:
         insert_noop_call(k_assign_loop, gap, flag_hint, ["4"])
-    assert str(e.value) == PREFIX + (
+    assert str(e.value) == "insert_noop_call: " + (
         "Function argument type mismatch:expected bool-type variable, but got type int"
     )

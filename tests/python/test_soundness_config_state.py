@@ -10,6 +10,8 @@ runs before and after on random data."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from exo2 import SchedulingError, config, proc
 from exo2.API_scheduling import (
@@ -37,7 +39,8 @@ from exo2.API_scheduling import (
 )
 from schedule_check import assert_same_results
 
-PREFIX = "<<<unknown directive>>>: "
+# A refusal starts with the name of the operation called ("fuse: ").
+OPERATION_PREFIX = re.compile(r"[a-z_]+: ")
 
 
 @config
@@ -50,8 +53,9 @@ def refusal(f):
     with pytest.raises(SchedulingError) as e:
         f()
     message = str(e.value)
-    assert message.startswith(PREFIX)
-    return message[len(PREFIX) :]
+    prefix = OPERATION_PREFIX.match(message)
+    assert prefix, message
+    return message[prefix.end() :]
 
 
 def body(p, i):

@@ -386,3 +386,42 @@ def test_an_error_names_the_stdlib_function_and_the_primitive():
     notes = "\n".join(getattr(error, "__notes__", []))
     assert "Operation: tile_loops (test_stdlib_scheduling.py:" in notes
     assert "> divide_loop (stdlib.py:" in notes
+
+
+def test_an_error_message_starts_with_the_operation_the_user_called():
+    """Exo prefixed most refusals with `<<<unknown directive>>>`; exo2 names
+    the operation the user called: the primitive, the outermost library
+    function, or a Procedure method (`find`, as in Exo)."""
+
+    @proc
+    def odd(n: size, x: f32[n]):
+        for i in seq(0, n):
+            x[i] = 1.0
+
+    with pytest.raises(SchedulingError) as info:
+        scheduling.divide_loop(odd, "i", 4, ["io", "ii"], perfect=True)
+    assert str(info.value) == "divide_loop: cannot perfectly divide 'n' by 4"
+    with pytest.raises(SchedulingError) as info:
+        stdlib.tile_loops(odd, [(odd.find_loop("i"), 4)], perfect=True)
+    assert str(info.value) == "tile_loops: cannot perfectly divide 'n' by 4"
+    with pytest.raises(SchedulingError) as info:
+        odd.find("y = _")
+    assert str(info.value).startswith("find: failed to find matches")
+    # a library's own refusal gets the library function's name, once
+    with pytest.raises(SchedulingError) as info:
+        binary_specialize(upto3, upto3.find_loop("i"), "n", [1])
+    assert str(info.value) == "binary_specialize: Cannot specialize given one value!"
+    from exo2.stdlib.halide_scheduling_ops import compute_at
+
+    @proc
+    def two_stages(n: size, y: f32[n]):
+        t: f32[n]
+        for i in seq(0, n):
+            t[i] = 1.0
+        for j in seq(0, n):
+            y[j] = t[n - 1 - j]
+
+    with pytest.raises(SchedulingError) as info:
+        compute_at(two_stages, two_stages.find("t = _"), two_stages.find_loop("j"))
+    assert str(info.value).startswith("compute_at: ")
+    assert not str(info.value).startswith("compute_at: compute_at:")

@@ -26,6 +26,8 @@ PUBLIC_MODULES = {
     "exo2.libs.memories",
     "exo2.libs.externs",
     "exo2.platforms.x86",
+    "exo2.platforms.neon",
+    "exo2.platforms.rvv",
     "exo2.platforms.cuda",
     "exo2.rewrite.LoopIR_scheduling",
     "exo2.rewrite.LoopIR_unification",

@@ -146,21 +146,21 @@ def test_saxpy_f32_cut_and_predicate_prints_vector_body_and_masked_tail():
     text = str(p)
     assert "    for io in seq(0, (7 + n) / 8 - 1):\n" in text
     assert (
-        "        mm256_loadu_ps(var1[0:8], y[8 * io:8 * io + 8])\n"
+        "        mm256_loadu_ps(var1[0:8], y[8 * io + 0:8 * io + 8])\n"
         "        mm256_broadcast_ss(var3[0:8], alpha[0:1])\n"
-        "        mm256_loadu_ps(var4[0:8], x[8 * io:8 * io + 8])\n"
+        "        mm256_loadu_ps(var4[0:8], x[8 * io + 0:8 * io + 8])\n"
         "        mm256_mul_ps(var2[0:8], var3[0:8], var4[0:8])\n"
         "        mm256_add_ps(var0[0:8], var1[0:8], var2[0:8])\n"
-        "        mm256_storeu_ps(y[8 * io:8 * io + 8], var0[0:8])\n"
+        "        mm256_storeu_ps(y[8 * io + 0:8 * io + 8], var0[0:8])\n"
     ) in text
     assert "    for io in seq((7 + n) / 8 - 1, (7 + n) / 8):\n" in text
     assert (
-        "        avx2_mask_loadu_ps(n - 8 * io, var1[0:8], y[8 * io:n])\n"
-        "        mm256_prefix_broadcast_ss(var3[0:8], alpha[0:1], n - 8 * io)\n"
-        "        avx2_mask_loadu_ps(n - 8 * io, var4[0:8], x[8 * io:n])\n"
-        "        mm256_prefix_mul_ps(var2[0:8], var3[0:8], var4[0:8], n - 8 * io)\n"
-        "        mm256_prefix_add_ps(var0[0:8], var1[0:8], var2[0:8], n - 8 * io)\n"
-        "        avx2_mask_storeu_ps(n - 8 * io, y[8 * io:n], var0[0:8])"
+        "        avx2_mask_loadu_ps(-8 * io + n + 0, var1[0:8], y[8 * io + 0:n + 0])\n"
+        "        mm256_prefix_broadcast_ss(var3[0:8], alpha[0:1], -8 * io + n + 0)\n"
+        "        avx2_mask_loadu_ps(-8 * io + n + 0, var4[0:8], x[8 * io + 0:n + 0])\n"
+        "        mm256_prefix_mul_ps(var2[0:8], var3[0:8], var4[0:8], -8 * io + n + 0)\n"
+        "        mm256_prefix_add_ps(var0[0:8], var1[0:8], var2[0:8], -8 * io + n + 0)\n"
+        "        avx2_mask_storeu_ps(-8 * io + n + 0, y[8 * io + 0:n + 0], var0[0:8])"
     ) in text
 
 
@@ -174,8 +174,8 @@ def test_sdot_f32_cut_prints_fma_accumulator_and_scalar_tail():
         "    for io in seq(0, n / 8):\n"
         "        var1: f32[8] @ AVX2\n"
         "        var2: f32[8] @ AVX2\n"
-        "        mm256_loadu_ps(var1[0:8], x[8 * io:8 * io + 8])\n"
-        "        mm256_loadu_ps(var2[0:8], y[8 * io:8 * io + 8])\n"
+        "        mm256_loadu_ps(var1[0:8], x[8 * io + 0:8 * io + 8])\n"
+        "        mm256_loadu_ps(var2[0:8], y[8 * io + 0:8 * io + 8])\n"
         "        mm256_fmadd_ps(var0[0:8], var1[0:8], var2[0:8])\n"
         "    avx2_assoc_reduce_add_ps(var0[0:8], result)\n"
         "    for ii in seq(0, n % 8):\n"
@@ -282,7 +282,7 @@ def test_unknown_tail_is_a_value_error():
 # Guarded tails with instructions whose bound is not limited to the width
 #
 # `guard` and `predicate` divide with a guard in every vector iteration:
-# `x[8 * io + ii]` for `8 * io + ii < n`, where `n - 8 * io` exceeds 8
+# `x[8 * io + ii]` for `8 * io + ii < n`, where `-8 * io + n + 0` exceeds 8
 # except in the last iteration. The x86 library's masked instructions assert
 # `N <= 8`, which exo2's `replace` proves (Exo does not check it), so they
 # do not match there; these variants mask any prefix of the 8 lanes.
@@ -363,8 +363,12 @@ def test_guarded_tails_mask_every_vector_iteration(tail):
     assert "    for io in seq(0, (n + 7) / 8):\n" in text or (
         "    for io in seq(0, (7 + n) / 8):\n" in text
     )
-    assert "        load_prefix(n - 8 * io, var1[0:8], y[8 * io:n])\n" in text
-    assert "        store_prefix(n - 8 * io, y[8 * io:n], var0[0:8])" in text
+    assert (
+        "        load_prefix(-8 * io + n + 0, var1[0:8], y[8 * io + 0:n + 0])\n" in text
+    )
+    assert (
+        "        store_prefix(-8 * io + n + 0, y[8 * io + 0:n + 0], var0[0:8])" in text
+    )
     vector_loops_are_calls(p)
     if HAS_AVX2:
         kernel, after = saxpy_f32.jit(), p.jit()
@@ -373,21 +377,30 @@ def test_guarded_tails_mask_every_vector_iteration(tail):
 
 
 def test_x86_masked_instructions_do_not_match_non_final_iterations():
-    # with only the library's masked forms (`N <= 8`), the guarded loops of
-    # the `predicate` tail stay as they are
-    p = vectorize(
-        sscal_f32,
-        sscal_f32.find_loop("i"),
-        8,
-        "f32",
-        AVX2,
-        avx2_instructions("f32"),
-        tail="predicate",
-    )
-    assert "avx2_mask_loadu_ps" not in str(p)
-    assert "            if ii + 8 * io < n:\n" in str(p) or (
-        "            if 8 * io + ii < n:\n" in str(p)
-    )
+    # with only the library's masked forms (`N <= 8`), no instruction matches
+    # the guarded loops of the `predicate` tail: vectorize names each one
+    # and the masked form it needs, instead of leaving code the C code
+    # generator refuses
+    with pytest.raises(SchedulingError) as info:
+        vectorize(
+            sscal_f32,
+            sscal_f32.find_loop("i"),
+            8,
+            "f32",
+            AVX2,
+            avx2_instructions("f32"),
+            tail="predicate",
+        )
+    message = str(info.value)
+    assert "no instruction given matches 4 statements on AVX2 vectors" in message
+    assert (
+        "  for ii in seq(0, 8): if ii + 8 * io < n: var2[ii] = x[ii + 8 * io]\n"
+        "    needs a masked load from DRAM (AVX2 vectors of f32; only the lanes "
+        "where ii + 8 * io < n)"
+    ) in message
+    assert "needs a masked store into DRAM" in message
+    assert "needs a masked lane-wise `dst = a * b`" in message
+    assert 'tail="cut_and_predicate", the last vector iteration' in message
 
 
 # --------------------------------------------------------------------------- #
@@ -469,15 +482,15 @@ def test_avx512_masked_tail_compiles(kernel):
         avx512_instructions(precision),
         tail="cut_and_predicate",
     )
-    text = str(p)
+    text = " ".join(str(p).split())  # calls may be wrapped
     assert f"mm512_add_{s}(var0[0:{width}], var1[0:{width}], var2[0:{width}])" in text
     assert (
-        f"mm512_maskz_loadu_{s}(n - {width} * io, var1[0:{width}], x[{width} * io:n])"
+        f"mm512_maskz_loadu_{s}(-{width} * io + n + 0, var1[0:{width}], x[{width} * io + 0:n + 0])"
         in text
     )
-    assert f"mm512_mask_add_{s}(n - {width} * io, var0[0:{width}]" in text
+    assert f"mm512_mask_add_{s}(-{width} * io + n + 0, var0[0:{width}]" in text
     assert (
-        f"mm512_mask_storeu_{s}(n - {width} * io, z[{width} * io:n], var0[0:{width}])"
+        f"mm512_mask_storeu_{s}(-{width} * io + n + 0, z[{width} * io + 0:n + 0], var0[0:{width}])"
         in text
     )
     vector_loops_are_calls(p)
@@ -489,3 +502,140 @@ def test_vectorizing_into_dram_needs_no_instructions():
     # a platform-free use: stage into DRAM temporaries, no replacement
     p = vectorize(saxpy_f32, saxpy_f32.find_loop("i"), 4, "f32", DRAM, tail="cut")
     assert_same_results(saxpy_f32, p, {"n": 7})
+
+
+# --------------------------------------------------------------------------- #
+# Loops with inner loops, checks up front, and statements no instruction
+# matches
+
+
+@proc
+def conv3x3(H: size, W: size, inp: f32[H + 2, W + 2], w: f32[3, 3], out: f32[H, W]):
+    for y in seq(0, H):
+        for x in seq(0, W):
+            out[y, x] = 0.0
+            for ky in seq(0, 3):
+                for kx in seq(0, 3):
+                    out[y, x] += w[ky, kx] * inp[y + ky, x + kx]
+
+
+CONV_INSTRUCTIONS = [
+    x86.mm256_loadu_ps,
+    x86.mm256_storeu_ps,
+    x86.mm256_setzero_ps,
+    x86.mm256_broadcast_ss,
+    x86.mm256_addmul_ps,
+]
+
+
+def test_vectorize_moves_the_lane_loop_inside_an_inner_reduction_loop():
+    p = vectorize(
+        conv3x3,
+        conv3x3.find_loop("x"),
+        8,
+        "f32",
+        AVX2,
+        CONV_INSTRUCTIONS,
+        [fma_rule],
+        tail="cut",
+    )
+    lines = str(p).splitlines()
+    assert lines[3:8] == [
+        "        for xo in seq(0, W / 8):",
+        "            var0: f32[8] @ AVX2",
+        "            mm256_setzero_ps(var0[0:8])",
+        "            mm256_storeu_ps(out[y + 0, 8 * xo + 0:8 * xo + 8], var0[0:8])",
+        "            for ky in seq(0, 3):",
+    ]
+    assert (
+        "                    mm256_addmul_ps(var1[0:8], var3[0:8], var4[0:8], var2[0:8])"
+        in lines
+    )
+    assert "        for xi in seq(0, W % 8):" in lines  # the scalar tail
+    vector_loops_are_calls(p, "kx")
+    if HAS_AVX2:
+        kernel, after = conv3x3.jit(), p.jit()
+        for H, W in [(1, 1), (3, 7), (2, 8), (5, 17)]:
+            assert_same_results(kernel, after, {"H": H, "W": W}, rtol=1e-5, atol=1e-5)
+
+
+@proc
+def call_in_loop(n: size, x: f32[n], y: f32[n]):
+    for i in seq(0, n):
+        x[i] = y[i]
+        sscal_f32(n, y[i : i + 1], x)
+
+
+@proc
+def triangle(n: size, A: f32[n, n], s: f32[n]):
+    for i in seq(0, n):
+        for j in seq(0, i):
+            s[i] += A[i, j]
+
+
+def test_vectorize_checks_what_the_loop_contains_before_rewriting():
+    with pytest.raises(SchedulingError) as info:
+        vectorize(call_in_loop, call_in_loop.find_loop("i"), 8, "f32", AVX2)
+    assert "cannot vectorize the loop over 'i': its body calls sscal_f32" in str(
+        info.value
+    )
+    assert "sscal_f32(n, y[i:i + 1], x)" in str(info.value)
+    with pytest.raises(SchedulingError) as info:
+        vectorize(triangle, triangle.find_loop("i"), 8, "f32", AVX2, tail="cut")
+    assert "has a loop whose bounds depend on 'i'" in str(info.value)
+    assert "for j in seq(0, i): s[i] += A[i, j]" in str(info.value)
+    with pytest.raises(SchedulingError, match="vec_width must be a positive int"):
+        vectorize(sscal_f32, sscal_f32.find_loop("i"), 0, "f32", AVX2)
+    with pytest.raises(SchedulingError, match="mem_type must be a memory class"):
+        vectorize(sscal_f32, sscal_f32.find_loop("i"), 8, "f32", "AVX2")
+
+
+def test_vectorize_names_each_statement_no_instruction_matches():
+    # no fused multiply-add among the instructions: the one statement that
+    # needs it is named with its form, instead of a MemGenError at jit time
+    with pytest.raises(SchedulingError) as info:
+        vectorize(
+            conv3x3,
+            conv3x3.find_loop("x"),
+            8,
+            "f32",
+            AVX2,
+            CONV_INSTRUCTIONS[:-1],
+            [fma_rule],
+            tail="cut",
+        )
+    message = str(info.value)
+    assert "vectorize: no instruction given matches 1 statement on AVX2" in message
+    assert (
+        "  for xi in seq(0, 8): var1[xi] = var2[xi] + var3[xi] * var4[xi]\n"
+        "    needs a lane-wise `dst = a + b * c` (AVX2 vectors of f32)"
+    ) in message
+    # the reduction over the lanes and its zeroing, without any instruction
+    with pytest.raises(SchedulingError) as info:
+        vectorize(
+            sdot_f32, sdot_f32.find_loop("i"), 8, "f32", AVX2, [], [fma_rule], "cut"
+        )
+    message = str(info.value)
+    for need in [
+        "needs a set of every lane to 0.0",
+        "needs a load from DRAM",
+        "needs a fused multiply-add `dst += a * b`",
+        "needs a horizontal sum of the lanes into one DRAM value",
+    ]:
+        assert need in message, need
+
+
+@proc
+def column_of(n: size, A: f32[n, 4], x: f32[n]):
+    for i in seq(0, n):
+        x[i] = A[i, 0]
+
+
+def test_vectorize_names_a_strided_load():
+    with pytest.raises(SchedulingError) as info:
+        vectorize(
+            column_of, column_of.find_loop("i"), 8, "f32", AVX2, CONV_INSTRUCTIONS
+        )
+    assert "needs a strided (lanes not adjacent in 'A') load from DRAM" in str(
+        info.value
+    )

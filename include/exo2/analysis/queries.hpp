@@ -185,6 +185,8 @@ SafetyResult prove_equivalent(QueryContext& ctx, const Expr& a, const Expr& b);
 // Bound(e ⋈ value) for a comparison `op` (`e > 0`, `e >= 0`, ...).
 SafetyResult prove_compare(QueryContext& ctx, const Expr& e, BinOpKind op,
                            int64_t value);
+// A boolean control condition holds in every state of the context.
+SafetyResult prove_holds(QueryContext& ctx, const Expr& cond);
 // Divisible(e, q): `e % q == 0`.
 SafetyResult prove_divisible(QueryContext& ctx, const Expr& e, int64_t q);
 // A window expression lies inside the extents `shape` of the buffer (or

@@ -121,7 +121,9 @@ class SmtEncoder {
   std::optional<std::string> value_in(const QueryResult& r,
                                       const z3::expr& term);
   // Exo's counterexample text: ` n = 4, i = 4` (each item ` name = value`,
-  // joined by commas). Terms without a value are left out.
+  // joined by commas), then the config fields and strides the witness
+  // gives a value (` Cfg.k = 9`, ` stride(x, 0) = 3`). Terms without a
+  // value are left out.
   std::string counterexample(const QueryResult& r,
                              const std::vector<NamedTerm>& terms);
 

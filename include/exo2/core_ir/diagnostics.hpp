@@ -1,5 +1,5 @@
 // Errors the core reports to users. The bindings translate each class into
-// the documented Python exception (spec/errors.md) in one place.
+// the documented Python exception (docs/errors.md) in one place.
 #pragma once
 
 #include <map>
@@ -44,8 +44,23 @@ CheckError typecheck_error(std::vector<Diagnostic> diagnostics);
 // "Errors occurred during effect checking:"
 CheckError effect_check_error(std::vector<Diagnostic> diagnostics);
 
+// An argument of a primitive of the wrong kind or value that the core's own
+// checks caught: the Python layer checks arguments first, this is the
+// defence behind it (a cursor of the wrong kind of node, a block of the
+// wrong size). Python: ValueError, or TypeError for Kind::Type.
+class ArgumentError : public UserError {
+ public:
+  enum class Kind { Type, Value };
+  explicit ArgumentError(const std::string& message, Kind kind = Kind::Value)
+      : UserError(message), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
 // What a primitive knows about why it refused a rewrite
-// (spec/errors.md §3–§4). Every field is optional.
+// (docs/errors.md). Every field is optional.
 struct SchedulingReport {
   // The node the failure is about (its location is shown with its source
   // line and a caret). Unset (no filename) when unknown.

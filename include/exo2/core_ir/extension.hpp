@@ -4,15 +4,44 @@
 // concrete classes at the end of this file.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "exo2/core_ir/srcinfo.hpp"
 #include "exo2/core_ir/types.hpp"
 
 namespace exo2 {
+
+// Facts a backend reads from the objects it knows (the CUDA backend reads
+// the `threads` of a loop mode's unit, the `role` of a memory): ints,
+// strings, and lists of them, by key. The core never looks at them.
+using PropertyValue = std::variant<int64_t, std::string, std::vector<int64_t>,
+                                   std::vector<std::string>>;
+class Properties {
+ public:
+  Properties() = default;
+  explicit Properties(std::map<std::string, PropertyValue> values)
+      : values_(std::move(values)) {}
+  bool has(const std::string& key) const { return values_.count(key) > 0; }
+  // The value of `key`, or `fallback` when it is absent or of another kind.
+  int64_t get_int(const std::string& key, int64_t fallback = 0) const;
+  std::string get_string(const std::string& key,
+                         const std::string& fallback = "") const;
+  std::vector<int64_t> get_ints(const std::string& key) const;
+  std::vector<std::string> get_strings(const std::string& key) const;
+  void set(const std::string& key, PropertyValue value) {
+    values_[key] = std::move(value);
+  }
+  const std::map<std::string, PropertyValue>& values() const { return values_; }
+
+ private:
+  std::map<std::string, PropertyValue> values_;
+};
 
 // Base of every externally defined object. Identity matters (two memories
 // with the same name are different memories), so equality is `same_as`.
@@ -25,6 +54,8 @@ class ExternalObject {
   virtual bool same_as(const ExternalObject& other) const {
     return this == &other;
   }
+  // Backend facts about the object (none by default).
+  virtual Properties properties() const { return {}; }
 };
 
 // Where a buffer lives (`@ DRAM`, `@ AVX2`, ...). Code generation asks the
@@ -113,6 +144,23 @@ class WithContext : public ExternalObject {
   virtual std::string text() const { return name(); }
 };
 using WithContextPtr = std::shared_ptr<const WithContext>;
+
+// What a sync statement orders (`cuda_in_order`, `cuda_async_proxy`, ...):
+// a named object of the backend, printed by name (docs/cuda.md).
+class SyncTimeline : public ExternalObject {};
+using SyncTimelinePtr = std::shared_ptr<const SyncTimeline>;
+
+// Backend metadata of an instruction (`@instr(..., unit=cuda_warp)`): its
+// properties, and for instructions whose text needs more than a template,
+// a generator of that text from the compiled arguments.
+class InstrMetadata : public ExternalObject {
+ public:
+  virtual bool has_generator() const { return false; }
+  // The lines emitted for one call; `args` holds what the backend compiled
+  // for each parameter (keys documented by the backend).
+  virtual std::string generate(const Properties& args) const;
+};
+using InstrMetadataPtr = std::shared_ptr<const InstrMetadata>;
 
 // Annotation on one dimension of an allocation (`K / 64 @ ring(4)`), reserved
 // for the CUDA backend. Printed as `extent @ text()`.

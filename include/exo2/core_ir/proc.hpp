@@ -18,11 +18,12 @@ struct FnArg {
 };
 
 // What makes a procedure an instruction: the C text emitted at each call.
-// `metadata` is reserved for backend-specific fields (CUDA thread groups).
+// `metadata` holds backend-specific fields (the CUDA unit and timeline);
+// null for plain instructions.
 struct InstrInfo {
   std::string c_instr;
   std::string c_global;
-  std::shared_ptr<const ExternalObject> metadata;
+  InstrMetadataPtr metadata;
 };
 
 class ProcNode {

@@ -118,13 +118,18 @@ struct Alloc : StmtNode {
 };
 using Free = Alloc;
 
+// `f(args)`, or with trailing barriers `f(args) >> bar[i] >> bar2[j]`: an
+// asynchronous instruction that signals the barrier elements itself when it
+// completes (docs/cuda.md). Barriers have no sequential meaning.
 struct Call : StmtNode {
   Proc f;
   std::vector<Expr> args;
-  Call(Proc fn, std::vector<Expr> a, SrcInfo s)
+  std::vector<Expr> barriers;
+  Call(Proc fn, std::vector<Expr> a, std::vector<Expr> b, SrcInfo s)
       : StmtNode(StmtKind::Call, std::move(s)),
         f(std::move(fn)),
-        args(std::move(a)) {}
+        args(std::move(a)),
+        barriers(std::move(b)) {}
 };
 
 // `name = rhs` where rhs is a WindowExpr. `mem` is null except for special
@@ -149,18 +154,28 @@ struct With : StmtNode {
         body(std::move(b)) {}
 };
 
-// A synchronisation statement. Its sequential meaning is a no-op; `text` is
-// the printed form, `barriers` the barrier accesses it names.
+// The three synchronisation statements (docs/cuda.md):
+//   Fence(pre, post)               pre and post set, no barriers
+//   Arrive(pre) >> b1 >> b2 ...    pre set, one or more barrier elements
+//   Await(b, post)                 post set, exactly one barrier element
+enum class SyncKind { Fence, Arrive, Await };
+// "Fence", "Arrive", "Await".
+const char* sync_kind_name(SyncKind k);
+
+// A synchronisation statement. Its sequential meaning is a no-op; the
+// parallel meaning belongs to the backend. `barriers` are reads of
+// barrier-typed buffers (logical elements).
 struct Sync : StmtNode {
-  std::string text;
+  SyncKind sync;
+  SyncTimelinePtr pre, post;  // null where the kind has none
   std::vector<Expr> barriers;
-  std::shared_ptr<const ExternalObject> info;
-  Sync(std::string t, std::vector<Expr> b,
-       std::shared_ptr<const ExternalObject> i, SrcInfo s)
+  Sync(SyncKind k, SyncTimelinePtr pr, SyncTimelinePtr po, std::vector<Expr> b,
+       SrcInfo s)
       : StmtNode(StmtKind::Sync, std::move(s)),
-        text(std::move(t)),
-        barriers(std::move(b)),
-        info(std::move(i)) {}
+        sync(k),
+        pre(std::move(pr)),
+        post(std::move(po)),
+        barriers(std::move(b)) {}
 };
 
 Stmt make_assign(Sym name, Type type, std::vector<Expr> idx, Expr rhs,
@@ -175,8 +190,13 @@ Stmt make_for(Sym iter, Expr lo, Expr hi, Block body, LoopModePtr mode,
               SrcInfo s);
 Stmt make_alloc(Sym name, Type type, MemoryPtr mem, SrcInfo s);
 Stmt make_free(Sym name, Type type, MemoryPtr mem, SrcInfo s);
-Stmt make_call(Proc f, std::vector<Expr> args, SrcInfo s);
+Stmt make_call(Proc f, std::vector<Expr> args, SrcInfo s,
+               std::vector<Expr> barriers = {});
 Stmt make_window_stmt(Sym name, Expr rhs, SrcInfo s, MemoryPtr mem = nullptr);
 Stmt make_with(WithContextPtr ctx, Block body, SrcInfo s);
+Stmt make_sync(SyncKind kind, SyncTimelinePtr pre, SyncTimelinePtr post,
+               std::vector<Expr> barriers, SrcInfo s);
+// The same synchronisation statement with other barrier expressions.
+Stmt with_barriers(const Sync& s, std::vector<Expr> barriers);
 
 }  // namespace exo2

@@ -16,7 +16,7 @@
 namespace exo2::cursors {
 
 // A location that no longer exists, or a cursor that cannot be used; the
-// message is one of spec/errors.md's texts (`node no longer exists`, ...).
+// message is one of the texts of docs/errors.md (`node no longer exists`, ...).
 class InvalidCursorError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -33,7 +33,9 @@ enum class Slot : uint8_t {
   Lhs,       // left operand of a binary operator
   Operand,   // operand of unary minus
   Idx,       // index `index` of an access, or point `index` of a window
-  Arg,       // argument `index` of a call, extern call or sync barrier list
+  Arg,       // argument `index` of a call or extern call
+  Barrier,   // barrier `index` of a sync statement or a call's trailing
+             // barriers
   WindowLo,  // lower bound of interval `index` of a window expression
   WindowHi,  // upper bound of interval `index` of a window expression
   Shape,     // dimension `index` of a parameter's or allocation's type

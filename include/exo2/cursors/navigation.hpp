@@ -119,9 +119,10 @@ void for_each_expr_child(const Stmt& s, F&& f) {
       return;
     case StmtKind::Call:
       list(Slot::Arg, s->as<Call>().args);
+      list(Slot::Barrier, s->as<Call>().barriers);
       return;
     case StmtKind::Sync:
-      list(Slot::Arg, s->as<Sync>().barriers);
+      list(Slot::Barrier, s->as<Sync>().barriers);
       return;
     case StmtKind::Pass:
     case StmtKind::Alloc:

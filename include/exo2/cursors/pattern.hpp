@@ -39,16 +39,18 @@ struct StmtPattern {
     If,
     Call,
     WriteConfig,
-    Pass
+    Pass,
+    With,  // `with _: body`
+    Sync   // `Fence(_, _)`, `Arrive(_) >> _`, `Await(_, _)`
   };
   Kind kind = Kind::Hole;
   // Assign/Reduce/Alloc: the buffer. For: the iterator. Call: the callee.
-  // WriteConfig: the config.
+  // WriteConfig: the config. Sync: "Fence", "Arrive" or "Await".
   std::string name;
   std::string field;  // WriteConfig
   // Assign/Reduce: indices then rhs. Alloc: sizes. For: lo, hi. If: cond.
   std::vector<ExprPattern> exprs;
-  std::vector<StmtPattern> body, orelse;  // For, If (empty orelse: any)
+  std::vector<StmtPattern> body, orelse;  // For, If, With (empty orelse: any)
 };
 
 // An expression pattern, or a sequence of statement patterns.

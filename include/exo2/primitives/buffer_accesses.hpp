@@ -11,7 +11,12 @@
 //  - strides: `stride(x, d)`;
 //  - whole-buffer call arguments: `f(x)` with no indices.
 // Each kind has a callback that returns the replacement or refuses (throws
-// SchedulingError). Every access is replaced by its own edit (a read or
+// SchedulingError). Every stride the code observes must keep its value
+// (strides.hpp): `stride(x, d)` and its new dimension, and each dimension
+// of a window whose stride a window statement's later code or a callee
+// reads; otherwise `Cannot <action> x because the value of stride(x, d) at
+// <loc> would change` (or `..., which the window at <loc> passes on, would
+// change`). Every access is replaced by its own edit (a read or
 // window by `replace_expr`, an assignment by `replace_stmt_attributes`), so
 // cursors to the surrounding statements and expressions survive, and a
 // cursor to a rewritten read names its replacement. Window and stride
@@ -20,6 +25,7 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "exo2/cursors/edits.hpp"
@@ -54,6 +60,10 @@ struct BufferAccessRewrite {
   // `x` passed whole to a call: must refuse (no primitive can keep the
   // callee's view of a reshaped buffer).
   std::function<void(const AccessSite&)> whole_buffer;
+  // The buffer's shape after the rewrite (dense, row-major), and the
+  // primitive's verb for refusals (`permute`, `resize`, ...).
+  std::vector<Expr> new_shape;
+  std::string action;
 };
 
 // Rewrites the accesses of the buffer allocated at `alloc` (a node

@@ -6,7 +6,7 @@
 // The rewrite keeps the shape of the tree (every node stays at its path, so
 // cursors forward unchanged) and shares every subtree without a use. A data
 // operation whose operands changed gets its type recomputed as the
-// typechecker does (`R` gives way to the concrete precision).
+// typechecker does (the left operand's precision).
 #pragma once
 
 #include <unordered_set>

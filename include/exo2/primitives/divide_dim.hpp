@@ -5,7 +5,7 @@
 // `n / q, q` (`n / q` evaluated when `n` is a literal), and each index `i`
 // of it in the rest of the block becomes `i / q, i % q`; `stride(x, e)`
 // keeps its value as `stride(x, e)` before the divided dimension and
-// `stride(x, e + 1)` from it on.
+// `stride(x, e + 1)` from it on (checked, buffer_accesses.hpp).
 // Safety: Divisible(n, q) before the allocation (`cannot perfectly divide
 // 'n' by q`); then the new indices address the same elements of the dense
 // buffer, in bounds exactly when the old ones were. Refused: `x` passed

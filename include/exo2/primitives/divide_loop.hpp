@@ -20,10 +20,11 @@ enum class TailStrategy { Guard, Cut, CutAndGuard };
 //   perfect:       H = hi / q (a literal when hi is), no guard, no tail.
 // Safety: the loop starts at 0; with `perfect`, Divisible(hi, q) holds in
 // the loop's context; otherwise (the guard and the tail evaluate `hi` again
-// after body iterations ran) the body writes no config field `hi` reads.
-// Forwarding: the loop → the outer loop, body statements → inside the inner
-// loop (and guard), reads of i → their replacement; the tail loop follows the
-// outer one.
+// after body iterations ran) the body writes no config field `hi` reads;
+// with a cut tail, hi >= 0 (a loop with hi < 0 runs nothing, but the
+// floor-division tail `hi % q` would run). Forwarding: the loop → the outer
+// loop, body statements → inside the inner loop (and guard), reads of i →
+// their replacement; the tail loop follows the outer one.
 cursors::EditResult divide_loop(const Proc& proc, const cursors::Location& loop,
                                 int64_t quotient, const std::string& outer_name,
                                 const std::string& inner_name,

@@ -11,8 +11,15 @@
 // loops and `cond == True` / `cond == False` for enclosing ifs (innermost
 // first), keeping those that mention only parameters; one that reads a
 // config field is kept only when it provably holds at the block (the field
-// may have been written since the entry, loop or if that stated it).
-// Safety: NoAlias on `proc` first (Exo's message). [fix] An allocation or
+// may have been written since the entry, loop or if that stated it). [fix]
+// Without, only those the new procedure needs to be safe on its own (each
+// dropped, in order, when it stays safe without it); Exo keeps none, and
+// the procedure it returns can be called out of bounds by new code.
+// Safety: NoAlias on `proc` first (Exo's message). [fix] The new procedure
+// passes the definition-time checks with its preconditions (`Cannot
+// extract the block at <loc> into <name>: the new procedure would not be
+// safe on its own: x is read out-of-bounds`), and the call passes them
+// where it stands (call_checks.hpp). [fix] An allocation or
 // window statement of the block used after it is refused (`Cannot extract
 // the block at <loc>: x is used after it`); Exo leaves the use dangling.
 // Forwarding: the block (and a block equal to it) names the call; cursors

@@ -5,7 +5,10 @@
 // variable renamed apart, control parameters replaced by their argument
 // expressions, buffer parameters renamed to the buffer passed, and each
 // window argument bound first by a window statement `param = <window>`
-// (in parameter order), whose name the body then uses.
+// (in parameter order), whose name the body then uses. A config field
+// passed to a scalar data parameter (`g(Cfg.f)`, passed by reference) is
+// read and written in its place: `a = e` becomes `Cfg.f = e`, `a += e`
+// becomes `Cfg.f = Cfg.f + e` ([fix] Exo leaves `a = e` with `a` unbound).
 // Safety: the callee's preconditions held at the call (they are proven
 // when the call is made), so dropping them changes nothing; the arguments
 // (other than windows, bound once) are evaluated at each use of their

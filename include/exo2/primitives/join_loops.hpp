@@ -12,8 +12,11 @@ namespace exo2::primitives {
 // renaming j -> i and of the symbols the bodies bind.
 // Safety: the first body writes no config field the second loop's bounds
 // read (they are evaluated after it, ReadsUnchanged); ExprEqv(mid, mid')
-// in the loops' context; lo <= mid <= hi holds
-// because every loop's bounds are (definition-time effect check). The
+// in the loops' context, and lo <= mid <= hi or hi <= mid <= lo (both loops
+// empty): primitives may leave loops whose upper bound is below their lower
+// bound (lift_scope of a loop out of the if that ordered its bounds), so
+// the definition-time check that every loop runs a non-negative number of
+// times does not hold here. The
 // joined loop keeps the first loop's mode when both loops have the same
 // mode, and is `seq` otherwise.
 // Forwarding: the first loop → the joined loop, its body stays; the second

@@ -12,7 +12,8 @@
 // multiply x because buffer is passed as an argument`), windows of `x`
 // (`Cannot multiply x because the buffer is windowed later on`), and
 // `stride(x, d)` of a dimension not before both or after both merged ones
-// (its value would change).
+// (its value would change; every stride read must keep its value,
+// buffer_accesses.hpp).
 // Forwarding: everything stays; cursors to rewritten reads name the new
 // reads.
 #pragma once

@@ -11,9 +11,10 @@ namespace exo2::primitives {
 // becomes
 //   for k in seq(0, e * c): s[i -> k / c, j -> k % c]
 // Checks: the outer loop's body is exactly one loop (std::invalid_argument
-// otherwise; Python checks it first), `c` is a literal and both loops start
-// at 0. Safety: none beyond these structural checks: k runs through the
-// pairs (k / c, k % c) = (i, j) exactly once each, in the original
+// otherwise; Python checks it first), `c` is a positive literal (with
+// c < 0, `e * c` could be positive while the inner loop runs nothing) and
+// both loops start at 0. Safety: none beyond these structural checks: k runs
+// through the pairs (k / c, k % c) = (i, j) exactly once each, in the original
 // lexicographic order. The fused loop keeps the outer loop's mode when both
 // loops have the same mode, and is `seq` otherwise.
 // Forwarding: the outer loop → the fused loop; the inner loop dies; body

@@ -5,6 +5,10 @@
 // permutation `p`; every index list and window of `x` in the rest of the
 // block is permuted the same way, and `stride(x, d)` becomes
 // `stride(x, p.index(d))`.
+// [fix] Its value must stay the same, and so must the strides a window
+// statement of `x` passes on to code that reads them (buffer_accesses.hpp):
+// `Cannot permute x because the value of stride(x, d) at <loc> would
+// change` (Exo renames the dimension, changing the value).
 // Safety: the rewrite keeps every element where the accesses find it, so
 // no effect check is needed. Refused: `x` (or a window of it) passed to a
 // call (`Cannot permute buffer 'x' because it is passed as a sub-procedure

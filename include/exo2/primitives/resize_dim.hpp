@@ -13,14 +13,19 @@
 // Bound(size > 0) before the allocation (`The expression <e> is not
 // guaranteed to be greater than 0.`) and InBounds(x) of the rewritten rest
 // of the block (`The buffer x is accessed out-of-bounds`). Folding also
-// needs that no element is overwritten while its old value may still be
-// read: for any two accesses of `x` of which one writes (or reduces), that
-// agree on the other dimensions, the earlier one's index is less than
-// `size` above the later one's (`Buffer folding failed because ...`); a
-// folded buffer may not be passed to a call. `x` passed whole to a call
+// needs that no element's slot is overwritten while a read still needs its
+// value: no write lands `size` or more away from an element (the other
+// dimensions equal) between the write of that element and a read of it
+// (`Buffer folding failed because r at <loc> reads the value w1 at <loc>
+// wrote, but w2 at <loc>, which runs between them, writes 2 or more away
+// from it.`; [fix] the read is named, and writes whose values no read needs
+// are not refused); a folded buffer may not be passed to a call. `x` passed
+// whole to a call
 // (`Cannot resize x because buffer is passed as an argument`) and
-// `stride(x, d)` of a dimension before the resized one (its value would
-// change) are refused.
+// `stride(x, d)` whose value would change (a dimension before the resized
+// one, unless the extent stays) is refused, and so is a window of `x` whose
+// changed stride a callee or the code after a window statement reads
+// (buffer_accesses.hpp).
 // Forwarding: everything stays; cursors to rewritten reads name the new
 // reads.
 #pragma once

@@ -10,12 +10,16 @@
 //   <block>       accesses of x inside the window → new[i - lo, ...] (point
 //                 dimensions dropped; windows of x → windows of new)
 //   <store nest>  ... x[i0 + lo0, ..] = new[i0, ..]   (`+=` with accum=True)
-// The load nest is inserted when something inside the window is read (a
-// read, a reduction, a window or scalar passed to a callee that reads or
-// reduces it); the store nest when something inside is written. The
-// innermost load/store statement is guarded by the conditions `0 <= idx`,
-// `idx < extent` on x's indices that cannot be proven.
+// The load nest is inserted unless the block provably writes every element
+// of the window before reading it, on every path (window_overwrite.hpp):
+// then what it would copy is never read, and the store writes back only
+// values the block wrote. The store nest is inserted when something inside
+// is written. The innermost load/store statement is guarded by the
+// conditions `0 <= idx`, `idx < extent` on x's indices that cannot be
+// proven.
 // Safety:
+// - the block writes no config field the window reads (the load and the
+//   store evaluate the window before and after it);
 // - accum=True: ReduceOnly(x, block);
 // - InOrOut: every access of x in the block is always inside the window
 //   or always outside it (a window expression entirely inside or
@@ -29,14 +33,10 @@
 //   load and store nests evaluate it before and after the block), nor one
 //   that the indices, loops or ifs of an access of x read (the accesses are
 //   placed in the window with the config values of the block's start).
-// [fix] Omitting the load is sound only when the block writes every
-// element of the window before reading it: for a point window, when the
-// first inside access is an assignment that always runs (no if around it in
-// the block, every loop around it provably non-empty), as in Exo; for an
-// interval window without inside reads, when one always-running assignment
-// provably covers the window (each interval index is `iter + c` of its own
-// loop, whose range covers the interval). Otherwise the load stays (Exo
-// omits it whenever nothing is read, which loses data on partial writes).
+// [fix] The load is left out only when the must-write analysis proves it
+// dead (Exo leaves it out whenever nothing is read, which stores
+// uninitialised values back when the block writes only part of the window,
+// e.g. under an if or in a loop that may run no iteration).
 // Forwarding: block statements keep their identity (and everything in them
 // except the rewritten accesses' replaced expressions); the load nest is
 // `first.prev()`, the allocation precedes it, the store nest is

@@ -14,7 +14,9 @@
 // unrolling the loop. `), a window interval in `dim` (`Cannot unroll a
 // buffer at a dimension used as a window.`), `x` passed whole to a call
 // (`Cannot unroll x because buffer is passed as an argument`) and
-// `stride(x, d)` (`Cannot unroll x because its stride is read at <loc>`).
+// `stride(x, d)` (`Cannot unroll x because its stride is read at <loc>`);
+// a window of `x` whose changed stride a callee or later code reads is
+// refused (buffer_accesses.hpp).
 // Forwarding: the allocation becomes invalid; everything else stays, and
 // cursors to rewritten reads name the new reads.
 #pragma once

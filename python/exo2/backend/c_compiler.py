@@ -4,9 +4,11 @@ The C++ core does the work; this module checks arguments, supplies the
 default precision of `R` and writes files.
 """
 
+import os
 from pathlib import Path
 
 from .. import _core
+from ..api_arguments import checked
 from .prec_analysis import get_default_prec
 
 
@@ -20,7 +22,8 @@ def _core_procs(proc_list):
     return [p.INTERNAL_proc() for p in proc_list]
 
 
-def compile_procs_to_strings(proc_list, h_file_name):
+@checked
+def compile_procs_to_strings(proc_list, h_file_name: str | os.PathLike):
     """`(c_text, h_text)` of the library of `proc_list`, named after the
     stem of `h_file_name`."""
     return _core.compile_procs_to_strings(
@@ -28,7 +31,13 @@ def compile_procs_to_strings(proc_list, h_file_name):
     )
 
 
-def compile_procs(proc_list, basedir, c_file, h_file):
+@checked
+def compile_procs(
+    proc_list,
+    basedir: str | os.PathLike,
+    c_file: str | os.PathLike,
+    h_file: str | os.PathLike,
+):
     """Writes `basedir / c_file` and `basedir / h_file`."""
     c_text, h_text = compile_procs_to_strings(proc_list, h_file)
     basedir = Path(basedir)

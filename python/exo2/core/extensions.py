@@ -1,7 +1,9 @@
-"""Extension points of the IR for backends: loop modes and `with` contexts.
+"""Extension points of the IR for backends: loop modes, `with` contexts,
+dimension annotations, sync timelines and instruction metadata.
 
-The core treats both as opaque Python objects that it asks a few questions
-(spec/cuda.md §2.1–2.2).
+The core treats them as opaque Python objects that it asks a few questions
+(printed text, identity). Backends read `backend_properties()`, a dict of
+ints, strings and lists of them (docs/cuda.md).
 """
 
 
@@ -69,3 +71,84 @@ class DimAnnotation:
 
     def __str__(self):
         return f"{type(self).__name__}()"
+
+
+class Timeline:
+    """What a sync statement orders: `Fence(pre, post)`, `Arrive(pre)`,
+    `Await(bar, post)` name timelines such as `cuda_in_order`. Printed by
+    name; a backend gives the names their meaning."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __str__(self):
+        return self._name
+
+    def __repr__(self):
+        return self._name
+
+    def backend_properties(self):
+        return {"name": self._name}
+
+
+class InstrMetadata:
+    """What `@instr(..., unit=..., timeline=..., ...)` records for backends
+    besides the C template (docs/cuda.md, "Instructions").
+
+    - `unit`: the group of threads that must execute a call (an object
+      with `backend_properties()`, such as `cuda_warp`);
+    - `timeline`: how the instruction executes (`"cuda_in_order"`,
+      `"cp_async"`, `"tma_load"`, `"wgmma"`, ...);
+    - `access`: `{param: flags}` with flags among `"async_proxy"`, `"oob"`,
+      `"atomic"`, `"out_of_order"`;
+    - `trailing_barrier`: the barrier memory names the call may signal, and
+      whether it must (`("CUDA_MBARRIER",), True`);
+    - `numerics`: `"exact"`, `"reassociates"`, `"tf32"` or `"approx"`;
+    - `cu_includes`: headers the device code needs;
+    - `codegen`: a callable taking the compiled arguments (a dict) and
+      returning the C++ text of one call, used instead of the template.
+    """
+
+    def __init__(
+        self,
+        unit=None,
+        timeline="cuda_in_order",
+        access=None,
+        trailing_barrier=(),
+        trailing_barrier_required=False,
+        numerics="exact",
+        cu_includes=(),
+        codegen=None,
+    ):
+        self.unit = unit
+        self.timeline = timeline
+        self.access = dict(access or {})
+        self.trailing_barrier = tuple(trailing_barrier)
+        self.trailing_barrier_required = trailing_barrier_required
+        self.numerics = numerics
+        self.cu_includes = tuple(cu_includes)
+        self.codegen = codegen
+
+    def __str__(self):
+        return f"InstrMetadata(unit={self.unit}, timeline={self.timeline})"
+
+    def backend_properties(self):
+        props = {
+            "timeline": self.timeline,
+            "numerics": self.numerics,
+            "cu_includes": list(self.cu_includes),
+            "trailing_barrier": list(self.trailing_barrier),
+            "trailing_barrier_required": int(self.trailing_barrier_required),
+        }
+        if self.unit is not None:
+            for key, value in self.unit.backend_properties().items():
+                props[f"unit_{key}"] = value
+        for param, flags in self.access.items():
+            props[f"access_{param}"] = list(flags)
+        return props
+
+    def has_generator(self):
+        return self.codegen is not None
+
+    def generate(self, args):
+        return self.codegen(args)

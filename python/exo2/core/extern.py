@@ -80,6 +80,28 @@ class TemplateExtern(Extern):
         self._fn = fn
         self._c_template = c_template
         self._c_global = c_global
+        self._check_templates()
+
+    def _check_templates(self):
+        """TypeError now, naming the key, for a template that code
+        generation could not fill."""
+        keys = ["ctype", *self._params]
+        for which, text, values in [
+            ("C template", self._c_template, {k: k for k in keys}),
+            ("C global", self._c_global, {"ctype": "ctype"}),
+        ]:
+            try:
+                text.format(**values)
+            except KeyError as e:
+                raise TypeError(
+                    f"@extern {self.name()}: the {which} uses the unknown key "
+                    f"{{{e.args[0]}}}; the keys are {', '.join(values)}"
+                ) from None
+            except (ValueError, IndexError, AttributeError) as e:
+                raise TypeError(
+                    f"@extern {self.name()}: the {which} is not a valid format "
+                    f"string ({e}); write '{{{{' and '}}}}' for braces"
+                ) from None
 
     def typecheck(self, args):
         noun = "argument" if len(self._params) == 1 else "arguments"
@@ -107,6 +129,8 @@ def extern(c_template, c_global=""):
     """Decorator turning a Python function into an `Extern` [exo2]."""
     if not isinstance(c_template, str):
         raise TypeError("@extern decorator must be @extern(<C template>)")
+    if not isinstance(c_global, str):
+        raise TypeError("@extern: c_global must be a string of C text")
 
     def build(fn):
         if not inspect.isfunction(fn):

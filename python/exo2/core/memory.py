@@ -52,6 +52,13 @@ class Memory(ABC):
         return ""
 
     @classmethod
+    def c_flags(cls):
+        """**[exo2]** The GCC / Clang flags that code using this memory
+        needs, such as `("-mavx2", "-mfma")` for AVX2 registers: `exo2c`
+        writes them for the build (docs/compiling-and-calling.md)."""
+        return ()
+
+    @classmethod
     @abstractmethod
     def alloc(cls, new_name, prim_type, shape, srcinfo):
         """C statement(s) allocating `new_name` (`shape` empty for scalars)."""

@@ -10,6 +10,7 @@ which the core matches (src/cursors/pattern.cpp):
                  ("alloc", name, [sizes]) ("for", iter, lo, hi, [body])
                  ("if", cond, [body], [orelse]) ("call", name)
                  ("write_config", config, field) ("pass",)
+                 ("with", [body]) ("sync", "Fence" | "Arrive" | "Await")
 
 and the whole pattern is `("expr", e)` or `("stmts", [s, ...])`. `{expr}`
 unquotes a value of the caller's frame: a number or bool becomes a literal,
@@ -96,7 +97,12 @@ class _PatternParser:
             self.err(module, "empty pattern")
         if len(body) == 1 and isinstance(body[0], ast.Expr):
             value = body[0].value
-            if not isinstance(value, ast.Call) or self.is_expression_call(value):
+            is_statement = self.sync_kind(value) or (
+                isinstance(value, ast.BinOp) and isinstance(value.op, ast.RShift)
+            )
+            if not is_statement and (
+                not isinstance(value, ast.Call) or self.is_expression_call(value)
+            ):
                 return ("expr", self.expr(value))
         return ("stmts", self.stmts(body))
 
@@ -119,9 +125,20 @@ class _PatternParser:
         if isinstance(s, ast.Expr):
             if isinstance(s.value, ast.Name) and s.value.id == "_":
                 return HOLE
+            if sync := self.sync_kind(s.value):
+                return ("sync", sync)
             if isinstance(s.value, ast.Call):
                 return ("call", self.callee_name(s.value))
+            if isinstance(s.value, ast.BinOp) and isinstance(s.value.op, ast.RShift):
+                # `f(_) >> _`: a call with trailing barriers.
+                call = s.value
+                while isinstance(call, ast.BinOp) and isinstance(call.op, ast.RShift):
+                    call = call.left
+                if isinstance(call, ast.Call):
+                    return ("call", self.callee_name(call))
             self.err(s, "expected a statement")
+        if isinstance(s, ast.With):
+            return ("with", self.stmts(s.body))
         if isinstance(s, ast.Pass):
             return ("pass",)
         if isinstance(s, ast.Assign):
@@ -148,6 +165,20 @@ class _PatternParser:
         if isinstance(s, ast.If):
             return ("if", self.expr(s.test), self.stmts(s.body), self.stmts(s.orelse))
         self.err(s, "unsupported statement in pattern")
+
+    @staticmethod
+    def sync_kind(value):
+        """ "Fence" / "Arrive" / "Await" for the sync statement patterns
+        `Fence(_, _)`, `Arrive(_) >> _` and `Await(_, _)`, else None."""
+        while isinstance(value, ast.BinOp) and isinstance(value.op, ast.RShift):
+            value = value.left
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in ("Fence", "Arrive", "Await")
+        ):
+            return value.func.id
+        return None
 
     def callee_name(self, call):
         func = call.func

@@ -9,27 +9,73 @@ typechecker's business, not the parser's.
 """
 
 import ast
+import difflib
 import inspect
 from collections import ChainMap
 
 from .. import _core
-from ..API_types import ProcedureBase
+from ..API_types import ExoType, ProcedureBase
 from ..core.configs import FIELD_TYPES, Config
-from ..core.extensions import BuiltinLoopMode, DimAnnotation, LoopMode, WithContext
+from ..core.extensions import (
+    BuiltinLoopMode,
+    DimAnnotation,
+    LoopMode,
+    Timeline,
+    WithContext,
+)
 from ..core.extern import Extern
 from ..core.memory import DRAM, Memory
 from . import metaprogramming as meta
+from . import syntax as _syntax
 from .metaprogramming import ExoExpression, ExoStatementList, ExoSymbol
 from .source import ParseError, SourceContext
 
 __all__ = ["ParseError", "Parser", "parse_procedure", "parse_config_class"]
 
 _PRECISIONS = ("R", "f16", "bf16", "f32", "f64", "i8", "ui8", "ui16", "i32")
-# Allocation element types that hold no data: barriers (cuda.md §2.4).
+
+
+def _precision_of(value):
+    """The precision a Python value stands for in a type position: its name
+    (`"f32"`), the `exo2.frontend.syntax` class of that name (`f32`), or an
+    `ExoType` of data (`ExoType.F32`); None for anything else."""
+    if isinstance(value, str):
+        return value if value in _PRECISIONS else None
+    if isinstance(value, ExoType):
+        name = "R" if value is ExoType.R else value.name.lower()
+        return name if name in _PRECISIONS else None
+    if isinstance(value, type) and value.__module__ == _syntax.__name__:
+        return value.__name__ if value.__name__ in _PRECISIONS else None
+    return None
+
+
+# Element types of allocations only: barriers synchronise, they hold no data
+# (docs/cuda.md).
 _SYNC_TYPES = ("barrier",)
-# Element types of allocations only: barriers synchronise, they hold no data.
-_SYNC_TYPES = ("barrier",)
+# The synchronisation statements, recognised by name like `seq` and `par`.
+_SYNC_STATEMENTS = ("Fence", "Arrive", "Await")
 _CONTROL_TYPES = ("size", "index", "bool", "stride")
+
+
+def _unknown_type(node, control=()):
+    """The message for an annotation that names no type: the token, the
+    closest valid name, and the valid names (`control` types too, in a
+    signature)."""
+    token = ast.unparse(node)
+    message = f"unrecognized type '{token}'"
+    if isinstance(node, ast.Name):
+        valid = control + _PRECISIONS
+        close = difflib.get_close_matches(node.id, valid, n=1, cutoff=0.5)
+        if close:
+            message += f" (did you mean '{close[0]}'?)"
+    kinds = f"{', '.join(control)} and " if control else ""
+    return (
+        f"{message}; the types are {kinds}the precisions "
+        f"{', '.join(_PRECISIONS)}, with tensors `f32[n, m]` and windows "
+        "`[f32][n, m]` of a precision"
+    )
+
+
 _BINARY_OPERATORS = {
     ast.Add: "+",
     ast.Sub: "-",
@@ -81,6 +127,21 @@ _BAD_WINDOW_STEP = (
 )
 
 
+# Integer literals are held as 64-bit integers by the core.
+_INT64 = range(-(2**63), 2**63)
+
+
+def literal_problem(value):
+    """Why the Python number `value` cannot be an object-language literal,
+    or None when it can."""
+    if isinstance(value, bool) or not isinstance(value, int) or value in _INT64:
+        return None
+    problem = f"integer literal {value} does not fit in 64 bits"
+    if abs(value) < 2**1023:
+        problem += f"; write it as a float ({float(value)!r}) for a data value"
+    return problem
+
+
 def parse_procedure(fdef, source, scope, instr=None):
     """The untyped core procedure of the function definition `fdef`.
 
@@ -126,6 +187,8 @@ class Parser:
         # Literal values of the literal expressions built so far, by id(),
         # for folding `-3` into one literal.
         self._literals = {}
+        # The procedure being parsed (None for fragments).
+        self.function_name = None
 
     # ----------------------------------------------------------------- #
     # helpers
@@ -137,7 +200,13 @@ class Parser:
         self.source.error(node, text)
 
     def eval_python(self, node):
-        return self.scope.eval(node, self.source)
+        """The value of the Python expression `node`; a ParseError at `node`
+        when evaluating it fails (a name that is not defined, ...)."""
+        try:
+            return self.scope.eval(node, self.source)
+        except Exception as e:
+            text = ast.unparse(node)
+            self.err(node, f"could not evaluate '{text}': {type(e).__name__}: {e}")
 
     def push(self):
         self.exo_locals = self.exo_locals.new_child()
@@ -160,6 +229,8 @@ class Parser:
         )
 
     def literal(self, value, node):
+        if problem := literal_problem(value):
+            self.err(node, problem)
         expr = _core.const(value, self.srcinfo(node))
         self._literals[id(expr)] = (expr, value)
         return expr
@@ -173,6 +244,7 @@ class Parser:
     # procedures
 
     def parse_function(self, fdef, instr):
+        self.function_name = fdef.name
         arguments = fdef.args
         if (
             arguments.posonlyargs
@@ -282,9 +354,11 @@ class Parser:
             return _core.Type.scalar(node.id)
         if isinstance(node, ast.Set):
             return self.unquote_type(node)
+        if (name := self.python_precision(node)) is not None:
+            return _core.Type.scalar(name)
         if isinstance(node, ast.Name) and node.id in _CONTROL_TYPES:
             self.err(node, f"Cannot allocate an intermediate value of type {node.id}")
-        self.err(node, "unrecognized type: " + ast.dump(node))
+        self.err(node, _unknown_type(node, _CONTROL_TYPES if is_arg else ()))
 
     def parse_dim(self, node, is_arg):
         """`(extent, annotation or None)` of one dimension of a shape: `e`,
@@ -307,6 +381,10 @@ class Parser:
             return _core.Type.scalar(node.id)
         if isinstance(node, ast.Set):
             return self.unquote_type(node)
+        if (name := self.python_precision(node)) is not None:
+            return _core.Type.scalar(name)
+        if isinstance(node, ast.Name):  # a misspelt precision, `f23[n]`
+            self.err(node, _unknown_type(node))
         self.err(outer, message)
 
     # ----------------------------------------------------------------- #
@@ -331,8 +409,19 @@ class Parser:
                 orelse = self.parse_block(s.orelse)
                 self.pop()
                 out.append(_core.if_(cond, body, orelse, self.srcinfo(s)))
+            elif isinstance(s, ast.Expr) and self.sync_kind(s.value):
+                out.append(self.parse_sync(s.value))
             elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
                 out.append(self.parse_call_stmt(s.value))
+            elif (
+                isinstance(s, ast.Expr)
+                and isinstance(s.value, ast.BinOp)
+                and isinstance(s.value.op, ast.RShift)
+            ):
+                call, barriers = self.split_trailing_barriers(s.value)
+                if not isinstance(call, ast.Call):
+                    self.err(s, "expected 'f(args) >> barrier[i]'")
+                out.append(self.parse_call_stmt(call, barriers))
             elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Set):
                 value = self.evaluate_unquote(s.value)
                 if not isinstance(value, ExoStatementList):
@@ -498,15 +587,104 @@ class Parser:
             keywords[keyword.arg] = self.eval_python(keyword.value)
         return keywords
 
-    def parse_call_stmt(self, call):
-        """`f(a1, a2, ...)`: a call of another procedure."""
-        callee = self.eval_python(call.func)
+    def parse_call_stmt(self, call, barriers=()):
+        """`f(a1, a2, ...)`: a call of another procedure; `barriers` are the
+        trailing barrier nodes of `f(...) >> bar[i]` (docs/cuda.md)."""
+        func = call.func
+        if (
+            isinstance(func, ast.Name)
+            and func.id == self.function_name
+            and not self.scope.lookup(func.id)[0]
+        ):
+            self.err(
+                call,
+                f"procedure '{func.id}' cannot call itself: the object language "
+                "has no recursion",
+            )
+        callee = self.eval_python(func)
         if not isinstance(callee, ProcedureBase):
             self.err(call.func, "expected called object to be a procedure")
         if call.keywords:
             self.err(call, "cannot call procedure() with keyword arguments")
         args = [self.parse_expr(arg) for arg in call.args]
-        return _core.call(callee.INTERNAL_proc(), args, self.srcinfo(call))
+        return _core.call(
+            callee.INTERNAL_proc(),
+            args,
+            self.srcinfo(call),
+            [self.parse_barrier(b) for b in barriers],
+        )
+
+    @staticmethod
+    def split_trailing_barriers(node):
+        """`(head, [b1, b2])` of `head >> b1 >> b2`."""
+        barriers = []
+        while isinstance(node, ast.BinOp) and isinstance(node.op, ast.RShift):
+            barriers.append(node.right)
+            node = node.left
+        return node, barriers[::-1]
+
+    @classmethod
+    def sync_kind(cls, node):
+        """ "Fence", "Arrive" or "Await" when `node` is a sync statement."""
+        head, _ = cls.split_trailing_barriers(node)
+        if (
+            isinstance(head, ast.Call)
+            and isinstance(head.func, ast.Name)
+            and head.func.id in _SYNC_STATEMENTS
+        ):
+            return head.func.id
+        return None
+
+    def parse_sync(self, node):
+        """`Fence(pre, post)`, `Arrive(pre) >> bar[i] >> ...` or
+        `Await(bar[i], post)` (docs/cuda.md). Timelines are Python
+        expressions evaluating to `Timeline` objects; barriers are elements
+        of barrier buffers."""
+        head, barriers = self.split_trailing_barriers(node)
+        kind = head.func.id
+        if head.keywords:
+            self.err(head, f"{kind}() does not take keyword arguments")
+        arity = {"Fence": 2, "Arrive": 1, "Await": 2}[kind]
+        if len(head.args) != arity:
+            self.err(head, f"{kind}() expects exactly {arity} arguments")
+        srcinfo = self.srcinfo(head)
+        if kind == "Arrive":
+            if not barriers:
+                self.err(head, "expected 'Arrive(pre) >> barrier[i]'")
+            pre = self.parse_timeline(head.args[0])
+            targets = [self.parse_barrier(b) for b in barriers]
+            return _core.sync("Arrive", pre, None, targets, srcinfo)
+        if barriers:
+            self.err(node, f"{kind}() cannot signal barriers with '>>'")
+        if kind == "Fence":
+            pre = self.parse_timeline(head.args[0])
+            post = self.parse_timeline(head.args[1])
+            return _core.sync("Fence", pre, post, [], srcinfo)
+        target = self.parse_barrier(head.args[0])
+        post = self.parse_timeline(head.args[1])
+        return _core.sync("Await", None, post, [target], srcinfo)
+
+    def parse_timeline(self, node):
+        try:
+            timeline = self.eval_python(node)
+        except Exception as e:
+            raise self.source.make_error(
+                node, "expected a timeline such as cuda_in_order"
+            ) from e
+        if not isinstance(timeline, Timeline):
+            self.err(
+                node, f"expected a timeline such as cuda_in_order, got {timeline!r}"
+            )
+        return timeline
+
+    def parse_barrier(self, node):
+        """One barrier element `bar[i, j]` (the typechecker checks that
+        `bar` is a barrier buffer)."""
+        if not isinstance(node, (ast.Name, ast.Subscript)):
+            self.err(
+                node, "expected one element of a barrier buffer, such as 'full[k]'"
+            )
+        return self.parse_expr(node)
 
     def parse_with(self, s):
         """`with python:` (statements it emits) or `with <WithContext>:`."""
@@ -609,6 +787,8 @@ class Parser:
                 or isinstance(e.args[1].value, bool)
             ):
                 self.err(e, _BAD_STRIDE)
+            if e.args[1].value not in range(2**31):
+                self.err(e.args[1], f"stride dimension {e.args[1].value} out of range")
             sym = self.resolve_read(e.args[0], has_indices=True)
             return _core.stride_expr(sym, e.args[1].value, self.srcinfo(e))
         function = self.eval_python(e.func)
@@ -621,6 +801,13 @@ class Parser:
 
     def parse_config(self, node):
         """The core config that the name `node` evaluates to."""
+        if node.id in self.exo_locals:
+            self.err(
+                node,
+                f"expected indexed object to be a Config, but '{node.id}' is a "
+                "variable of the kernel (configuration fields are read and "
+                "written as 'Config.field')",
+            )
         config = self.eval_python(node)
         if not isinstance(config, Config):
             self.err(node, "expected indexed object to be a Config")
@@ -732,8 +919,16 @@ class Parser:
         return accesses
 
     def unquote_type(self, node):
-        """The precision named by the string an unquote `{T}` yields."""
-        value = self.evaluate_unquote(node)
-        if not (isinstance(value, str) and value in _PRECISIONS):
+        """The precision an unquote `{T}` yields (see `_precision_of`)."""
+        name = _precision_of(self.evaluate_unquote(node))
+        if name is None:
             self.err(node, "Unquote computation did not yield valid type")
-        return _core.Type.scalar(value)
+        return _core.Type.scalar(name)
+
+    def python_precision(self, node):
+        """The precision a Python name bound in the kernel's scope stands for
+        (`T = "f32"`, then `x: T[n]`), or None."""
+        if not isinstance(node, ast.Name):
+            return None
+        found, value = self.scope.lookup(node.id)
+        return _precision_of(value) if found else None

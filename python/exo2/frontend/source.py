@@ -17,7 +17,7 @@ from .. import _core
 class ParseError(Exception):
     """Kernel syntax outside the object language; `file:line:col: text`."""
 
-    # Users know the class by its documented path (spec/errors.md).
+    # Users know the class by its documented path (docs/errors.md).
     __module__ = "exo2.frontend.pyparser"
 
 
@@ -44,6 +44,21 @@ class SourceContext:
 
     def error(self, node, text):
         raise self.make_error(node, text)
+
+
+class CallSiteContext(SourceContext):
+    """Places every node of a fragment parsed from a string (a new
+    expression given to a primitive) at the user's call, `(filename, line,
+    col)`: the string's own positions mean nothing in the user's file."""
+
+    def __init__(self, filename, line, col):
+        # The offsets put the fragment's line 1 on the call's line, for the
+        # Python code an unquote evaluates.
+        super().__init__(filename, line - 1, 0)
+        self.line, self.col = line, col
+
+    def position(self, node):
+        return self.line, self.col
 
 
 def parse_definition(obj):

@@ -9,6 +9,8 @@ None of these objects is used by the parser, which reads kernel source text.
 
 from typing import TypeVar as _TypeVar
 
+from .future_annotations import subscripted as _subscripted
+
 
 def _fail_dummy():
     raise SyntaxError("Exo Python dummy functions should never be called directly.")
@@ -17,6 +19,10 @@ def _fail_dummy():
 class _Dummy:
     def __init__(self, *_):
         raise SyntaxError("Exo Python dummy objects should never be instantiated")
+
+    def __class_getitem__(cls, _):
+        # `f32[n]` evaluated: the file lacks `from __future__ import annotations`
+        raise _subscripted(cls.__name__)
 
 
 class size(_Dummy, int):

@@ -180,6 +180,11 @@ class AVX2(Memory):
         return "#include <immintrin.h>"
 
     @classmethod
+    def c_flags(cls):
+        # the x86 AVX2 instructions include FMA (`_mm256_fmadd_ps`)
+        return ("-mavx2", "-mfma")
+
+    @classmethod
     def alloc(cls, new_name, prim_type, shape, srcinfo):
         if not shape:
             raise MemGenError(f"{srcinfo}: AVX2 vectors are not scalar values")
@@ -221,6 +226,10 @@ class AVX512(Memory):
     @classmethod
     def global_(cls):
         return "#include <immintrin.h>"
+
+    @classmethod
+    def c_flags(cls):
+        return ("-mavx512f",)
 
     @classmethod
     def can_read(cls):

@@ -1,6 +1,6 @@
-"""Exo's `sve_vla` platform, which exo2 1.0 does not ship."""
+"""Exo's `sve_vla` platform, which exo2 does not ship yet."""
 
 raise ImportError(
     "exo2 does not ship Exo's 'sve_vla' platform (exo.platforms.sve_vla); "
-    "exo2 1.0 provides exo2.platforms.x86 and exo2.platforms.cuda"
+    "exo2 provides exo2.platforms.x86, neon, rvv and cuda"
 )

@@ -10,15 +10,21 @@ cursors of an ancestor procedure may be passed directly.
 
 import functools
 import inspect
+import keyword
 import re
 
 from .. import API_cursors as PC
+from .. import _core
 from ..API import Procedure
-from ..errors import SchedulingError
+from ..api_arguments import CONTROL_INTS
+from ..errors import KernelCheckError, SchedulingError
+from ..frontend.parse_fragment import ParseFragmentError
 from . import operation_stack
-from .new_expressions import parse_new_expr
+from .new_expressions import FormattedExprStr, context_statement, parse_new_expr
 
-_NAME = re.compile(r"^[a-zA-Z_]\w*$")
+# Names are ASCII identifiers (the generated C uses them) that are not
+# Python keywords (printed procedures are Python).
+_NAME = re.compile(r"^[a-zA-Z_]\w*$", re.ASCII)
 _NAME_AND_COUNT = re.compile(r"^([a-zA-Z_]\w*)\s*(\#\s*[0-9]+)?$")
 _TWO_NAMES_AND_COUNT = re.compile(r"^([a-zA-Z_]\w*)\s+([a-zA-Z_]\w*)\s*(\#\s*[0-9]+)?$")
 
@@ -51,7 +57,9 @@ class ProcA(ArgumentProcessor):
 class NameA(ArgumentProcessor):
     def __call__(self, name, all_args):
         if not isinstance(name, str) or not _NAME.match(name) or name == "_":
-            self.err("expected a valid name")
+            self.err(f"expected a valid name, not {name!r}")
+        if keyword.iskeyword(name):
+            self.err(f"expected a valid name, not the Python keyword {name!r}")
         return name
 
 
@@ -59,6 +67,8 @@ class PosIntA(ArgumentProcessor):
     def __call__(self, value, all_args):
         if not _is_int(value) or value < 1:
             self.err("expected a positive integer")
+        if value not in CONTROL_INTS:
+            self.err(f"expected a positive integer below 2**31, not {value}")
         return value
 
 
@@ -66,6 +76,8 @@ class IntA(ArgumentProcessor):
     def __call__(self, value, all_args):
         if not _is_int(value):
             self.err("expected an integer")
+        if value not in CONTROL_INTS:
+            self.err(f"expected an integer in [-2**31, 2**31), not {value}")
         return value
 
 
@@ -142,7 +154,10 @@ class ExprCursorA(_CursorA):
     def __call__(self, arg, all_args):
         if self.many:
             if isinstance(arg, str):
-                return self.find(arg, all_args, many=True)
+                found = self.find(arg, all_args, many=True)
+                if not all(isinstance(c, PC.ExprCursor) for c in found):
+                    self.err("expected pattern to match only expressions")
+                return found
             if isinstance(arg, PC.ExprCursor):
                 arg = [arg]
             if not isinstance(arg, (list, tuple)) or not all(
@@ -291,6 +306,8 @@ class ArgOrAllocCursorA(_CursorA):
     def __call__(self, arg, all_args):
         if isinstance(arg, (PC.ArgCursor, PC.AllocCursor)):
             return self.forward(arg, all_args)
+        if not isinstance(arg, str):
+            self.err(f"expected an ArgCursor, AllocCursor or name, not {type(arg)}")
         proc = _proc_of(all_args)
         try:
             return proc.find(arg if not _NAME.match(arg) else f"{arg} : _")
@@ -329,14 +346,41 @@ class AssignOrReduceCursorA(_KindCursorA):
 
 class NewExprA(ArgumentProcessor):
     """A new expression (text, number or bool), parsed in the scope before
-    the statement of the argument named `cursor_arg` (primitives.md §3).
-    The result is untyped; the primitive types it in that scope."""
+    the statement of the argument named `cursor_arg` (primitives.md §3) and
+    typed there: `category` says what it must be, "control" (an index or
+    size), "bool", "data", "same" (what the expression at `cursor_arg` is),
+    "any" (the primitive checks it) or "condition" (parsed only: the
+    primitive types each comparison's operands itself, so that a comparison
+    of data is refused in its own words). The untyped expression goes to the
+    core, which types and checks it again."""
 
-    def __init__(self, cursor_arg):
+    def __init__(self, cursor_arg, category):
         self.cursor_arg = cursor_arg
+        self.category = category
 
     def __call__(self, arg, all_args):
-        return parse_new_expr(arg, all_args[self.cursor_arg])
+        if not isinstance(arg, (str, FormattedExprStr, bool, int, float)):
+            self.err(f"expected an expression string or a number, not {type(arg)}")
+        cursor = all_args[self.cursor_arg]
+        try:
+            expr = parse_new_expr(arg, cursor)
+        except ParseFragmentError as e:
+            raise ParseFragmentError(self.message(e)) from None
+        category = self.category
+        if category == "condition":
+            return expr
+        if category == "same":
+            category = _core.expr_category(cursor._impl)
+        try:
+            _core.check_new_expr(context_statement(cursor)._impl, expr, category)
+        except KernelCheckError as e:
+            raise KernelCheckError(
+                self.message(e.diagnostics[0][3]), e.heading, e.diagnostics
+            ) from None
+        return expr
+
+    def message(self, detail):
+        return f"argument {self.index}, '{self.name}' to {self.op}: {detail}"
 
 
 # ---------------------------------------------------------------------------
@@ -364,7 +408,10 @@ def sched_op(arg_procs):
         @functools.wraps(op)
         def wrapper(*args, **kwargs):
             site = operation_stack.call_site()
-            bound = signature.bind(*args, **kwargs)
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError as e:
+                raise TypeError(f"{op.__name__}: {e}") from None
             bound.apply_defaults()
             with operation_stack.running(op.__name__, site):
                 converted = {}
@@ -380,6 +427,11 @@ def sched_op(arg_procs):
                     raise
 
         wrapper._exo2_scheduling_op = True
+        # For tools that generate arguments (tests/fuzz): the processor of
+        # each parameter, by name.
+        wrapper.argument_processors = dict(
+            zip(signature.parameters, processors, strict=True)
+        )
         return wrapper
 
     return decorator

@@ -28,16 +28,26 @@ def _is_positive_literal(expr):
     return text.isdigit() and int(text) > 0
 
 
-@sched_op([AllocCursorA, IntA, NewExprA("buf_cursor"), NewExprA("buf_cursor"), BoolA])
+@sched_op(
+    [
+        AllocCursorA,
+        IntA,
+        NewExprA("buf_cursor", "control"),
+        NewExprA("buf_cursor", "control"),
+        BoolA,
+    ]
+)
 def resize_dim(proc, buf_cursor, dim_idx, size, offset, fold=False):
     """`x : T[n, ...]` → `x : T[size, ...]`, every index `i` of that
     dimension → `i - offset`; with `fold=True`, `i % size` (a circular
     buffer of literal size)."""
-    assert dim_idx >= 0, "Dimension index must be non-negative"
+    # Exo's AssertionErrors (docs/errors.md), raised also under `python -O`.
+    if dim_idx < 0:
+        raise AssertionError("Dimension index must be non-negative")
     if dim_idx >= _rank(buf_cursor):
         raise ValueError(f"Cannot resize out-of-bounds dimension index {dim_idx}")
-    if fold:
-        assert _is_positive_literal(size), (
+    if fold and not _is_positive_literal(size):
+        raise AssertionError(
             "fold=True needs a positive integer literal size, got " + str(size)
         )
     return derived_procedure(
@@ -47,7 +57,9 @@ def resize_dim(proc, buf_cursor, dim_idx, size, offset, fold=False):
     )
 
 
-@sched_op([AllocCursorA, NewExprA("buf_cursor"), NewExprA("buf_cursor")])
+@sched_op(
+    [AllocCursorA, NewExprA("buf_cursor", "control"), NewExprA("buf_cursor", "control")]
+)
 def expand_dim(proc, buf_cursor, alloc_dim, indexing_expr):
     """`x : T[...]` → `x : T[alloc_dim, ...]`, every access `x[...]` →
     `x[indexing_expr, ...]`."""

@@ -10,6 +10,8 @@ def repeat(op, n_times=None, verbose=False):
     """`f(proc, *args, **kwargs)` applying `op` with the same arguments
     `n_times` times, or, when None, until it fails (returning the last
     success)."""
+    if not callable(op):
+        raise TypeError(f"repeat expects a scheduling operation, not {type(op)}")
     if n_times is not None and (
         not isinstance(n_times, int) or isinstance(n_times, bool) or n_times < 1
     ):

@@ -61,7 +61,7 @@ def delete_config(proc, stmt_cursor):
     return derived_procedure(provenance, visible)
 
 
-@sched_op([GapCursorA, ConfigA, ConfigFieldA, NewExprA("gap_cursor")])
+@sched_op([GapCursorA, ConfigA, ConfigFieldA, NewExprA("gap_cursor", "any")])
 def write_config(proc, gap_cursor, config, field, rhs):
     """Inserts `config.field = rhs` at the gap (a read, stride expression
     or literal) when the value is never read."""

@@ -73,7 +73,9 @@ def join_loops(proc, loop1_cursor, loop2_cursor):
     )
 
 
-@sched_op([ForCursorA, NewExprA("loop_cursor"), PosIntA, ListA(NameA, length=2)])
+@sched_op(
+    [ForCursorA, NewExprA("loop_cursor", "control"), PosIntA, ListA(NameA, length=2)]
+)
 def divide_with_recompute(proc, loop_cursor, outer_hi, outer_stride, new_iters):
     """Splits `for i in seq(0, hi)` into `outer_hi` overlapping inner loops of
     `outer_stride + (hi - outer_hi * outer_stride)` iterations each, with
@@ -93,7 +95,7 @@ def unroll_loop(proc, loop_cursor):
     return derived_procedure(_core.unroll_loop(proc._provenance, loop_cursor._impl))
 
 
-@sched_op([ForCursorA, NewExprA("loop_cursor")])
+@sched_op([ForCursorA, NewExprA("loop_cursor", "control")])
 def cut_loop(proc, loop_cursor, cut_point):
     """Splits `seq(lo, hi)` into `seq(lo, cut_point)` and `seq(cut_point, hi)`."""
     return derived_procedure(
@@ -101,7 +103,7 @@ def cut_loop(proc, loop_cursor, cut_point):
     )
 
 
-@sched_op([ForCursorA, NewExprA("loop_cursor")])
+@sched_op([ForCursorA, NewExprA("loop_cursor", "control")])
 def shift_loop(proc, loop_cursor, new_lo):
     """Makes the loop start at `new_lo`, offsetting uses of its iterator."""
     return derived_procedure(
@@ -143,7 +145,7 @@ def fuse(proc, stmt1, stmt2, unsafe_disable_check=False):
     )
 
 
-@sched_op([BlockCursorA, NameA, NewExprA("block_cursor"), BoolA, BoolA])
+@sched_op([BlockCursorA, NameA, NewExprA("block_cursor", "control"), BoolA, BoolA])
 def add_loop(
     proc, block_cursor, iter_name, hi_expr, guard=False, unsafe_disable_check=False
 ):
@@ -178,7 +180,7 @@ def lift_scope(proc, scope_cursor):
     return derived_procedure(_core.lift_scope(proc._provenance, scope_cursor._impl))
 
 
-@sched_op([BlockCursorA, ListOrElemA(NewExprA("block"))])
+@sched_op([BlockCursorA, ListOrElemA(NewExprA("block", "condition"))])
 def specialize(proc, block, conds):
     """Replaces `block` by `if c0: block elif c1: block ... else: block`, one
     copy per condition plus a default copy."""

@@ -9,17 +9,33 @@ types it in the same scope.
 
 import ast
 import collections
+import functools
+import importlib.util
 import inspect
+import itertools
 import os
 
 from .. import API_cursors as PC
 from .. import _core
 from ..frontend.metaprogramming import ExoExpression, ExoSymbol
 from ..frontend.parse_fragment import ParseFragmentError
-from ..frontend.pyparser import Parser
-from ..frontend.source import ParseError, PythonScope, SourceContext
+from ..frontend.pyparser import Parser, literal_problem
+from ..frontend.source import (
+    CallSiteContext,
+    ParseError,
+    PythonScope,
+    SourceContext,
+)
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@functools.cache
+def _stdlib_dir():
+    """The standard library's directory (exo2.stdlib may be installed
+    outside the package)."""
+    spec = importlib.util.find_spec("exo2.stdlib")
+    return os.path.dirname(os.path.abspath(spec.origin))
 
 
 def context_statement(cursor):
@@ -67,13 +83,13 @@ class _FillHoles(ast.NodeTransformer):
         return ast.copy_location(ast.Set(elts=[ast.copy_location(name, node)]), node)
 
 
-def _names_read(expr_cursor):
-    """Names of the variables an expression cursor reads."""
+def _variables_read(expr_cursor):
+    """`(name, Sym)` of the variables an expression cursor reads."""
     todo, names = [expr_cursor], []
     while todo:
         c = todo.pop()
         if isinstance(c, (PC.ReadCursor, PC.StrideExprCursor)):
-            names.append(c.name())
+            names.append((c.name(), c._impl.read_sym()))
         if isinstance(c, PC.ReadCursor):
             todo.extend(c.idx())
         elif isinstance(c, PC.BinaryOpCursor):
@@ -98,8 +114,9 @@ def _fill_holes(formatted, tree, variables):
             raise ParseFragmentError(
                 "Using a window expression is not allowed to fill a hole in an expression"
             )
-        for name in _names_read(hole):
-            if name not in variables:
+        # The very variable must be in scope, not just one of the same name.
+        for name, sym in _variables_read(hole):
+            if name not in variables or variables[name].sym != sym:
                 raise ParseFragmentError(
                     f"{name} used in an expression to fill a string hole, but not "
                     "found in current environment"
@@ -112,6 +129,8 @@ def parse_new_expr(value, cursor):
     """The untyped core expression for `value` in the scope of `cursor`."""
     frame, source = _caller()
     if isinstance(value, (bool, int, float)):
+        if problem := literal_problem(value):
+            raise ParseFragmentError(problem)
         return _core.const(value, source.srcinfo(_at_line_start()))
     formatted = value if isinstance(value, FormattedExprStr) else None
     text = formatted.expr_str if formatted else value
@@ -130,6 +149,13 @@ def parse_new_expr(value, cursor):
         found, _ = scope.lookup(node.id)
         if node.id not in variables and not found:
             raise ParseFragmentError(f"{node.id} not found in the current environment")
+    for node in nodes_outside_unquotes(tree):
+        # `Config.field`: the config must be a Python name in scope.
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if not scope.lookup(node.value.id)[0]:
+                raise ParseFragmentError(
+                    f"{node.value.id} not found in the current environment"
+                )
     return parse_exo_expr(tree, source, scope, variables)
 
 
@@ -189,15 +215,47 @@ def _at_line_start():
     return node
 
 
-def _caller():
-    """The innermost frame outside exo2's own modules, and a SourceContext
-    placing fragment positions on its current line."""
-    frame = inspect.currentframe()
+def _innermost(frame, is_wanted):
+    """The innermost frame from `frame` outwards whose file `is_wanted`, or
+    None."""
     while frame is not None:
-        path = os.path.abspath(frame.f_code.co_filename)
-        if not path.startswith(_PACKAGE_DIR):
-            break
+        if is_wanted(os.path.abspath(frame.f_code.co_filename)):
+            return frame
         frame = frame.f_back
-    if frame is None:
-        return inspect.currentframe(), SourceContext("<string>", 0, 0)
-    return frame, SourceContext(frame.f_code.co_filename, frame.f_lineno - 1, 0)
+    return None
+
+
+def _inside(path, directory):
+    return path.startswith(os.path.join(directory, ""))
+
+
+def _call_column(frame):
+    """The column of the call `frame` is running, or -1 when unknown."""
+    positions = getattr(frame.f_code, "co_positions", None)
+    if positions is None:
+        return -1
+    position = next(itertools.islice(positions(), frame.f_lasti // 2, None), None)
+    return -1 if position is None or position[2] is None else position[2]
+
+
+def _caller():
+    """The frame whose names a new expression sees (the innermost one
+    outside exo2's own modules: scheduling libraries count), and a
+    SourceContext placing the expression at the user's call (the innermost
+    frame outside exo2 and its standard library)."""
+    here = inspect.currentframe()
+    stdlib = _stdlib_dir()
+    scope_frame = _innermost(
+        here, lambda path: _inside(path, stdlib) or not _inside(path, _PACKAGE_DIR)
+    )
+    user_frame = _innermost(
+        here,
+        lambda path: not _inside(path, stdlib) and not _inside(path, _PACKAGE_DIR),
+    )
+    if scope_frame is None:
+        return here, SourceContext("<string>", 0, 0)
+    user_frame = user_frame or scope_frame
+    source = CallSiteContext(
+        user_frame.f_code.co_filename, user_frame.f_lineno, _call_column(user_frame)
+    )
+    return scope_frame, source

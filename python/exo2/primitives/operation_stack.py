@@ -1,4 +1,4 @@
-"""The user-level operations running now, for error reports (errors.md §3).
+"""The user-level operations running now, for error reports (docs/errors.md).
 
 `user_op` (library functions) and `sched_op` (primitives) push the
 operation's name and call site while it runs; an exo2 error passing through
@@ -43,6 +43,12 @@ def user_op(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         with running(fn.__name__, call_site()):
-            return fn(*args, **kwargs)
+            try:
+                return fn(*args, **kwargs)
+            except Exception as e:
+                # a refusal of the library itself, not of a primitive it ran
+                if getattr(e, "op", False) is None and hasattr(e, "_set_operation"):
+                    e._set_operation(fn.__name__, current_stack())
+                raise
 
     return wrapper

@@ -10,6 +10,9 @@ import ast
 
 from .. import API_cursors as PC
 from .. import _core
+from ..api_arguments import CONTROL_INTS
+from ..core.configs import Config
+from ..errors import KernelCheckError, SchedulingError
 from ..frontend.parse_fragment import ParseFragmentError
 from ..frontend.source import PythonScope
 from .new_expressions import (
@@ -40,6 +43,12 @@ def partial_eval(proc, args, kwargs):
             if name not in names:
                 raise TypeError(f"no argument {name} found")
             values.append((names.index(name), value))
+    for position, value in values:
+        if isinstance(value, int) and value not in CONTROL_INTS:
+            raise SchedulingError(
+                f"cannot partially evaluate {names[position]} to {value}: control "
+                "values must lie in [-2**31, 2**31)"
+            )
     return type(proc)(_core.partial_eval(proc._proc, values))
 
 
@@ -60,7 +69,14 @@ def add_assertion(proc, assertion, configs):
     if not isinstance(assertion, str):
         raise TypeError("assertion must be an Exo string")
     expr = _parse_assertion(proc, assertion, configs or [])
-    return type(proc)(_core.add_assertion(proc._proc, expr))
+    try:
+        return type(proc)(_core.add_assertion(proc._proc, expr))
+    except KernelCheckError as e:
+        raise KernelCheckError(
+            f"argument 1, 'assertion' to add_assertion: {e.diagnostics[0][3]}",
+            e.heading,
+            e.diagnostics,
+        ) from None
 
 
 def _parse_assertion(proc, text, configs):
@@ -68,6 +84,8 @@ def _parse_assertion(proc, text, configs):
     statement (the parameters); `C.f` reads a config of `configs` named C."""
     frame, source = _caller()
     tree = parse_python_expr(text)
+    if not all(isinstance(c, Config) for c in configs):
+        raise TypeError("add_assertion: configs must be a list of Config objects")
     by_name = {c.name(): c for c in configs}
     variables = variables_before(proc.body()[0])
     scope = PythonScope(frame.f_globals, {**frame.f_locals, **by_name})

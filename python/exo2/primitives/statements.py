@@ -111,7 +111,7 @@ def left_reassociate_expr(proc, expr):
     return derived_procedure(_core.left_reassociate_expr(proc._provenance, expr._impl))
 
 
-@sched_op([ExprCursorA, NewExprA("expr_cursor")])
+@sched_op([ExprCursorA, NewExprA("expr_cursor", "same")])
 def rewrite_expr(proc, expr_cursor, new_expr):
     """Replaces the expression by `new_expr` after proving them equal in
     the context of its statement."""

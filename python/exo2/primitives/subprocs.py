@@ -50,7 +50,7 @@ def call_eqv(proc, call_cursor, eqv_proc):
     return derived_procedure(provenance, visible)
 
 
-@sched_op([BlockCursorA, NewExprA("block_cursor")])
+@sched_op([BlockCursorA, NewExprA("block_cursor", "bool")])
 def add_unsafe_guard(proc, block_cursor, var_expr):
     """Deprecated: wraps the block's first statement in `if var_expr:`,
     unchecked. Cursors cannot be forwarded across it."""

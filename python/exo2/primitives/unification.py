@@ -26,7 +26,7 @@ def replace(proc, block_cursor, subproc, quiet=False):
         raise
 
 
-@sched_op([GapCursorA, ProcA, ListA(NewExprA("gap_cursor"))])
+@sched_op([GapCursorA, ProcA, ListA(NewExprA("gap_cursor", "any"))])
 def insert_noop_call(proc, gap_cursor, instr, args):
     """Inserts a call to `instr`, whose body must be `pass`, at the gap;
     `args` are expression or window strings in the scope of the gap."""

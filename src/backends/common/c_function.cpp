@@ -10,6 +10,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -18,6 +19,7 @@
 #include "exo2/backends/c_names.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
+#include "exo2/core_ir/instr_template.hpp"
 #include "exo2/core_ir/printer.hpp"
 
 namespace exo2 {
@@ -139,34 +141,6 @@ CIndexPtr simplify(const CIndexPtr& e) {
   if (is_const(rhs, 1) && (op == BinOpKind::Mul || op == BinOpKind::Div))
     return lhs;
   return CIndex::binop(op, lhs, rhs, e->source);
-}
-
-// `str.format` of Python for templates that use `{name}`, `{{` and `}}`.
-std::string format_template(
-    const std::string& tmpl,
-    const std::unordered_map<std::string, std::string>& values,
-    const std::string& instr_name) {
-  std::string out;
-  for (size_t k = 0; k < tmpl.size(); ++k) {
-    const char c = tmpl[k];
-    if ((c == '{' || c == '}') && k + 1 < tmpl.size() && tmpl[k + 1] == c) {
-      out += c;
-      ++k;
-    } else if (c == '{') {
-      const size_t close = tmpl.find('}', k);
-      const std::string key = tmpl.substr(k + 1, close - k - 1);
-      auto it = values.find(key);
-      if (close == std::string::npos || it == values.end())
-        throw CodegenError(CodegenError::Kind::Value,
-                           "the template of instruction " + instr_name +
-                               " uses the unknown key '" + key + "'");
-      out += it->second;
-      k = close;
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 std::string window_struct_name(TypeKind elem, size_t dims, bool is_const) {
@@ -307,6 +281,21 @@ class CFunctionEmitter {
   std::unordered_map<Sym, int64_t> iter_lower_bounds_;
   // The `par` loops around the statement being emitted, innermost last.
   std::vector<const For*> parallel_loops_;
+
+  // ---- bf16 ---------------------------------------------------------------
+  // bf16 is 16-bit storage (uint16_t) with arithmetic in float: reads
+  // convert to float, writes round to nearest even (helpers in c_library).
+  static bool is_bf16(const Type& t) {
+    return t.basetype().kind() == TypeKind::BF16;
+  }
+  std::string bf16_to_f32(const std::string& value) {
+    result_.needs_bf16 = true;
+    return "exo_bf16_to_f32(" + value + ")";
+  }
+  std::string f32_to_bf16(const std::string& value) {
+    result_.needs_bf16 = true;
+    return "exo_f32_to_bf16(" + value + ")";
+  }
 
   // ---- names and lines ---------------------------------------------------
   const std::string* taken(const std::string& n) const {
@@ -684,7 +673,9 @@ class CFunctionEmitter {
                                 : std::get<double>(c.value);
     if (!std::isfinite(v)) return non_finite_constant(v, c.type);
     if (c.type.kind() == TypeKind::F64) return python_float_repr(v);
-    if (c.type.kind() == TypeKind::F32) return python_float_repr(v) + "f";
+    // bf16 arithmetic is done in float (see bf16_to_f32).
+    if (c.type.kind() == TypeKind::F32 || c.type.kind() == TypeKind::BF16)
+      return python_float_repr(v) + "f";
     const std::string text =
         c.is_int() ? std::to_string(c.int_value()) : python_float_repr(v);
     return std::string("((") + c.type.ctype() + ") " + text + ")";
@@ -726,9 +717,14 @@ class CFunctionEmitter {
                              e->srcinfo.str() + ": cannot read from buffer '" +
                                  r.name.name() + "' in memory '" + mem->name() +
                                  "'");
-        if (scalar_refs_.count(r.name)) return "*" + c_name(r.name);
-        if (!t.is_tensor()) return c_name(r.name);
-        return access(r.name, r.idx);
+        std::string value;
+        if (scalar_refs_.count(r.name))
+          value = "*" + c_name(r.name);
+        else if (!t.is_tensor())
+          value = c_name(r.name);
+        else
+          value = access(r.name, r.idx);
+        return is_bf16(t) ? bf16_to_f32(value) : value;
       }
       case ExprKind::WindowExpr: {
         const auto& w = e->as<WindowExpr>();
@@ -791,6 +787,10 @@ class CFunctionEmitter {
     }
     if (e->kind == ExprKind::WindowExpr)
       return window_literal(e->as<WindowExpr>(), e->type, callee_reads_only());
+    // A config field passed to a scalar data parameter is passed by
+    // reference, as a scalar variable is: the callee may write it.
+    if (e->kind == ExprKind::ReadConfig && callee->args[k].type.is_numeric())
+      return "&" + config_read(e->as<ReadConfig>());
     return expr(e);
   }
 
@@ -865,6 +865,8 @@ class CFunctionEmitter {
       const Expr& a = c.args[k];
       if (!a->type.is_window()) {
         values[pname + "_data"] = "(" + args[k] + ")";
+        if (a->kind == ExprKind::Read && a->type.is_tensor())
+          values[pname + "_int"] = c_name(a->as<Read>().name);
         continue;
       }
       if (a->kind == ExprKind::WindowExpr) {
@@ -881,7 +883,15 @@ class CFunctionEmitter {
         values[pname + "_int"] = c_name(name);
       }
     }
-    add_line(format_template(c.f->instr->c_instr, values, c.f->name));
+    try {
+      add_line(fill_instr_template(c.f->instr->c_instr, values));
+    } catch (const std::invalid_argument& e) {
+      // Unreachable for checked procedures (typecheck refuses such
+      // templates); kept as an error, not a crash.
+      throw CodegenError(CodegenError::Kind::Value,
+                         "the template of instruction " + c.f->name +
+                             " cannot be filled: " + e.what());
+    }
   }
 
   void stmt(const Stmt& s) {
@@ -901,10 +911,16 @@ class CFunctionEmitter {
           lhs = access(a.name, a.idx);
         std::string rhs = expr(a.rhs);
         const Type lt = a.type.basetype(), rt = a.rhs->type.basetype();
-        if (lt.kind() != rt.kind())
-          rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
         const Memory::Access info{a.name.name(), s->srcinfo};
         const MemoryPtr& mem = memory(a.name);
+        if (is_bf16(lt)) {
+          // 16-bit storage, float arithmetic, rounded once when stored.
+          if (s->kind == StmtKind::Reduce) rhs = bf16_to_f32(lhs) + " + " + rhs;
+          add_line(mem->write(info, lhs, f32_to_bf16(rhs)));
+          break;
+        }
+        if (lt.kind() != rt.kind())
+          rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
         add_line(s->kind == StmtKind::Assign ? mem->write(info, lhs, rhs)
                                              : mem->reduce(info, lhs, rhs));
         break;

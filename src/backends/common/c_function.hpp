@@ -29,6 +29,7 @@ struct CFunction {
   // The calls inside `par` loops: (callee C name, message prefix naming the
   // call and the loop).
   std::vector<std::pair<std::string, std::string>> calls_in_parallel_loops;
+  bool needs_bf16 = false;  // uses exo_bf16_to_f32 / exo_f32_to_bf16
   // (extern, C type) of every extern call, in emission order.
   std::vector<std::pair<ExternPtr, std::string>> externs;
 };

@@ -55,6 +55,23 @@ static inline int64_t exo_floor_mod(int64_t num, int64_t quot) {
   return (r != 0 && (r < 0) != (quot < 0)) ? r + quot : r;
 })";
 
+// bf16 helpers: the upper half of a float, rounded to nearest even (NaNs
+// stay NaNs).
+constexpr const char* kBf16 = R"(
+static inline float exo_bf16_to_f32(uint16_t x) {
+  union { uint32_t u; float f; } v;
+  v.u = (uint32_t)x << 16;
+  return v.f;
+}
+static inline uint16_t exo_f32_to_bf16(float f) {
+  union { uint32_t u; float f; } v;
+  v.f = f;
+  if ((v.u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((v.u >> 16) | 0x40u);
+  v.u += 0x7fffu + ((v.u >> 16) & 1u);
+  return (uint16_t)(v.u >> 16);
+}
+)";
+
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (size_t k = 0; k < items.size(); ++k) out += (k ? "\n" : "") + items[k];
@@ -261,6 +278,7 @@ CLibrary compile_library(const std::string& lib_name,
   std::vector<std::string> public_decls, private_decls, bodies, instr_globals;
   std::vector<std::pair<ExternPtr, std::string>> externs;
   bool needs_floor_div = false, needs_floor_mod = false, needs_math_h = false;
+  bool needs_bf16 = false;
   std::map<std::string, CFunction> functions;  // by C name, for the checks
   for (const Proc& p : all) {
     if (p->is_instr()) {
@@ -284,6 +302,7 @@ CLibrary compile_library(const std::string& lib_name,
     needs_floor_div |= f.needs_floor_div;
     needs_floor_mod |= f.needs_floor_mod;
     needs_math_h |= f.needs_math_h;
+    needs_bf16 |= f.needs_bf16;
     for (auto& e : f.externs) {
       bool seen = false;
       for (const auto& [g, t] : externs)
@@ -322,6 +341,7 @@ CLibrary compile_library(const std::string& lib_name,
   if (needs_math_h) helpers.push_back("#include <math.h>");
   if (needs_floor_div) helpers.push_back(kFloorDiv);
   if (needs_floor_mod) helpers.push_back(kFloorMod);
+  if (needs_bf16) helpers.push_back(kBf16);
   std::vector<std::string> groups;
   for (const auto* group : {&helpers, &instr_globals, &memory_code,
                             &extern_code, &private_decls, &bodies})

@@ -119,7 +119,10 @@ class FreePlacement {
         for (size_t k = 0; k < c.args.size(); ++k) {
           const FnArg& param = c.f->args[k];
           if (!param.type.is_numeric() || !param.mem) continue;
-          const MemoryPtr& cmem = memory_of(c.args[k]);
+          // A config field lives in the context struct, in DRAM.
+          const MemoryPtr& cmem = c.args[k]->kind == ExprKind::ReadConfig
+                                      ? default_memory()
+                                      : memory_of(c.args[k]);
           if (!cmem->is_subclass_of(*param.mem))
             throw CodegenError(CodegenError::Kind::Type,
                                c.args[k]->srcinfo.str() +

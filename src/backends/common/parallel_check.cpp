@@ -126,6 +126,8 @@ class AccessCollector {
   }
 
   void call_arg(const Expr& a, bool write) {
+    // A config field passed to a scalar parameter the callee writes.
+    if (a->kind == ExprKind::ReadConfig && write) writes_config = true;
     if (a->kind == ExprKind::WindowExpr) {
       const auto& w = a->as<WindowExpr>();
       std::vector<Extent> region;

@@ -111,7 +111,7 @@ class PrecisionLowering {
                                           st.str(), ct.str()));
           args.push_back(a);
         }
-        return make_call(c.f, std::move(args), s->srcinfo);
+        return make_call(c.f, std::move(args), s->srcinfo, c.barriers);
       }
       case StmtKind::If: {
         const auto& i = s->as<If>();

@@ -34,7 +34,7 @@ Stmt promote(const Stmt& s) {
       std::vector<Expr> args;
       for (size_t k = 0; k < c.args.size(); ++k)
         args.push_back(promote_arg(c.args[k], c.f->args[k]));
-      return make_call(c.f, std::move(args), s->srcinfo);
+      return make_call(c.f, std::move(args), s->srcinfo, c.barriers);
     }
     case StmtKind::If: {
       const auto& i = s->as<If>();

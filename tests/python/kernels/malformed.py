@@ -219,6 +219,22 @@ def loop_bounds_reversed():
             x[i] = 0.0
 
 
+def loop_bounds_from_a_config_field():
+    # No argument or iterator: the counterexample is the field's value.
+    @proc
+    def f(x: f32[8]):
+        for i in seq(0, TileCfg.pos):  # ERR
+            x[0] = 0.0
+
+
+def loop_bounds_constant_and_reversed():
+    # Nothing varies: the message says so instead of an empty list.
+    @proc
+    def f(x: f32[8]):
+        for i in seq(0, 3 - 5):  # ERR
+            x[0] = 0.0
+
+
 def config_write_depends_on_loop():
     @proc
     def f(n: size, x: f32[n]):
@@ -549,6 +565,20 @@ def select_three_args():
     @proc
     def f(x: f32[4]):
         x[0] = select(x[1], x[2], x[3])  # ERR
+
+
+def select_three_args_one_failing():
+    @proc
+    def f(y: f32[16], z: f32[16]):
+        for i in seq(0, 16):
+            z[i] = select(i * 2, y[i], z[i])
+
+
+def select_four_args_one_failing():
+    @proc
+    def f(y: f32[16], z: f32[16]):
+        for i in seq(0, 16):
+            z[i] = select(i * 2, y[i], z[i], y[i])
 
 
 def sqrt_of_index():

@@ -1,0 +1,127 @@
+"""Argument checking of the public methods and decorators (docs/errors.md).
+
+`@checked` makes a function check its arguments against its annotations
+before it runs: a value of the wrong kind raises
+`TypeError: argument {i}, '{name}' to {function}: expected {kind}, not
+{type}`, the shape primitives use (primitives/arguments.py), instead of an
+`AttributeError` from deep inside. Annotations are classes, `A | B`
+unions, `None`, or strings naming classes that are imported on first use
+(for classes of modules that import this one); `int` never accepts a bool,
+nor a value outside `CONTROL_INTS` (the core takes 32-bit counts).
+`Annotated[T, "text"]` raises `TypeError("text")` instead, where the API
+documents its own message.
+"""
+
+import functools
+import importlib
+import inspect
+import types
+import typing
+
+# Integer arguments become control values, which the generated C holds in
+# `int_fast32_t`: only 32 bits are portable.
+CONTROL_INTS = range(-(2**31), 2**31)
+
+
+def checked(fn):
+    """Checks the annotated parameters of `fn` on every call."""
+    signature = inspect.signature(fn)
+    positions = {name: k for k, name in enumerate(signature.parameters)}
+    name = fn.__name__
+
+    @functools.cache
+    def expected():
+        return _resolved_annotations(fn, signature)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{name}: {e}") from None
+        for arg_name, value in bound.arguments.items():
+            if arg_name not in expected():
+                continue
+            kinds, message = expected()[arg_name]
+            where = f"argument {positions[arg_name]}, '{arg_name}' to {name}"
+            if not _is_instance(value, kinds):
+                raise TypeError(
+                    message
+                    or f"{where}: expected {_describe(kinds)}, not {type(value)}"
+                )
+            if _is_int(value) and value not in CONTROL_INTS:
+                raise TypeError(
+                    f"{where}: expected an int in [-2**31, 2**31), not {value}"
+                )
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def _resolved_annotations(fn, signature):
+    """`{parameter: ((class, ...), message or None)}` for the annotated
+    parameters of `fn`."""
+    resolved = {}
+    for param in signature.parameters.values():
+        annotation, message = param.annotation, None
+        if annotation is param.empty:
+            continue
+        if typing.get_origin(annotation) is typing.Annotated:
+            annotation, message = typing.get_args(annotation)
+        resolved[param.name] = (_classes(annotation, fn.__module__), message)
+    return resolved
+
+
+def _classes(annotation, module):
+    """The tuple of classes an annotation accepts."""
+    if annotation is None:
+        return (type(None),)
+    if isinstance(annotation, typing.ForwardRef):
+        annotation = annotation.__forward_arg__
+    if isinstance(annotation, str):
+        return _classes_named(annotation, module)
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is (
+        typing.Union
+    ):
+        return tuple(
+            c
+            for member in typing.get_args(annotation)
+            for c in _classes(member, module)
+        )
+    return (annotation,)
+
+
+def _classes_named(text, module):
+    """The classes named by `"pkg.mod.Class | None"`, relative names looked up
+    in `module`."""
+    classes = []
+    for part in text.split("|"):
+        part = part.strip()
+        if part == "None":
+            classes.append(type(None))
+            continue
+        owner, _, attr = part.rpartition(".")
+        namespace = importlib.import_module(owner or module)
+        classes.append(getattr(namespace, attr))
+    return tuple(classes)
+
+
+def _is_instance(value, kinds):
+    if isinstance(value, bool) and bool not in kinds and int in kinds:
+        return False
+    return isinstance(value, kinds)
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _describe(kinds):
+    """`a Cursor or None`."""
+    return " or ".join(
+        "None" if k is type(None) else _with_article(k.__name__) for k in kinds
+    )
+
+
+def _with_article(name):
+    return f"{'an' if name[0].lower() in 'aeiou' else 'a'} {name}"
