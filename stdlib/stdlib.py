@@ -13,6 +13,7 @@ they occur.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 # Exo's exo.stdlib.stdlib has no __all__: `import *` of it also gives what it
@@ -1375,6 +1376,12 @@ def _lane_loops(proc, loop):
         return _lane_loops(proc, loop)
     if isinstance(child, IfCursor) and not child.orelse():
         guarded = list(child.body())
+        allocs = [s for s in guarded if isinstance(s, AllocCursor)]
+        if allocs and len(guarded) > 1:
+            # out of the guard and the lane loop: a copy per lane
+            lift = functools.partial(parallelize_and_lift_alloc, n_lifts=2)
+            proc = apply(lift)(proc, allocs)
+            guarded = list(proc.forward(loop).body()[0].body())
         if len(guarded) > 1:
             proc = apply(fission)(proc, [s.after() for s in guarded[:-1]], n_lifts=2)
             loops = []

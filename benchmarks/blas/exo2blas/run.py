@@ -221,7 +221,9 @@ def benchmark(build_dir, out, found, cases, settings, progress):
                 for line in pipe:
                     _, name, _ = line.split(" ", 2)
                     budget = cost.get(name.split("/", 1)[1], 0)
-                    step = min(budget / settings["repetitions"], budget - advanced.get(name, 0))
+                    step = min(
+                        budget / settings["repetitions"], budget - advanced.get(name, 0)
+                    )
                     advanced[name] = advanced.get(name, 0) + step
                     progress.advance(step, name)
 

@@ -14,6 +14,7 @@ from .kernel import (
     beta_cases,
     kernel,
 )
+from .stream import stream, streamed
 from .variants import Choice, Diag, Emit, Flag, Side, Trans, Transposed, Uplo
 
 __all__ = [
@@ -34,4 +35,6 @@ __all__ = [
     "VariantInfo",
     "beta_cases",
     "kernel",
+    "stream",
+    "streamed",
 ]

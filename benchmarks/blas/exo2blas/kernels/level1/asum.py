@@ -5,14 +5,14 @@ from __future__ import annotations
 from exo2 import proc
 from exo2.libs.externs import select
 
-from ...sched import kernel
+from ...sched import kernel, streamed
 
 
 @proc
 def asum(n: size, x: [R][n], result: R):
     result = 0.0
     for i in seq(0, n):
-        result += select(x[i], 0.0, -x[i], x[i])
+        result += select(0.0, x[i], x[i], -x[i])
 
 
-KERNEL = kernel(asum)
+KERNEL = kernel(asum, schedule=streamed())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import kernel
+from ...sched import kernel, streamed
 
 
 @proc
@@ -13,4 +13,4 @@ def axpy(n: size, alpha: R, x: [R][n], y: [R][n]):
         y[i] += alpha * x[i]
 
 
-KERNEL = kernel(axpy)
+KERNEL = kernel(axpy, schedule=streamed())

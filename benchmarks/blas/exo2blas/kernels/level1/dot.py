@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import kernel
+from ...sched import kernel, streamed
 
 
 @proc
@@ -14,4 +14,4 @@ def dot(n: size, x: [R][n], y: [R][n], result: R):
         result += x[i] * y[i]
 
 
-KERNEL = kernel(dot)
+KERNEL = kernel(dot, schedule=streamed())

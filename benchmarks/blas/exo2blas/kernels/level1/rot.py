@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import kernel
+from ...sched import kernel, streamed
 
 
 @proc
@@ -18,4 +18,4 @@ def rot(n: size, c: R, s: R, x: [R][n], y: [R][n]):
         y[i] = c * z - s * w
 
 
-KERNEL = kernel(rot)
+KERNEL = kernel(rot, schedule=streamed())

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Choice, kernel
+from ...sched import Choice, kernel, streamed
 
 
 @proc
@@ -29,5 +29,7 @@ def rotm(n: size, flag: index, x: [R][n], y: [R][n], param: R[5]):
 
 
 KERNEL = kernel(
-    rotm, axes=[Choice("flag", {"m1": -1, "0": 0, "1": 1, "m2": -2}, skip=("m2",))]
+    rotm,
+    axes=[Choice("flag", {"m1": -1, "0": 0, "1": 1, "m2": -2}, skip=("m2",))],
+    schedule=streamed(),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import kernel
+from ...sched import kernel, streamed
 
 
 @proc
@@ -13,4 +13,4 @@ def scal(n: size, alpha: R, x: [R][n]):
         x[i] = alpha * x[i]
 
 
-KERNEL = kernel(scal)
+KERNEL = kernel(scal, schedule=streamed())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import kernel
+from ...sched import kernel, streamed
 
 
 @proc
@@ -16,4 +16,4 @@ def swap(n: size, x: [R][n], y: [R][n]):
         y[i] = t
 
 
-KERNEL = kernel(swap)
+KERNEL = kernel(swap, schedule=streamed())
