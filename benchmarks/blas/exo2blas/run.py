@@ -30,11 +30,12 @@ import os
 import platform
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import threading
 from pathlib import Path
+
+from exo2 import bench  # probe, statistics, rooflines (docs/tuning-and-measuring.md)
 
 from . import benchcases
 from .report.progress import Progress
@@ -90,8 +91,8 @@ def libraries(build):
 
 
 def machine_record(isa):
-    """machine.json: exo2.bench's probe when available (clock, FMA peaks,
-    bandwidths), plus what the runner knows itself."""
+    """machine.json: exo2.bench's probe (clock, FMA peaks, bandwidths),
+    plus what the runner knows itself."""
     record = {
         "host": socket.gethostname(),
         "model": _cpu_model(),
@@ -101,15 +102,7 @@ def machine_record(isa):
         "compiler": _version(["cc", "--version"]),
         "exo2_commit": _version(["git", "-C", str(ROOT), "rev-parse", "HEAD"]),
     }
-    try:
-        from exo2 import bench  # the measuring library (docs/tuning-and-measuring.md)
-
-        record["probe"] = bench.probe().to_json()
-    except ImportError:
-        record["probe"] = None
-        record["probe_missing"] = (
-            "exo2.bench is not available in this exo2: no rooflines"
-        )
+    record["probe"] = bench.probe().to_json()
     return record
 
 
@@ -279,13 +272,9 @@ def results(cases, gbench, status, missing):
             "detail": detail,
         }  # fmt: skip
         if times and record["status"] == "ok":
-            median = statistics.median(times)
-            q = (
-                statistics.quantiles(times, n=4, method="inclusive")
-                if len(times) > 1
-                else [median] * 3
-            )
-            record.update(median=median, min=min(times), iqr=q[2] - q[0])
+            timing = bench.Timing(tuple(times), 1)  # exo2.bench's statistics
+            median = timing.median
+            record.update(median=median, min=timing.min, iqr=timing.iqr)
             record["gflops"] = flops / median / 1e9 if flops else None
             record["gbs"] = nbytes / median / 1e9
         records.append(record)

@@ -12,8 +12,10 @@ mask helpers of the ISA (`MASK`).
 from __future__ import annotations
 
 import functools
+import struct
 
 from exo2 import proc
+from exo2.API_types import ExoType
 from exo2.libs.externs import select
 from exo2.libs.memories import AVX2, AVX512, DRAM
 from exo2.stdlib.scheduling import make_instr, rename, set_precision
@@ -109,6 +111,28 @@ def _broadcast_element(L, MEM):
                 dst[i] = val[0]
 
     return broadcast_element, broadcast_element_mask
+
+
+def _load_widen(L, MEM):
+    """A load of f32 elements into f64 lanes (dsdot, sdsdot, snrm2)."""
+
+    @proc
+    def load_widen(dst: [f64][L] @ MEM, src: [f32][L] @ DRAM):
+        assert stride(src, 0) == 1
+        assert stride(dst, 0) == 1
+        for i in seq(0, L):
+            dst[i] = src[i]
+
+    @proc
+    def load_widen_mask(N: size, dst: [f64][L] @ MEM, src: [f32][N] @ DRAM):
+        assert stride(src, 0) == 1
+        assert stride(dst, 0) == 1
+        assert N <= L
+        for i in seq(0, L):
+            if i < N:
+                dst[i] = src[i]
+
+    return load_widen, load_widen_mask
 
 
 def _binary(op):
@@ -283,6 +307,28 @@ def _accumulate(L, MEM):
     return accumulate, accumulate_mask
 
 
+def _copy(L, MEM):
+    """A register copy (a value read twice, as in x * x)."""
+
+    @proc
+    def copy(dst: [R][L] @ MEM, a: [R][L] @ MEM):
+        assert stride(dst, 0) == 1
+        assert stride(a, 0) == 1
+        for i in seq(0, L):
+            dst[i] = a[i]
+
+    @proc
+    def copy_mask(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM):
+        assert stride(dst, 0) == 1
+        assert stride(a, 0) == 1
+        assert N <= L
+        for i in seq(0, L):
+            if i < N:
+                dst[i] = a[i]
+
+    return copy, copy_mask
+
+
 def _negate(L, MEM):
     @proc
     def negate(dst: [R][L] @ MEM, a: [R][L] @ MEM):
@@ -378,6 +424,38 @@ def _hsum(L, MEM):
     return hsum, None
 
 
+def _hsum_element(L, MEM):
+    """`hsum` into an array element (`sums[1]`)."""
+
+    @proc
+    def hsum_element(src: [R][L] @ MEM, result: [R][1] @ DRAM):
+        assert stride(src, 0) == 1
+        for i in seq(0, L):
+            result[0] += src[i]
+
+    return hsum_element, None
+
+
+def _constant(L, MEM, VALUE):
+    """Every lane set to the literal `VALUE` (a kernel's constant)."""
+
+    @proc
+    def constant(dst: [R][L] @ MEM):
+        assert stride(dst, 0) == 1
+        for i in seq(0, L):
+            dst[i] = VALUE
+
+    @proc
+    def constant_mask(N: size, dst: [R][L] @ MEM):
+        assert stride(dst, 0) == 1
+        assert N <= L
+        for i in seq(0, L):
+            if i < N:
+                dst[i] = VALUE
+
+    return constant, constant_mask
+
+
 # --------------------------------------------------------------------------- #
 # Intrinsic templates. `{m}` is the mask of the N-lane prefix; AVX2 has no
 # mask registers, so its masked forms blend (registers) or use maskload and
@@ -391,6 +469,7 @@ _OPS = {
     "zero": (_zero, "{dst_data} = {v}_setzero_{t}();"),
     "broadcast": (_broadcast, "{dst_data} = {v}_set1_{t}(*{val_data});"),
     "broadcast_element": (_broadcast_element, "{dst_data} = {v}_set1_{t}({val_data});"),
+    "load_widen": (_load_widen, None),  # per ISA below
     "add": (_binary("add"), "{dst_data} = {v}_add_{t}({a_data}, {b_data});"),
     "sub": (_binary("sub"), "{dst_data} = {v}_sub_{t}({a_data}, {b_data});"),
     "mul": (_binary("mul"), "{dst_data} = {v}_mul_{t}({a_data}, {b_data});"),
@@ -398,6 +477,7 @@ _OPS = {
     "addmul": (_addmul, "{dst_data} = {v}_fmadd_{t}({a_data}, {b_data}, {c_data});"),
     "muladd": (_muladd, "{dst_data} = {v}_fmadd_{t}({a_data}, {b_data}, {c_data});"),
     "accumulate": (_accumulate, "{dst_data} = {v}_add_{t}({dst_data}, {a_data});"),
+    "copy": (_copy, "{dst_data} = {a_data};"),
     "negate": (_negate, "{dst_data} = {v}_sub_{t}({v}_set1_{t}(-0.0), {a_data});"),
     "abs": (
         _abs,
@@ -405,6 +485,7 @@ _OPS = {
     ),
     "select": (_select, None),  # per ISA below
     "hsum": (_hsum, None),
+    "hsum_element": (_hsum_element, None),
 }
 
 # Lane-wise results of the ops whose masked form blends a full result into
@@ -417,6 +498,7 @@ _RESULT = {
     "addmul": "{v}_fmadd_{t}({a_data}, {b_data}, {c_data})",
     "muladd": "{v}_fmadd_{t}({a_data}, {b_data}, {c_data})",
     "accumulate": "{v}_add_{t}({dst_data}, {a_data})",
+    "copy": "{a_data}",
     "negate": "{v}_sub_{t}({v}_set1_{t}(-0.0), {a_data})",
     "abs": "{v}_max_{t}({a_data}, {v}_sub_{t}({v}_set1_{t}(-0.0), {a_data}))",
     "broadcast": "{v}_set1_{t}(*{val_data})",
@@ -442,6 +524,12 @@ _AVX2 = {
     ),
     "store_mask": "{v}_maskstore_{t}(&{dst_data}, {v}_cast{t}_si256({m}), {src_data});",
     "blend": "{dst_data} = {v}_blendv_{t}({dst_data}, {r}, {m});",
+    "load_widen": "{dst_data} = _mm256_cvtps_pd(_mm_loadu_ps(&{src_data}));",
+    "load_widen_mask": (
+        "{dst_data} = _mm256_blendv_pd({dst_data}, _mm256_cvtps_pd(_mm_maskload_ps("
+        "&{src_data}, _mm_cmpgt_epi32(_mm_set1_epi32({N}), _mm_set_epi32(3, 2, 1, 0)))"
+        "), {m});"
+    ),
 }
 _AVX512 = {
     "v": "_mm512",
@@ -456,6 +544,11 @@ _AVX512 = {
     "load_mask": "{dst_data} = {v}_mask_loadu_{t}({dst_data}, {m}, &{src_data});",
     "store_mask": "{v}_mask_storeu_{t}(&{dst_data}, {m}, {src_data});",
     "blend": "{dst_data} = {v}_mask_blend_{t}({m}, {dst_data}, {r});",
+    "load_widen": "{dst_data} = _mm512_cvtps_pd(_mm256_loadu_ps(&{src_data}));",
+    "load_widen_mask": (
+        "{dst_data} = _mm512_mask_cvtps_pd({dst_data}, {m}, "
+        "_mm256_maskz_loadu_ps({m}, &{src_data}));"
+    ),
 }
 
 _HSUM = {
@@ -503,11 +596,40 @@ def _fill(template, isa_table, prec, mask=None, result=None):
 
 
 def _bind(semantics, name, prec, template):
+    """The instruction `name`: `semantics` with its `R` arguments in `prec`
+    (arguments of an explicit type keep it), bound to `template`."""
     p = semantics
     for a in p.args():
-        if a.type().is_numeric():
+        if a.type() == ExoType.R:
             p = set_precision(p, a.name(), prec)
     return make_instr(rename(p, name), template)
+
+
+def _geometry(isa, prec):
+    memory = {"avx2": AVX2, "avx512": AVX512}[isa]
+    table = {"avx2": _AVX2, "avx512": _AVX512}[isa]
+    lanes = (32 if isa == "avx2" else 64) // (4 if prec == "f32" else 8)
+    return memory, table, lanes, _mask(isa, prec, lanes)
+
+
+@functools.cache
+def constant(isa, prec, value):
+    """The instructions, full and masked, that set every lane to the
+    literal `value` (a float), named after its bits; the C literal is its
+    exact repr."""
+    memory, table, lanes, mask = _geometry(isa, prec)
+    full, masked = _constant(lanes, memory, float(value))
+    bits = struct.pack(">d", float(value)).hex()
+    result = _fill(f"{{v}}_set1_{{t}}({float(value)!r})", table, prec)
+    return [
+        _bind(full, f"{isa}_constant_{bits}_{prec}", prec, f"{{dst_data}} = {result};"),
+        _bind(
+            masked,
+            f"{isa}_constant_{bits}_mask_{prec}",
+            prec,
+            _fill(table["blend"], table, prec, mask, result),
+        ),
+    ]
 
 
 @functools.cache
@@ -515,23 +637,26 @@ def instructions(isa, prec):
     """Every operation of `OPERATIONS`, full and masked, for one ISA
     ("avx2" or "avx512") and precision ("f32" or "f64"): the list
     `vectorize` selects from."""
-    memory = {"avx2": AVX2, "avx512": AVX512}[isa]
-    table = {"avx2": _AVX2, "avx512": _AVX512}[isa]
-    lanes = (32 if isa == "avx2" else 64) // (4 if prec == "f32" else 8)
-    mask = _mask(isa, prec, lanes)
+    memory, table, lanes, mask = _geometry(isa, prec)
     found = []
     for op, (semantics, template) in _OPS.items():
+        if op == "load_widen" and prec != "f64":
+            continue
         full, masked = semantics(lanes, memory)
         if op == "select":
             template = table["select"]
         if op == "hsum":
             template = _HSUM[(isa, prec)]
+        if op == "hsum_element":
+            template = _HSUM[(isa, prec)].replace("*{result}", "{result_data}")
+        if op == "load_widen":
+            template = table["load_widen"]
         found.append(
             _bind(full, f"{isa}_{op}_{prec}", prec, _fill(template, table, prec))
         )
         if masked is None:
             continue
-        if op in ("load", "store"):
+        if op in ("load", "store", "load_widen"):
             masked_template = _fill(table[f"{op}_mask"], table, prec, mask)
         else:
             result = table["select_result"] if op == "select" else _RESULT[op]

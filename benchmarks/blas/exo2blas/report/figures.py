@@ -135,33 +135,41 @@ def variant_plot(records, variant, machine, path):
 
 
 def _roofs(axis, rows, machine, unit):
+    """The measured peak and, per memory level, the kernel's roofline
+    (exo2.bench's `roof` on the probed machine)."""
+    from exo2 import bench
+
     probe = (machine or {}).get("probe")
     if not probe:
         return
+    probed = bench.Machine(**probe)
     prec = "f64" if rows[0]["precision"] == "d" else "f32"
     isa = (machine or {}).get("isa")
-    peak = probe.get("fma_gflops", {}).get(isa, {}).get(prec)
-    mix = (
-        "read"
-        if rows[0]["kernel"] in ("dot", "asum", "nrm2", "iamax", "dsdot", "sdsdot")
-        else "triad"
+    peak = probed.peak(prec, isa)
+    writes = rows[0]["kernel"] not in (
+        "dot",
+        "asum",
+        "nrm2",
+        "iamax",
+        "dsdot",
+        "sdsdot",
     )
-    intensity = rows[0]["flops"] / rows[0]["bytes"] if rows[0]["bytes"] else None
-    for level, mixes in probe.get("bandwidth_gbs", {}).items():
-        bw = mixes.get(mix)
-        if not bw:
+    flops, nbytes = rows[0]["flops"], rows[0]["bytes"]
+    for level in probed.bandwidth_gbs:
+        working_set = (
+            probed.caches.get(level, math.inf) if level != "DRAM" else math.inf
+        )
+        bound = bench.roof(probed, flops or 0, nbytes, prec, working_set, writes)
+        if bound.level != level or bound.bandwidth_gbs is None:
             continue
         if unit == "gbs":
-            axis.axhline(bw, linestyle="--", linewidth=0.8, color="gray")
-            axis.text(
-                rows[0]["length"], bw, f" {level} {mix}", fontsize=6, color="gray"
-            )
-        elif intensity:
-            roof = min(peak or math.inf, intensity * bw)
-            axis.axhline(roof, linestyle="--", linewidth=0.8, color="gray")
-            axis.text(
-                rows[0]["length"], roof, f" {level} roof", fontsize=6, color="gray"
-            )
+            value, label = bound.bandwidth_gbs, f" {level} {bound.mix}"
+        elif flops:
+            value, label = min(peak or math.inf, bound.gflops), f" {level} roof"
+        else:
+            continue
+        axis.axhline(value, linestyle="--", linewidth=0.8, color="gray")
+        axis.text(rows[0]["length"], value, label, fontsize=6, color="gray")
     if unit == "gflops" and peak:
         axis.axhline(peak, color="black", linewidth=1)
         axis.text(rows[0]["length"], peak, f" measured {isa} peak", fontsize=6)

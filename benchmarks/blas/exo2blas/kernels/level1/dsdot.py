@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import kernel
+from ...sched import kernel, streamed
 
 
 @proc
@@ -19,4 +19,4 @@ def dsdot(n: size, x: [f32][n], y: [f32][n], result: f64):
         result += xd * yd
 
 
-KERNEL = kernel(dsdot, precisions=(None,), name="dsdot")
+KERNEL = kernel(dsdot, precisions=(None,), name="dsdot", schedule=streamed(prec="f64"))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from exo2 import proc
 from exo2.libs.externs import select
 
-from ...sched import kernel
+from ...sched import kernel, streamed
 
 # Blue's thresholds and scales for f64 (LAPACK's la_constants): squares of
 # values in [TSML, TBIG] neither overflow nor underflow; SSML and SBIG bring
@@ -38,15 +38,23 @@ def snrm2(n: size, x: [f32][n], ssq: f64):
 
 @proc
 def dnrm2(n: size, x: [f64][n], sums: f64[3]):
-    sums[0] = 0.0
-    sums[1] = 0.0
-    sums[2] = 0.0
+    small: f64
+    medium: f64
+    big: f64
+    small = 0.0
+    medium = 0.0
+    big = 0.0
     for i in seq(0, n):
         a: f64
-        a = select(x[i], 0.0, -x[i], x[i])
-        sums[0] += select(a, TSML, (x[i] * SSML) * (x[i] * SSML), 0.0)
-        sums[1] += select(a, TSML, 0.0, select(TBIG, a, 0.0, x[i] * x[i]))
-        sums[2] += select(TBIG, a, (x[i] * SBIG) * (x[i] * SBIG), 0.0)
+        a = select(0.0, x[i], x[i], -x[i])
+        small += select(a, TSML, (x[i] * SSML) * (x[i] * SSML), 0.0)
+        medium += select(a, TSML, 0.0, select(TBIG, a, 0.0, x[i] * x[i]))
+        big += select(TBIG, a, (x[i] * SBIG) * (x[i] * SBIG), 0.0)
+    sums[0] = small
+    sums[1] = medium
+    sums[2] = big
 
 
-KERNEL = kernel({"f32": snrm2, "f64": dnrm2}, name="{p}nrm2")
+KERNEL = kernel(
+    {"f32": snrm2, "f64": dnrm2}, name="{p}nrm2", schedule=streamed(prec="f64")
+)

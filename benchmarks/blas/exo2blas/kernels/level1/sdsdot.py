@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import kernel
+from ...sched import kernel, streamed
 
 
 @proc
@@ -21,4 +21,6 @@ def sdsdot(n: size, sb: f32, x: [f32][n], y: [f32][n], result: f32):
     result = acc
 
 
-KERNEL = kernel(sdsdot, precisions=(None,), name="sdsdot")
+KERNEL = kernel(
+    sdsdot, precisions=(None,), name="sdsdot", schedule=streamed(prec="f64")
+)
