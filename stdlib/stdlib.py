@@ -1503,9 +1503,7 @@ def vectorize_predicate_tail(
     proc = simplify(proc)
     lifted = []
     proc, lane_loops = _lane_loops(proc, inner, lifted)
-    proc = _vectorize_lanes(
-        proc, outer, lane_loops, lifted, precision, mem_type, rules
-    )
+    proc = _vectorize_lanes(proc, outer, lane_loops, lifted, precision, mem_type, rules)
     if tail == "cut_and_predicate":
         outer = proc.forward(outer)
         cut = FormattedExprStr("_ - 1", outer.hi())
@@ -1552,9 +1550,7 @@ def vectorize(
     proc = parallelize_all_reductions(proc, outer, memory=mem_type)
     lifted = []
     proc, lane_loops = _lane_loops(proc, proc.forward(outer).body()[0], lifted)
-    proc = _vectorize_lanes(
-        proc, outer, lane_loops, lifted, precision, mem_type, rules
-    )
+    proc = _vectorize_lanes(proc, outer, lane_loops, lifted, precision, mem_type, rules)
     proc = _replace_lanes(proc, before, instructions, mem_type)
     _check_all_replaced(proc, before, mem_type, vec_width)
     if not rc:
