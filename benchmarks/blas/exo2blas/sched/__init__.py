@@ -14,11 +14,13 @@ from .kernel import (
     beta_cases,
     kernel,
 )
-from .stream import stream, streamed
+from .stream import by_lanes, lanes, stream, streamed
 from .variants import Choice, Diag, Emit, Flag, Side, Trans, Transposed, Uplo
 
 __all__ = [
     "ANY",
+    "by_lanes",
+    "lanes",
     "STRIDES",
     "UNIT",
     "Case",

@@ -8,7 +8,14 @@ wait for each other."""
 from __future__ import annotations
 
 from exo2.API_cursors import ForCursor, LiteralCursor, ReduceCursor
-from exo2.API_scheduling import divide_dim, divide_loop, set_memory, user_op
+from exo2.API_scheduling import (
+    divide_dim,
+    divide_loop,
+    set_memory,
+    simplify,
+    stage_mem,
+    user_op,
+)
 from exo2.stdlib.inspection import get_symbols, lrn, nlr_stmts
 from exo2.stdlib.stdlib import (
     abs_rule,
@@ -112,6 +119,50 @@ def stream(proc, loop, m, prec, interleave=None, tail="cut_and_predicate"):
     # which the checker does not derive)
     proc, _ = _vectorize(proc, tail_loop, m, prec, "cut")
     return proc
+
+
+@user_op
+def lanes(proc, loop, m, prec, buffers, interleave=None):
+    """The level-1 automation of a specification already blocked by lanes
+    (iamax): `loop` updates the `buffers`, each of `interleave` x vector
+    width elements, at `i % width`. Dividing the loop by that width makes
+    each element of a buffer one lane; the buffers are staged into vector
+    registers around the loop over blocks, which is vectorized with the
+    loop over lanes inside (an interchange, no reassociation). The rest of
+    a block stays scalar."""
+    if isinstance(loop, str):
+        loop = proc.find_loop(loop)
+    factor = m.interleave if interleave is None else interleave
+    width = m.lanes[prec] * factor
+    name = loop.name()
+    proc = divide_loop(proc, loop, width, [f"{name}o", f"{name}i"], tail="cut")
+    blocks = proc.forward(loop)
+    copies = []  # into and out of the registers
+    for buffer in buffers:
+        proc = stage_mem(proc, blocks, f"{buffer}[0:{width}]", f"{buffer}_lanes")
+        blocks = proc.forward(blocks)
+        copies += [blocks.prev(), blocks.next()]
+    proc = simplify(proc)
+    for buffer in buffers:
+        alloc = proc.find_alloc_or_arg(f"{buffer}_lanes")
+        proc = divide_dim(proc, alloc, 0, m.lanes[prec])
+        proc = set_memory(proc, alloc, m.memory)
+    for copy in copies:
+        proc, _ = _vectorize(proc, copy, m, prec, "perfect")
+    proc, (vectors,) = _vectorize(
+        proc, proc.forward(blocks).body()[0], m, prec, "perfect"
+    )
+    return interleave_loop(proc, vectors)
+
+
+def by_lanes(*buffers, loop="i"):
+    """The schedule naming `lanes` of `buffers` (`kernel(...,
+    schedule=by_lanes("m"))`)."""
+
+    def schedule(proc, v):
+        return lanes(proc, loop, v.machine, v.prec, buffers)
+
+    return schedule
 
 
 def streamed(loop="i", prec=None, **options):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from exo2 import proc
 from exo2.libs.externs import select
 
-from ...sched import kernel
+from ...sched import by_lanes, kernel
 
 BLOCK = 4096
 
@@ -33,8 +33,8 @@ def blockmax(lanes):
         for i in seq(0, n):
             m[i % lanes] = select(
                 m[i % lanes],
-                select(x[i], 0.0, -x[i], x[i]),
-                select(x[i], 0.0, -x[i], x[i]),
+                select(0.0, x[i], x[i], -x[i]),
+                select(0.0, x[i], x[i], -x[i]),
                 m[i % lanes],
             )
 
@@ -50,12 +50,14 @@ def locate(lanes):
             found[lane] = 0.0
         for i in seq(0, n):
             found[i % lanes] = select(
-                select(x[i], 0.0, -x[i], x[i]), mx, found[i % lanes], 1.0
+                select(0.0, x[i], x[i], -x[i]), mx, found[i % lanes], 1.0
             )
             count[i % lanes] += select(found[i % lanes], 0.5, 1.0, 0.0)
 
     return iamax_locate
 
 
-BLOCKMAX = kernel(blockmax, name="i{p}amax")
-LOCATE = kernel(locate, name="i{p}amax_locate", counted=False)
+BLOCKMAX = kernel(blockmax, name="i{p}amax", schedule=by_lanes("m"))
+LOCATE = kernel(
+    locate, name="i{p}amax_locate", counted=False, schedule=by_lanes("count", "found")
+)
