@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from exo2 import bench
 from exo2blas import benchcases
 from exo2blas.library import default_path
 from exo2blas.report import write_report
@@ -96,7 +97,14 @@ def test_report_is_drawn_from_the_json_alone(tmp_path):
     (tmp_path / "results.json").write_text(
         json.dumps({"summary": summary, "records": records})
     )
-    (tmp_path / "machine.json").write_text(json.dumps({"model": "cpu", "isa": "avx2"}))
+    # the probe as exo2.bench writes it: the plots draw its rooflines
+    probe = bench.Machine(
+        key="k", model="cpu", host="h", isas=["avx2"], caches={"L1": 32768},
+        clock_ghz=3.0, fma_gflops={"avx2": {"f32": 90.0, "f64": 45.0}},
+        bandwidth_gbs={"L1": {"read": 150.0, "triad": 120.0}, "DRAM": {"read": 15.0}},
+    ).to_json()  # fmt: skip
+    machine = {"model": "cpu", "isa": "avx2", "probe": probe}
+    (tmp_path / "machine.json").write_text(json.dumps(machine))
     report = write_report(tmp_path).read_text()
     assert "| P1 (level 1) vs mkl | pass (4^2: 1.50, 4^5: 1.50)" in report
     assert "| 1 | dot | " in report and "1.50 / 1.50" in report
