@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds exo2 and runs every test: the C++ units (ctest) and the Python
-# suite (pytest). Exits non-zero on any failure.
+# Builds exo2 and runs every test: the C++ units (ctest), the Python suite
+# (pytest) and the BLAS suite's smoke profile. Exits non-zero on any
+# failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -15,3 +16,11 @@ if [ -z "${EXO2_RANDOM_SEED:-}" ] && git rev-parse HEAD >/dev/null 2>&1; then
 fi
 echo "EXO2_RANDOM_SEED=${EXO2_RANDOM_SEED:-5 (the default)}"
 python3 -m pytest tests/python -q
+
+# The BLAS suite's smoke profile (benchmarks/blas/README.md): regenerate and
+# build libexo2blas, its ABI tests against netlib's CBLAS (ctest), the
+# exact-tier sweep of every variant and the hash check of the generated C.
+cmake -S benchmarks/blas -B build/blas -DEXO2BLAS_PYTHON="$(command -v python3)" >/dev/null
+cmake --build build/blas -j2
+ctest --test-dir build/blas --output-on-failure
+(cd benchmarks/blas && python3 -m pytest tests -q)

@@ -13,6 +13,7 @@ they occur.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 # Exo's exo.stdlib.stdlib has no __all__: `import *` of it also gives what it
@@ -1349,16 +1350,19 @@ def _check_vectorizable(proc, loop, vec_width, mem_type):
             )
 
 
-def _lane_loops(proc, loop):
+def _lane_loops(proc, loop, lifted=None):
     """Moves the vector loop `loop` inside the scopes of its body until each
     copy holds one statement that is not a loop (under the ifs of a guard):
-    allocations of the body get a copy per lane, the body is fissioned into
-    one loop per statement, a loop whose body is one loop is reordered with
-    it, and one whose body is an `if` around a loop lifts that loop above
-    the if. Returns `(proc, loops)`, the copies of the vector loop."""
+    allocations of the body get a copy per lane (their names are added to
+    `lifted`), the body is fissioned into one loop per statement, a loop
+    whose body is one loop is reordered with it, and one whose body is an
+    `if` around a loop lifts that loop above the if. Returns `(proc,
+    loops)`, the copies of the vector loop."""
+    lifted = [] if lifted is None else lifted
     loop = proc.forward(loop)
     allocs = [s for s in loop.body() if isinstance(s, AllocCursor)]
     if allocs and len(loop.body()) > 1:
+        lifted += [a.name() for a in allocs]
         proc = apply(parallelize_and_lift_alloc)(proc, allocs)
         loop = proc.forward(loop)
     body = list(loop.body())
@@ -1366,31 +1370,48 @@ def _lane_loops(proc, loop):
         proc = apply(fission)(proc, [s.after() for s in body[:-1]])
         loops = []
         for s in body:
-            proc, inner = _lane_loops(proc, proc.forward(s).parent())
+            proc, inner = _lane_loops(proc, proc.forward(s).parent(), lifted)
             loops += inner
         return proc, loops
     child = body[0]
     if isinstance(child, ForCursor):
         proc = reorder_loops(proc, loop)  # the cursor follows the lane loop
-        return _lane_loops(proc, loop)
+        return _lane_loops(proc, loop, lifted)
     if isinstance(child, IfCursor) and not child.orelse():
         guarded = list(child.body())
+        allocs = [s for s in guarded if isinstance(s, AllocCursor)]
+        if allocs and len(guarded) > 1:
+            # out of the guard and the lane loop: a copy per lane
+            lifted += [a.name() for a in allocs]
+            lift = functools.partial(parallelize_and_lift_alloc, n_lifts=2)
+            proc = apply(lift)(proc, allocs)
+            guarded = list(proc.forward(loop).body()[0].body())
         if len(guarded) > 1:
             proc = apply(fission)(proc, [s.after() for s in guarded[:-1]], n_lifts=2)
             loops = []
             for s in guarded:
-                proc, inner = _lane_loops(proc, proc.forward(s).parent().parent())
+                proc, inner = _lane_loops(
+                    proc, proc.forward(s).parent().parent(), lifted
+                )
                 loops += inner
             return proc, loops
         if isinstance(guarded[0], ForCursor):
             proc = lift_scope(proc, guarded[0])
-            return _lane_loops(proc, loop)
+            return _lane_loops(proc, loop, lifted)
     return proc, [loop]
 
 
-def _vectorize_lanes(proc, loops, precision, mem_type, rules):
+def _vectorize_lanes(proc, vector_loop, loops, lifted, precision, mem_type, rules):
     """Stages the computation of each lane loop into `mem_type` vectors and
-    fissions it into one loop per statement."""
+    fissions it into one loop per statement. The per-lane copies of the
+    body's allocations (`lifted`, their names) are vectors too: a value
+    private to one iteration never goes through memory."""
+    allocs = [
+        s
+        for s in nlr_stmts(proc, proc.forward(vector_loop).body())
+        if isinstance(s, AllocCursor) and s.name() in lifted and s.mem() is DRAM
+    ]
+    proc = apply(set_memory)(proc, allocs, mem_type)
     for lane_loop in loops:
         proc = stage_compute(proc, lane_loop, precision, mem_type, list(rules))
         proc = fission_into_singles(proc, lane_loop)
@@ -1480,8 +1501,9 @@ def vectorize_predicate_tail(
     proc = parallelize_all_reductions(proc, loop, factor=vec_width, memory=mem_type)
     proc, (outer, inner, _) = divide_loop_(proc, loop, vec_width, rc=True)
     proc = simplify(proc)
-    proc, lane_loops = _lane_loops(proc, inner)
-    proc = _vectorize_lanes(proc, lane_loops, precision, mem_type, rules)
+    lifted = []
+    proc, lane_loops = _lane_loops(proc, inner, lifted)
+    proc = _vectorize_lanes(proc, outer, lane_loops, lifted, precision, mem_type, rules)
     if tail == "cut_and_predicate":
         outer = proc.forward(outer)
         cut = FormattedExprStr("_ - 1", outer.hi())
@@ -1526,8 +1548,9 @@ def vectorize(
     before = _vector_stmts(proc, mem_type, outside=loop)
     proc, (outer, inner, _) = divide_loop_(proc, loop, vec_width, tail=tail, rc=True)
     proc = parallelize_all_reductions(proc, outer, memory=mem_type)
-    proc, lane_loops = _lane_loops(proc, proc.forward(outer).body()[0])
-    proc = _vectorize_lanes(proc, lane_loops, precision, mem_type, rules)
+    lifted = []
+    proc, lane_loops = _lane_loops(proc, proc.forward(outer).body()[0], lifted)
+    proc = _vectorize_lanes(proc, outer, lane_loops, lifted, precision, mem_type, rules)
     proc = _replace_lanes(proc, before, instructions, mem_type)
     _check_all_replaced(proc, before, mem_type, vec_width)
     if not rc:

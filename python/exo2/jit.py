@@ -45,7 +45,9 @@ from . import _core
 from .API_types import ProcedureBase
 from .backend.prec_analysis import get_default_prec
 
-DEFAULT_CFLAGS = ("-O3", "-march=native", "-shared", "-fPIC")
+# -Bsymbolic: the call wrapper calls this library's kernel even when a library
+# loaded globally before it defines the same name (MKL exports `saxpy`)
+DEFAULT_CFLAGS = ("-O3", "-march=native", "-shared", "-fPIC", "-Wl,-Bsymbolic")
 
 # bf16 buffers are passed as uint16 arrays holding the raw bits (the upper
 # half of a float32).
@@ -173,7 +175,8 @@ def _compile_library(c_text, cc, cflags):
 
 def jit(proc=None, *, cc=None, cflags=None, extra_cflags=()):
     """A `JitKernel` for `proc`. `cc` defaults to `$CC` or `cc`; `cflags`
-    replaces the default flags (`-O3 -march=native -shared -fPIC`, plus
+    replaces the default flags (`-O3 -march=native -shared -fPIC
+    -Wl,-Bsymbolic`, plus
     `-fopenmp` when the code has parallel loops); `extra_cflags` adds
     to them. Without `proc`, returns a decorator taking the procedure."""
     if proc is None:

@@ -639,3 +639,57 @@ def test_vectorize_names_a_strided_load():
     assert "needs a strided (lanes not adjacent in 'A') load from DRAM" in str(
         info.value
     )
+
+
+@proc
+def sswap_f32(n: size, x: f32[n], y: f32[n]):
+    for i in seq(0, n):
+        t: f32
+        t = x[i]
+        x[i] = y[i]
+        y[i] = t
+
+
+SWAP_INSTRUCTIONS = [
+    x86.mm256_loadu_ps,
+    x86.mm256_storeu_ps,
+    x86.avx2_mask_loadu_ps,
+    x86.avx2_mask_storeu_ps,
+]
+
+
+def test_a_temporary_of_the_body_becomes_a_vector_register():
+    # each lane gets its copy of `t`, in the vector memory: loaded and
+    # stored directly, never through a DRAM array
+    for tail in ("cut", "cut_and_predicate"):
+        p = vectorize(
+            sswap_f32,
+            sswap_f32.find_loop("i"),
+            8,
+            "f32",
+            AVX2,
+            SWAP_INSTRUCTIONS,
+            tail=tail,
+        )
+        text = str(p)
+        assert "t: f32[8] @ AVX2" in text
+        assert "@ DRAM\n" not in text.split("for io")[1].split("for ii")[0]
+        assert "mm256_loadu_ps(t[0:8], x[8 * io + 0:8 * io + 8])" in text
+        vector_loops_are_calls(p)
+
+
+@needs_avx2
+def test_a_predicated_tail_over_a_body_with_temporaries_computes_the_same():
+    p = vectorize(
+        sswap_f32,
+        sswap_f32.find_loop("i"),
+        8,
+        "f32",
+        AVX2,
+        SWAP_INSTRUCTIONS,
+        tail="cut_and_predicate",
+    )
+    assert "avx2_mask_loadu_ps(-8 * io + n + 0, t[0:8]" in str(p)
+    kernel, after = sswap_f32.jit(), p.jit()
+    for n in SIZES:
+        assert_same_results(kernel, after, {"n": n})

@@ -1,7 +1,9 @@
 """Built-in externs (docs/reference/memories-and-instructions.md).
 
 All take real scalars of one precision and return it; `prim_type` is the C
-type of that precision.
+type of that precision. Helper functions emitted into the generated C are
+`static inline`, so that several generated libraries link into one program
+(the BLAS suite links one per level and ISA).
 """
 
 import math as _math
@@ -36,7 +38,7 @@ class _Relu(Extern):
 
     def globl(self, prim_type):
         return (
-            f"{prim_type} _relu_{prim_type}({prim_type} x) {{\n"
+            f"static inline {prim_type} _relu_{prim_type}({prim_type} x) {{\n"
             "    if (x > 0.0) return x;\n"
             "    else return 0.0;\n"
             "}\n"
@@ -59,7 +61,7 @@ class _Select(Extern):
     def globl(self, prim_type):
         t = prim_type
         return (
-            f"{t} _select_{t}({t} x,{t} v,{t} y,{t} z) {{\n"
+            f"static inline {t} _select_{t}({t} x,{t} v,{t} y,{t} z) {{\n"
             "    if (x < v) return y;\n"
             "    else return z;\n"
             "}\n"
@@ -122,7 +124,7 @@ class _Sigmoid(Extern):
     def globl(self, prim_type):
         return (
             "\n#include <math.h>\n"
-            f"{prim_type} sigmoid({prim_type} x) {{\n"
+            f"static inline {prim_type} sigmoid({prim_type} x) {{\n"
             "    return 1 / (1 + exp(-x));\n"
             "}\n"
         )

@@ -1,0 +1,52 @@
+/* Shared by the C layer of libexo2blas: the active kernel table, argument
+ * checks, and building exo2 windows from BLAS pointers and increments.
+ *
+ * Conventions (docs/blas-library.md): the generated kernels are row-major;
+ * a column-major call is mapped onto the row-major problem of the
+ * transposed matrices. A BLAS vector of n elements and increment inc is
+ * the window whose data pointer is its logical first element -- for a
+ * negative increment x + (n - 1) |inc| -- and whose stride is inc. */
+#ifndef EXO2BLAS_INTERNAL_H
+#define EXO2BLAS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exo2blas/cblas.h"
+#include "exo2blas/kernel_table.h"
+
+/* The kernels of the ISA chosen on first use (isa.c). */
+const struct exo2blas_kernels *exo2blas_active_kernels(void);
+#define KERNELS (exo2blas_active_kernels())
+
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* Reports argument `pos` of `routine` as invalid when `bad` holds, and
+ * makes the routine return. Checks run in argument order, so the first
+ * invalid argument is the one reported, as in netlib's CBLAS. */
+#define CHECK(bad, pos, routine)          \
+  do {                                    \
+    if (bad) {                            \
+      cblas_xerbla((pos), (routine), ""); \
+      return;                             \
+    }                                     \
+  } while (0)
+
+#define VALID_LAYOUT(l) ((l) == CblasRowMajor || (l) == CblasColMajor)
+#define VALID_TRANS(t) \
+  ((t) == CblasNoTrans || (t) == CblasTrans || (t) == CblasConjTrans)
+#define VALID_UPLO(u) ((u) == CblasUpper || (u) == CblasLower)
+#define VALID_DIAG(d) ((d) == CblasNonUnit || (d) == CblasUnit)
+#define VALID_SIDE(s) ((s) == CblasLeft || (s) == CblasRight)
+
+/* The logical first element of a vector of n elements with increment inc. */
+#define FIRST(p, n, inc) ((inc) < 0 ? (p) - (ptrdiff_t)((n)-1) * (inc) : (p))
+
+/* Window literals: vectors (any increment) and row-major matrices (leading
+ * dimension ld, unit inner stride). */
+#define VEC(WIN, p, n, inc) ((WIN){FIRST((p), (n), (inc)), {(inc)}})
+#define MAT(WIN, p, ld) ((WIN){(p), {(ld), 1}})
+
+#endif

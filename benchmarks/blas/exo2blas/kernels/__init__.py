@@ -1,0 +1,35 @@
+"""Every kernel of the suite, one file per kernel and level: its naive
+source and its `kernel(...)` line (benchmarks/blas/exo2blas/sched)."""
+
+from __future__ import annotations
+
+import importlib
+
+from ..sched import Kernel
+
+LEVELS = {
+    1: (
+        "asum", "axpy", "copy", "dot", "scal", "swap", "rot", "rotm",
+        "dsdot", "sdsdot", "nrm2", "iamax",
+    ),
+    2: (
+        "gemv", "ger", "symv", "syr", "syr2", "trmv", "trsv",
+        "gbmv", "sbmv", "tbmv", "tbsv",
+    ),
+    3: ("gemm", "symm", "syrk", "syr2k", "trmm", "trsm"),
+}  # fmt: skip
+
+
+def module(level, name):
+    return importlib.import_module(f"{__name__}.level{level}.{name}")
+
+
+def kernels(levels=(1, 2, 3)):
+    """`(level, Kernel)` of every kernel of `levels`, in file order."""
+    found = []
+    for level in levels:
+        for name in LEVELS[level]:
+            for value in vars(module(level, name)).values():
+                if isinstance(value, Kernel):
+                    found.append((level, value))
+    return found

@@ -1,0 +1,18 @@
+"""asum: the sum of absolute values, sum |x_i|."""
+
+from __future__ import annotations
+
+from exo2 import proc
+from exo2.libs.externs import select
+
+from ...sched import kernel, streamed
+
+
+@proc
+def asum(n: size, x: [R][n], result: R):
+    result = 0.0
+    for i in seq(0, n):
+        result += select(0.0, x[i], x[i], -x[i])
+
+
+KERNEL = kernel(asum, schedule=streamed())

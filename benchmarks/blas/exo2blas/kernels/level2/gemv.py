@@ -1,0 +1,22 @@
+"""gemv: y <- alpha op(A) x + y (the C layer applies beta to y first).
+The Trans variant is the NoTrans one with A transposed: its `m` is the
+length of y, as in NoTrans."""
+
+from __future__ import annotations
+
+from exo2 import proc
+
+from ...sched import Trans, kernel
+
+
+@proc
+def gemv(m: size, n: size, alpha: R, A: [R][m, n], x: [R][n], y: [R][m]):
+    for i in seq(0, m):
+        acc: R
+        acc = 0.0
+        for j in seq(0, n):
+            acc += A[i, j] * x[j]
+        y[i] += alpha * acc
+
+
+KERNEL = kernel(gemv, axes=[Trans("A")])

@@ -1,0 +1,22 @@
+"""syr: the symmetric rank-1 update A <- alpha x x^T + A, on the `upper`
+(or lower) triangle only."""
+
+from __future__ import annotations
+
+from exo2 import proc
+
+from ...sched import Uplo, kernel
+
+
+@proc
+def syr(n: size, upper: bool, alpha: R, x: [R][n], A: [R][n, n]):
+    for i in seq(0, n):
+        if upper:
+            for j in seq(i, n):
+                A[i, j] += alpha * x[i] * x[j]
+        else:
+            for j in seq(0, i + 1):
+                A[i, j] += alpha * x[i] * x[j]
+
+
+KERNEL = kernel(syr, axes=[Uplo()])

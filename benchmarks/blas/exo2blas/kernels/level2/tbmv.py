@@ -1,0 +1,69 @@
+"""tbmv: x <- op(A) x for a triangular band matrix with `k` off-diagonals
+(`upper` or lower, `trans`, `unit` diagonal or not), in CBLAS row-major
+band storage (upper row i holds A(i, j) at column j - i, lower row i at
+column k + j - i). In place: each case visits x in the order that reads
+only entries not yet overwritten (ascending i, or descending as
+`n - 1 - ii`). Band storage does not transpose into band storage, so
+`trans` is a flag of the source with both branches."""
+
+from __future__ import annotations
+
+from exo2 import proc
+
+from ...sched import Diag, Flag, Uplo, kernel
+
+
+@proc
+def tbmv(
+    n: size, k: index, upper: bool, trans: bool, unit: bool, A: [R][n, k + 1], x: [R][n]
+):
+    assert k >= 0
+    if upper:
+        if trans:
+            for ii in seq(0, n):
+                acc: R
+                if unit:
+                    acc = x[n - 1 - ii]
+                else:
+                    acc = A[n - 1 - ii, 0] * x[n - 1 - ii]
+                for d in seq(1, k + 1):
+                    if n - 1 - ii - d >= 0:
+                        acc += A[n - 1 - ii - d, d] * x[n - 1 - ii - d]
+                x[n - 1 - ii] = acc
+        else:
+            for i in seq(0, n):
+                acc: R
+                if unit:
+                    acc = x[i]
+                else:
+                    acc = A[i, 0] * x[i]
+                for d in seq(1, k + 1):
+                    if i + d < n:
+                        acc += A[i, d] * x[i + d]
+                x[i] = acc
+    else:
+        if trans:
+            for i in seq(0, n):
+                acc: R
+                if unit:
+                    acc = x[i]
+                else:
+                    acc = A[i, k] * x[i]
+                for d in seq(1, k + 1):
+                    if i + d < n:
+                        acc += A[i + d, k - d] * x[i + d]
+                x[i] = acc
+        else:
+            for ii in seq(0, n):
+                acc: R
+                if unit:
+                    acc = x[n - 1 - ii]
+                else:
+                    acc = A[n - 1 - ii, k] * x[n - 1 - ii]
+                for d in seq(1, k + 1):
+                    if n - 1 - ii - d >= 0:
+                        acc += A[n - 1 - ii, k - d] * x[n - 1 - ii - d]
+                x[n - 1 - ii] = acc
+
+
+KERNEL = kernel(tbmv, axes=[Uplo(), Flag("trans", ("t", "n")), Diag()])

@@ -1,0 +1,66 @@
+"""tbsv: solves op(A) x = b for a triangular band matrix with `k`
+off-diagonals, x overwriting b, by substitution in the order each case
+needs (ascending i, or descending as `n - 1 - ii`); storage as in tbmv
+(benchmarks/blas/exo2blas/kernels/level2/tbmv.py)."""
+
+from __future__ import annotations
+
+from exo2 import proc
+
+from ...sched import Diag, Flag, Uplo, kernel
+
+
+@proc
+def tbsv(
+    n: size, k: index, upper: bool, trans: bool, unit: bool, A: [R][n, k + 1], x: [R][n]
+):
+    assert k >= 0
+    if upper:
+        if trans:
+            for i in seq(0, n):
+                acc: R
+                acc = x[i]
+                for d in seq(1, k + 1):
+                    if i - d >= 0:
+                        acc += -A[i - d, d] * x[i - d]
+                if unit:
+                    x[i] = acc
+                else:
+                    x[i] = acc / A[i, 0]
+        else:
+            for ii in seq(0, n):
+                acc: R
+                acc = x[n - 1 - ii]
+                for d in seq(1, k + 1):
+                    if n - 1 - ii + d < n:
+                        acc += -A[n - 1 - ii, d] * x[n - 1 - ii + d]
+                if unit:
+                    x[n - 1 - ii] = acc
+                else:
+                    x[n - 1 - ii] = acc / A[n - 1 - ii, 0]
+    else:
+        if trans:
+            for ii in seq(0, n):
+                acc: R
+                acc = x[n - 1 - ii]
+                for d in seq(1, k + 1):
+                    if n - 1 - ii + d < n:
+                        acc += -A[n - 1 - ii + d, k - d] * x[n - 1 - ii + d]
+                if unit:
+                    x[n - 1 - ii] = acc
+                else:
+                    x[n - 1 - ii] = acc / A[n - 1 - ii, k]
+        else:
+            for i in seq(0, n):
+                acc: R
+                acc = x[i]
+                for d in seq(1, k + 1):
+                    if i - d >= 0:
+                        acc += -A[i, k - d] * x[i - d]
+                if unit:
+                    x[i] = acc
+                else:
+                    x[i] = acc / A[i, k]
+
+
+KERNEL = kernel(tbsv, axes=[Uplo(), Flag("trans", ("t", "n")), Diag()])

@@ -1,0 +1,78 @@
+"""Machine models: what the generator and the schedules know about an ISA.
+
+A `Machine` names an x86 vector ISA the library is built for: its vector
+lanes per precision, vector registers, FMA units and latency, whether
+masked instructions exist, the cache sizes schedules block for, its vector
+memory, its instruction table (benchmarks/blas/exo2blas/machines/
+instructions.py) and the C compiler flags of its generated code. Both ISAs
+are generated and compiled into one library; the C layer picks one at run
+time (benchmarks/blas/capi/isa.c).
+
+The cache sizes are fixed, not read from this machine's sysfs: generated C
+must not depend on where it is generated (its hashes are checked).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from exo2.libs.memories import AVX2 as AVX2_MEMORY
+from exo2.libs.memories import AVX512 as AVX512_MEMORY
+
+from .instructions import instructions
+
+PRECISIONS = ("f32", "f64")
+LETTER = {"f32": "s", "f64": "d"}
+C_TYPE = {"f32": "float", "f64": "double"}
+
+
+@dataclass(frozen=True)
+class Machine:
+    name: str
+    lanes: dict  # precision -> elements per vector register
+    cflags: tuple  # ISA flags for the generated C (no -ffast-math: see capi)
+    memory: type  # exo2's vector memory of the ISA
+    registers: int  # vector registers
+    masking: bool  # mask registers (else masked loads and blends)
+    fma_units: int = 2
+    fma_latency: int = 4  # cycles
+    l1d: int = 32 * 1024  # bytes
+    l2: int = 1024 * 1024
+    interleave: int = 4  # vectors processed side by side by level-1 loops
+
+    def instructions(self, prec):
+        """The instruction table of `prec` ("f32" or "f64")."""
+        return instructions(self.name, prec)
+
+    def block_lanes(self, prec):
+        """Lanes of iamax's lane-blocked scan: one per element of the
+        `interleave` vectors a level-1 loop keeps in flight."""
+        return self.lanes[prec] * self.interleave
+
+
+AVX2 = Machine(
+    "avx2",
+    {"f32": 8, "f64": 4},
+    ("-mavx2", "-mfma"),
+    AVX2_MEMORY,
+    registers=16,
+    masking=False,
+)
+AVX512 = Machine(
+    "avx512",
+    {"f32": 16, "f64": 8},
+    ("-mavx2", "-mfma", "-mavx512f", "-mavx512vl", "-mavx512dq"),
+    AVX512_MEMORY,
+    registers=32,
+    masking=True,
+)
+MACHINES = {m.name: m for m in (AVX2, AVX512)}
+
+
+def machine(name):
+    try:
+        return MACHINES[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown ISA {name!r}; expected one of {', '.join(MACHINES)}"
+        ) from None

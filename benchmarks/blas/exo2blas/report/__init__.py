@@ -1,0 +1,212 @@
+"""`python -m exo2blas.report RESULTS_DIR`: report.md and figures/ of a
+run, from its JSON files alone (results.json, machine.json,
+generate_times.json, loc.json). Figures need matplotlib; without it the
+report says so and lists no figures.
+
+report.md holds the machine, the libraries, the targets judged on this
+run (P1 and P2: per size bin, the geo-mean over variants of
+t_baseline / t_exo2 >= 1.0 against MKL and against the fastest baseline;
+P6: no cell below 0.8; C1: regeneration time), the table per kernel family
+and size bin, the statuses other than ok, the cases the budget dropped,
+the schedule sizes and links to every figure.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from pathlib import Path
+
+from .figures import BASELINES, heatmap, ratios, variant_plot
+
+
+def _load(path):
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _family(variant):
+    """sgemv_t -> gemv; isamax -> iamax; dsdot stays."""
+    base = variant.split("_")[0]
+    if base in ("dsdot", "sdsdot"):
+        return base
+    return "iamax" if base.endswith("amax") else base[1:]
+
+
+def _geomean(values):
+    values = [v for v in values if v]
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
+
+
+def _figures(out, records, machine, lines):
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        lines.append("Figures: not drawn (matplotlib is not installed).\n")
+        return {}
+    directory = out / "figures"
+    directory.mkdir(exist_ok=True)
+    tables = {}
+    for level in (1, 2, 3):
+        for baseline in (*BASELINES, "fastest"):
+            table = ratios(records, baseline, level)
+            tables[(level, baseline)] = table
+            path = directory / f"heatmap_level{level}_{baseline}_warm.png"
+            title = f"level {level}: t_{baseline} / t_exo2, 1 thread, warm ({machine.get('isa')})"
+            if heatmap(table, title, path):
+                lines.append(
+                    f"- [heatmap level {level} vs {baseline}](figures/{path.name})"
+                )
+    variants = sorted({r["variant"] for r in records if r.get("status") == "ok"})
+    plotted = []
+    for variant in variants:
+        path = directory / f"{variant}.png"
+        if variant_plot(records, variant, machine, path):
+            plotted.append(f"[{variant}](figures/{path.name})")
+    if plotted:
+        lines.append("\nPer-variant plots: " + ", ".join(plotted) + "\n")
+    return tables
+
+
+def _family_table(records, lines):
+    """Per kernel family and size bin: geo-mean ratio to MKL and to the
+    fastest baseline."""
+    rows = defaultdict(lambda: defaultdict(lambda: {"mkl": [], "fastest": []}))
+    for baseline in ("mkl", "fastest"):
+        for level in (1, 2, 3):
+            for variant, cells in ratios(records, baseline, level).items():
+                for b, value in cells.items():
+                    rows[(level, _family(variant))][b][baseline].append(value)
+    if not rows:
+        lines.append("No benchmark results.\n")
+        return
+    bins = sorted({b for cells in rows.values() for b in cells})
+    lines.append("| level | kernel | " + " | ".join(f"4^{b}" for b in bins) + " |")
+    lines.append("|---|---|" + "---|" * len(bins))
+    for (level, family), cells in sorted(rows.items()):
+        out = []
+        for b in bins:
+            mkl, fast = (
+                _geomean(cells[b][k]) if b in cells else None
+                for k in ("mkl", "fastest")
+            )
+            out.append(
+                "" if mkl is None and fast is None
+                else f"{mkl:.2f} / {fast:.2f}" if mkl and fast
+                else f"- / {fast:.2f}" if fast else f"{mkl:.2f} / -"
+            )  # fmt: skip
+        lines.append(f"| {level} | {family} | " + " | ".join(out) + " |")
+    lines.append(
+        "\nCells: t_MKL / t_exo2 and t_fastest / t_exo2, geo-means over the family's variants and the bin's sizes (above 1: exo2 faster).\n"
+    )
+
+
+def _targets(tables, generate, lines):
+    lines.append("| target | result |")
+    lines.append("|---|---|")
+    for name, level in (
+        ("P1 (level 1)", 1),
+        ("P2 (level 2)", 2),
+        ("P4, P5 (level 3)", 3),
+    ):
+        for baseline in ("mkl", "fastest"):
+            table = tables.get((level, baseline)) or {}
+            if not table:
+                lines.append(f"| {name} vs {baseline} | not measured |")
+                continue
+            bins = sorted({b for cells in table.values() for b in cells})
+            means = {
+                b: _geomean([cells.get(b) for cells in table.values()]) for b in bins
+            }
+            worst = min(v for cells in table.values() for v in cells.values() if v)
+            passed = all(m and m >= 1.0 for m in means.values())
+            shown = ", ".join(f"4^{b}: {m:.2f}" for b, m in means.items() if m)
+            lines.append(
+                f"| {name} vs {baseline} | {'pass' if passed else 'FAIL'} ({shown}); "
+                f"P6 worst cell {worst:.2f} ({'pass' if worst >= 0.8 else 'FAIL'}) |"
+            )
+    if generate:
+        for isa, kernels in generate.get("kernels", {}).items():
+            l12 = sum(
+                k["schedule_s"] + k["emit_s"]
+                for k in kernels.values()
+                if k["level"] in (1, 2)
+            )
+            slowest = max(
+                kernels.items(), key=lambda kv: kv[1]["schedule_s"] + kv[1]["emit_s"]
+            )
+            lines.append(
+                f"| C1 ({isa}) | levels 1 and 2: {l12:.2f} s of scheduling and emission "
+                f"({'pass' if l12 <= 10 else 'FAIL'} against 10 s); slowest kernel "
+                f"{slowest[0]} {slowest[1]['schedule_s'] + slowest[1]['emit_s']:.2f} s; whole "
+                f"generation (both ISAs, wall) {generate.get('wall_s')} s, load average "
+                f"{generate.get('load_average', ['?'])[0]} |"
+            )
+    lines.append("")
+
+
+def write_report(out):
+    out = Path(out)
+    data = _load(out / "results.json") or {"summary": {}, "records": []}
+    machine = _load(out / "machine.json") or {}
+    generate = _load(out / "generate_times.json")
+    loc = _load(out / "loc.json")
+    records, summary = data["records"], data["summary"]
+    lines = [f"# exo2blas benchmark report ({summary.get('profile', '?')} profile)\n"]
+    lines.append(
+        f"Machine: {machine.get('model')} ({machine.get('host')}), {machine.get('cores')} "
+        f"cores, ISA {machine.get('isa')}; load average at start "
+        f"{machine.get('load_average')}; compiler {machine.get('compiler')}; exo2 commit "
+        f"{machine.get('exo2_commit')}.\n"
+    )
+    if machine.get("probe_missing"):
+        lines.append(f"Probe: {machine['probe_missing']}.\n")
+    libs = summary.get("libraries", {})
+    lines.append("Libraries: " + ", ".join(f"{k} ({v})" for k, v in libs.items()) + ".")
+    for name, why in summary.get("unavailable", {}).items():
+        lines.append(
+            f"- {name}: unavailable, {why}; MKL targets are judged against the fastest baseline."
+        )
+    failures = summary.get("correctness_failures")
+    lines.append(
+        f"\nCorrectness: {'not run' if failures is None else 'passed' if not failures else 'FAILED: ' + ', '.join(failures)}.\n"
+    )
+    lines.append("## Targets\n")
+    figure_lines = []
+    tables = _figures(out, records, machine, figure_lines)
+    _targets(tables, generate, lines)
+    lines.append("## Per kernel family and size bin\n")
+    _family_table(records, lines)
+    statuses = defaultdict(list)
+    for r in records:
+        if r.get("status") not in ("ok", "unavailable"):
+            statuses[r["status"]].append(
+                f"{r['library']} {r['variant']} {r['sizes']} {r.get('detail', '')}".strip()
+            )
+    if statuses:
+        lines.append("## Cases not timed\n")
+        for status, which in sorted(statuses.items()):
+            lines.append(
+                f"- {status} ({len(which)}): "
+                + "; ".join(which[:20])
+                + (" ..." if len(which) > 20 else "")
+            )
+        lines.append("")
+    if summary.get("dropped"):
+        lines.append(f"## Dropped by the budget ({len(summary['dropped'])} cases)\n")
+        lines.append(", ".join(summary["dropped"][:200]) + "\n")
+    if loc:
+        lines.append("## Schedule sizes (loc.json)\n")
+        lines.append("| level | algorithm | variants | schedule |")
+        lines.append("|---|---|---|---|")
+        for level, c in sorted(loc["levels"].items()):
+            lines.append(
+                f"| {level} | {c['algorithm']} | {c['variants']} | {c['schedule']} |"
+            )
+        lines.append(
+            f"\nScheduling library (sched + machines): {loc['library']} lines.\n"
+        )
+    lines.append("## Figures\n")
+    lines.extend(figure_lines)
+    (out / "report.md").write_text("\n".join(lines) + "\n")
+    return out / "report.md"

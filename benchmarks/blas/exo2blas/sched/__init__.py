@@ -1,0 +1,42 @@
+"""The BLAS scheduling library: `kernel` expands a naive proc into its
+variants (benchmarks/blas/exo2blas/sched/kernel.py, variants.py) and
+applies a schedule to each. Built on the public exo2 API and exo2.stdlib
+only."""
+
+from .kernel import (
+    ANY,
+    STRIDES,
+    UNIT,
+    Case,
+    Kernel,
+    Variant,
+    VariantInfo,
+    beta_cases,
+    kernel,
+)
+from .stream import by_lanes, lanes, stream, streamed
+from .variants import Choice, Diag, Emit, Flag, Side, Trans, Transposed, Uplo
+
+__all__ = [
+    "ANY",
+    "by_lanes",
+    "lanes",
+    "STRIDES",
+    "UNIT",
+    "Case",
+    "Choice",
+    "Diag",
+    "Emit",
+    "Flag",
+    "Kernel",
+    "Side",
+    "Trans",
+    "Transposed",
+    "Uplo",
+    "Variant",
+    "VariantInfo",
+    "beta_cases",
+    "kernel",
+    "stream",
+    "streamed",
+]

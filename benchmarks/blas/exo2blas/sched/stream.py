@@ -1,0 +1,176 @@
+"""`stream`: the level-1 automation. One innermost loop over contiguous
+vectors becomes a vector loop of the machine's width with a masked last
+iteration, `interleave` vectors side by side, every statement an
+instruction of the machine's table. A reduction into a scalar gets
+`interleave` vector accumulators, so that its fused multiply-adds do not
+wait for each other."""
+
+from __future__ import annotations
+
+from exo2.API_cursors import ForCursor, LiteralCursor, ReduceCursor
+from exo2.API_scheduling import (
+    divide_dim,
+    divide_loop,
+    set_memory,
+    simplify,
+    stage_mem,
+    user_op,
+)
+from exo2.stdlib.inspection import get_symbols, lrn, nlr_stmts
+from exo2.stdlib.stdlib import (
+    abs_rule,
+    fma_rule,
+    interleave_loop,
+    parallelize_reduction,
+    vectorize,
+)
+
+from ..machines.instructions import constant
+
+RULES = (fma_rule, abs_rule)
+
+
+def _scalar_reductions(proc, loop):
+    """The reductions in `loop` whose target does not depend on it."""
+    name = loop.name()
+    return [
+        s
+        for s in nlr_stmts(proc, loop.body())
+        if isinstance(s, ReduceCursor)
+        and name not in {str(v) for i in s.idx() for v in get_symbols(proc, i)}
+    ]
+
+
+def _constants(proc, loop):
+    """The float literals in `loop` (set into vectors by instructions made
+    for them)."""
+    return sorted(
+        {
+            e.value()
+            for e in lrn(proc, loop)
+            if isinstance(e, LiteralCursor) and isinstance(e.value(), float)
+        }
+    )
+
+
+def _vectorize(proc, loop, m, prec, tail):
+    instructions = list(m.instructions(prec))
+    for value in _constants(proc, proc.forward(loop)):
+        instructions += constant(m.name, prec, value)
+    return vectorize(
+        proc, loop, m.lanes[prec], prec, m.memory, instructions, RULES,
+        tail=tail, rc=True,
+    )  # fmt: skip
+
+
+def _accumulators(proc, loop, m, prec, factor):
+    """`loop` divided into blocks of `factor` vectors (the rest is its tail
+    loop), each scalar reduction given one vector accumulator per vector of
+    a block, zeroed before and summed after the loop; returns `(proc,
+    block_loop, tail_loop, lane_loops)`: the loop over blocks, the tail,
+    and the loops that zero and sum the accumulators."""
+    lanes = m.lanes[prec]
+    name = loop.name()
+    proc = divide_loop(proc, loop, lanes * factor, [f"{name}o", f"{name}i"], tail="cut")
+    blocks = proc.forward(loop)
+    tail = blocks.next()
+    for reduction in _scalar_reductions(proc, blocks):
+        proc = parallelize_reduction(proc, reduction, nth_loop=2)
+        blocks = proc.forward(blocks)
+        alloc = blocks.prev().prev()
+        while not hasattr(alloc, "mem"):
+            alloc = alloc.prev()
+        proc = divide_dim(proc, alloc, 0, lanes)
+        proc = set_memory(proc, alloc, m.memory)
+    blocks, tail = proc.forward(blocks), proc.forward(tail)
+    lane_loops = [
+        s
+        for s in proc.body()
+        if isinstance(s, ForCursor)
+        and s.name() == f"{name}i"
+        and s not in (blocks, tail)
+    ]
+    return proc, blocks, tail, lane_loops
+
+
+@user_op
+def stream(proc, loop, m, prec, interleave=None, tail="cut_and_predicate"):
+    """Vectorizes `loop` (a cursor or its iterator's name) for machine `m`
+    in precision `prec` ("f32"/"f64"): fused multiply-adds and absolute
+    values staged by `fma_rule` and `abs_rule`, a predicated tail, and
+    `interleave` (default `m.interleave`) vector iterations side by side.
+    A reduction into a scalar over `loop` accumulates in `interleave`
+    vectors, summed after the loop."""
+    if isinstance(loop, str):
+        loop = proc.find_loop(loop)
+    factor = m.interleave if interleave is None else interleave
+    if not _scalar_reductions(proc, loop):
+        proc, (vector_loop,) = _vectorize(proc, loop, m, prec, tail)
+        return interleave_loop(
+            proc, vector_loop, factor, par_reduce=True, memory=m.memory
+        )
+    proc, blocks, tail_loop, lane_loops = _accumulators(proc, loop, m, prec, factor)
+    for lane_loop in lane_loops:
+        proc, _ = _vectorize(proc, lane_loop, m, prec, "perfect")
+    proc, (vectors,) = _vectorize(proc, blocks.body()[0], m, prec, "perfect")
+    proc = interleave_loop(proc, vectors)
+    # the rest, fewer than `factor` vectors: whole vectors, then scalars
+    # (a masked last vector needs `N <= lanes` proven through `n % block`,
+    # which the checker does not derive)
+    proc, _ = _vectorize(proc, tail_loop, m, prec, "cut")
+    return proc
+
+
+@user_op
+def lanes(proc, loop, m, prec, buffers, interleave=None):
+    """The level-1 automation of a specification already blocked by lanes
+    (iamax): `loop` updates the `buffers`, each of `interleave` x vector
+    width elements, at `i % width`. Dividing the loop by that width makes
+    each element of a buffer one lane; the buffers are staged into vector
+    registers around the loop over blocks, which is vectorized with the
+    loop over lanes inside (an interchange, no reassociation). The rest of
+    a block stays scalar."""
+    if isinstance(loop, str):
+        loop = proc.find_loop(loop)
+    factor = m.interleave if interleave is None else interleave
+    width = m.lanes[prec] * factor
+    name = loop.name()
+    proc = divide_loop(proc, loop, width, [f"{name}o", f"{name}i"], tail="cut")
+    blocks = proc.forward(loop)
+    copies = []  # into and out of the registers
+    for buffer in buffers:
+        proc = stage_mem(proc, blocks, f"{buffer}[0:{width}]", f"{buffer}_lanes")
+        blocks = proc.forward(blocks)
+        copies += [blocks.prev(), blocks.next()]
+    proc = simplify(proc)
+    for buffer in buffers:
+        alloc = proc.find_alloc_or_arg(f"{buffer}_lanes")
+        proc = divide_dim(proc, alloc, 0, m.lanes[prec])
+        proc = set_memory(proc, alloc, m.memory)
+    for copy in copies:
+        proc, _ = _vectorize(proc, copy, m, prec, "perfect")
+    proc, (vectors,) = _vectorize(
+        proc, proc.forward(blocks).body()[0], m, prec, "perfect"
+    )
+    return interleave_loop(proc, vectors)
+
+
+def by_lanes(*buffers, loop="i"):
+    """The schedule naming `lanes` of `buffers` (`kernel(...,
+    schedule=by_lanes("m"))`)."""
+
+    def schedule(proc, v):
+        return lanes(proc, loop, v.machine, v.prec, buffers)
+
+    return schedule
+
+
+def streamed(loop="i", prec=None, **options):
+    """The schedule `kernel(..., schedule=streamed())` names: `stream` of
+    `loop` with the variant's machine, in the variant's precision or, for
+    kernels of explicit types (dsdot), in `prec`."""
+
+    def schedule(proc, v):
+        return stream(proc, loop, v.machine, prec or v.prec, **options)
+
+    return schedule

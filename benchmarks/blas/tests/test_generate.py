@@ -1,0 +1,103 @@
+"""`python -m exo2blas.generate`: every variant of every kernel, named as
+BLAS names it, derived from one naive source by Procedure methods and
+primitives, and emitted as byte-for-byte deterministic C whose hashes are
+committed (benchmarks/blas/hashes)."""
+
+from __future__ import annotations
+
+import json
+
+from exo2blas.generate import check_hashes, generate
+from exo2blas.kernels import kernels
+from exo2blas.machines import AVX2, AVX512
+
+
+def _variants(machine, levels=(1, 2, 3)):
+    return [(level, k, v) for level, k in kernels(levels) for v in k.variants(machine)]
+
+
+def test_214_variants_and_396_public_procs_per_isa():
+    found = _variants(AVX512)
+    counted = [v for _, k, v in found if k.counted]
+    assert len(counted) == 214
+    by_level = {
+        lv: sum(1 for lev, k, _ in found if lev == lv and k.counted) for lv in (1, 2, 3)
+    }
+    assert by_level == {1: 28, 2: 90, 3: 96}
+    procs = [p.name() for _, _, v in found for p in v.procs.values()]
+    assert len(procs) == len(set(procs)) == 396
+    assert all(p.startswith("exo2_avx512_") for p in procs)
+
+
+def test_variant_names_follow_blas_axis_order():
+    names = {v.name for _, _, v in _variants(AVX2)}
+    for expected in (
+        "sasum", "idamax", "dsdot", "sdsdot", "srotm_m1", "srotm_m2", "dnrm2",
+        "sgemv_t", "dger", "ssymv_u", "strsv_unn", "dtrmv_ltu", "sgbmv_t",
+        "dtbsv_utn", "sgemm_nt", "dsymm_rl", "ssyrk_lt", "dtrsm_rlnu", "strmm_lutn",
+    ):  # fmt: skip
+        assert expected in names, expected
+
+
+def test_cases_per_variant():
+    procs = {v.name: v.procs for _, _, v in _variants(AVX2)}
+    assert set(procs["saxpy"]) == {"stride_1", "stride_any"}
+    assert procs["srotm_m2"] == {}  # the identity: a quick return in C
+    assert set(procs["dgemm_tn"]) == {"b0", "b1", "bx"}
+    assert set(procs["strsm_lunn"]) == {""}
+    assert procs["dgemv_n"]["stride_1"].name() == "exo2_avx2_dgemv_n_stride_1"
+    assert procs["dtrsm_rlnu"][""].name() == "exo2_avx2_dtrsm_rlnu"
+
+
+def test_stride_1_asserts_unit_strides_and_stride_any_does_not():
+    procs = {v.name: v.procs for _, _, v in _variants(AVX2, (2,))}
+    unit, anything = (
+        str(procs["sgemv_n"]["stride_1"]),
+        str(procs["sgemv_n"]["stride_any"]),
+    )
+    for assertion in ("stride(A, 1) == 1", "stride(x, 0) == 1", "stride(y, 0) == 1"):
+        assert f"assert {assertion}" in unit
+        assert assertion not in anything
+
+
+def test_flags_are_fixed_and_their_dead_branches_removed():
+    procs = {v.name: v for _, _, v in _variants(AVX2, (2,))}
+    upper_unit = str(procs["strmv_unu"].naive)
+    assert "if" not in upper_unit.split("\n", 2)[2]  # no branch left
+    assert "acc = x[i]" in upper_unit and "A[i, i]" not in upper_unit
+    assert "upper" not in upper_unit and "unit" not in upper_unit
+
+
+def test_trans_is_the_transposed_opposite_triangle():
+    procs = {v.name: v for _, _, v in _variants(AVX2, (2,))}
+    upper_trans = str(procs["strmv_utn"].naive)
+    # lower NoTrans reads row n - 1 - ii (simplified to -1 - ii + n) of A;
+    # transposed, the same column.
+    assert "A[-1 - ii + n, j]" in str(procs["strmv_lnn"].naive)
+    assert "A[j, -1 - ii + n]" in upper_trans
+
+
+def test_right_side_transposes_b_of_the_left_variant_with_trans_flipped():
+    procs = {v.name: v for _, _, v in _variants(AVX2, (3,))}
+    right_notrans = str(procs["strmm_runn"].naive)
+    left_trans = str(procs["strmm_lutn"].naive)
+    assert "B: [f32][n, m]" in right_notrans and "B: [f32][m, n]" in left_trans
+    assert "B[j, -1 - ii + m] = alpha * acc" in right_notrans
+    assert "B[-1 - ii + m, j] = alpha * acc" in left_trans
+
+
+def test_precisions_change_every_r_buffer():
+    procs = {v.name: v for _, _, v in _variants(AVX2, (1,))}
+    text = str(procs["dswap"].naive)
+    assert "R" not in text.replace("DRAM", "") and "t: f64" in text
+    assert "xd: f64" in str(procs["dsdot"].naive)  # explicit types kept
+
+
+def test_generated_c_matches_the_committed_hashes(tmp_path):
+    files, record = generate(["avx2", "avx512"], tmp_path, jobs=1)
+    assert check_hashes(files, ["avx2", "avx512"]) == []
+    times = json.loads((tmp_path / "generate_times.json").read_text())
+    assert set(times["kernels"]) == {"avx2", "avx512"}
+    assert len(times["kernels"]["avx2"]) == 30  # every kernel file's kernels
+    depfile = (tmp_path / "generate.d").read_text()
+    assert "kernels/level3/trsm.py" in depfile and "exo2/" in depfile

@@ -1,0 +1,154 @@
+"""The level-1 sweep: every routine and precision through the NumPy entry,
+every n of the profile, increment pairs (1, 1), (2, 1), (1, 3), (-1, -1),
+(1, -1), (-3, 2) and 0 for read-only vectors, base pointers offset by 0 to
+15 elements, every rotm flag, alpha in the tier's values; outputs against
+the oracle (exo2blas/reference.py), every poisoned cell intact."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+from arena import vector
+from exo2blas import numpy_entry as blas
+from exo2blas import reference as ref
+from sweep import DTYPES, Case, Failures, scalars, values
+
+PAIRS = ((1, 1), (2, 1), (1, 3), (-1, -1), (1, -1), (-3, 2), (0, 1))
+PAIRED = ("dot", "axpy", "copy", "swap", "rot", "rotm", "dsdot", "sdsdot")
+SINGLE = ("asum", "nrm2", "iamax", "scal")
+
+
+def _cases(profile, seed):
+    rng = np.random.default_rng(seed)
+    for tier in profile.tiers:
+        if tier == "special":
+            continue  # test_level1_special_values
+        for n in profile.level1_sizes:
+            for incx, incy in PAIRS:
+                yield tier, n, incx, incy, int(rng.integers(0, 16))
+
+
+def _run(routine, p, profile):
+    dtype = DTYPES[p] if routine not in ("dsdot", "sdsdot") else np.dtype(np.float32)
+    seed = zlib.crc32(f"{routine}{p}".encode()) % 2**16
+    rng = np.random.default_rng(seed)
+    failures = Failures()
+    for tier, n, incx, incy, offset in _cases(profile, seed):
+        exact = tier == "exact"
+        xs, ys = values(rng, tier, n, dtype), values(rng, tier, n, dtype)
+        if incx == 0 and n:  # one element, read n times
+            xs[:] = xs[0]
+        if routine in SINGLE and incy != 1:
+            continue
+        written_x = routine in ("swap", "rot", "rotm", "scal")
+        written_y = routine in ("axpy", "copy", "swap", "rot", "rotm")
+        if (incx == 0 and written_x) or (incy == 0 and written_y):
+            continue
+        label = f"{p}{routine} {tier} n={n} incx={incx} incy={incy} offset={offset}"
+        if routine in ("axpy", "scal"):
+            for alpha in scalars(tier, "alpha"):
+                case = Case(f"{label} alpha={alpha}", seed)
+                x = (case.output if written_x else case.input)(vector(xs, incx, offset))
+                if routine == "scal":
+                    blas.scal(alpha, x)
+                    case.expect("x", ref.scal(alpha, xs, dtype), x)
+                else:
+                    y = case.output(vector(ys, incy, offset))
+                    blas.axpy(alpha, x, y)
+                    case.expect("y", ref.axpy(alpha, xs, ys, dtype, exact), y)
+                failures.add(case)
+            continue
+        flags = (-1.0, 0.0, 1.0, -2.0) if routine == "rotm" else (None,)
+        for flag in flags:
+            case = Case(label + (f" flag={flag}" if flag is not None else ""), seed)
+            x = (case.output if written_x else case.input)(vector(xs, incx, offset))
+            y = None
+            if routine in PAIRED:
+                y = (case.output if written_y else case.input)(vector(ys, incy, offset))
+            if routine == "dot":
+                case.expect("result", ref.dot(xs, ys, dtype, exact), blas.dot(x, y))
+            elif routine == "dsdot":
+                case.expect("result", ref.dsdot(xs, ys, exact), blas.dsdot(x, y))
+            elif routine == "sdsdot":
+                case.expect(
+                    "result", ref.dsdot(xs, ys, exact, sb=3.0), blas.sdsdot(3.0, x, y)
+                )
+            elif routine == "asum":
+                case.expect("result", ref.asum(xs, dtype, exact), blas.asum(x))
+            elif routine == "nrm2":
+                case.expect("result", ref.nrm2(xs, dtype), blas.nrm2(x))
+            elif routine == "iamax":
+                case.expect("index", ref.iamax(xs, dtype), blas.iamax(x))
+            elif routine == "copy":
+                blas.copy(x, y)
+                case.expect("y", ref.Expected(xs.astype(ref.LD), dtype), y)
+            elif routine == "swap":
+                blas.swap(x, y)
+                case.expect("x", ref.Expected(ys.astype(ref.LD), dtype), x)
+                case.expect("y", ref.Expected(xs.astype(ref.LD), dtype), y)
+            elif routine == "rot":
+                c, s = (3.0, -2.0) if exact else (0.6, 0.8)
+                blas.rot(x, y, c, s)
+                ex, ey = ref.rot(xs, ys, c, s, dtype, exact)
+                case.expect("x", ex, x)
+                case.expect("y", ey, y)
+            elif routine == "rotm":
+                param = np.array(
+                    [flag, 2, -3, 1, 4] if exact else [flag, 0.5, -0.25, 1.5, 0.75],
+                    dtype,
+                )
+                blas.rotm(x, y, param)
+                ex, ey = ref.rotm(xs, ys, param, dtype, exact)
+                case.expect("x", ex, x)
+                case.expect("y", ey, y)
+            failures.add(case)
+    failures.assert_none()
+
+
+@pytest.mark.parametrize("p", ["s", "d"])
+@pytest.mark.parametrize(
+    "routine",
+    ["dot", "asum", "nrm2", "iamax", "axpy", "copy", "swap", "scal", "rot", "rotm"],
+)
+def test_level1_routine_matches_the_oracle(routine, p, profile):
+    _run(routine, p, profile)
+
+
+@pytest.mark.parametrize("routine", ["dsdot", "sdsdot"])
+def test_level1_mixed_precision_matches_the_oracle(routine, profile):
+    _run(routine, "s", profile)
+
+
+@pytest.mark.parametrize("p", ["s", "d"])
+def test_level1_special_values(p, profile):
+    """NaN and Inf propagate through dot, axpy and nrm2; nrm2 neither
+    overflows nor underflows at the ends of the range; iamax returns the
+    first of tied maxima and of +-max pairs."""
+    if "special" not in profile.tiers and profile.name != "smoke":
+        pytest.skip("not in this profile")
+    dtype = DTYPES[p]
+    big, small = (1e300, 1e-300) if p == "d" else (1e30, 1e-30)
+    for n in (1, 7, 33, 100):
+        x = np.full(n, big, dtype)
+        norm = blas.nrm2(x)
+        assert np.isfinite(norm) and abs(norm / (big * np.sqrt(n)) - 1) < 1e-5
+        x = np.full(n, small, dtype)
+        assert abs(blas.nrm2(x) / (small * np.sqrt(n)) - 1) < 1e-5
+        for bad in (np.nan, np.inf):
+            x = np.ones(n, dtype)
+            x[n // 2] = bad
+            assert np.isnan(blas.dot(x, np.ones(n, dtype))) == np.isnan(bad)
+            assert np.isnan(blas.nrm2(x)) == np.isnan(bad) and not np.isfinite(
+                blas.nrm2(x)
+            )
+            y = np.ones(n, dtype)
+            blas.axpy(2.0, x, y)
+            assert (
+                not np.isfinite(y[n // 2]) and np.isfinite(np.delete(y, n // 2)).all()
+            )
+    for n in (5, 4096, 4097, 10000):
+        x = np.ones(n, dtype)
+        x[n // 3], x[n // 2], x[-1] = -3, 3, -3
+        assert blas.iamax(x) == n // 3

@@ -1,0 +1,294 @@
+"""The level-2 sweep: every routine, precision and enum value through the
+NumPy entry; (m, n) pairs of the profile (equal ones and random ones);
+both layouts, lda padded by 0 or 3, increments from {1, 2, -1, -3}, alpha
+and beta of the tier, band widths of the profile; the unreferenced
+triangle, the cells outside a band and the unit diagonal poisoned."""
+
+from __future__ import annotations
+
+import itertools
+import zlib
+
+import numpy as np
+import pytest
+from arena import matrix, vector
+from exo2blas import numpy_entry as blas
+from exo2blas import reference as ref
+from sweep import DTYPES, Case, Failures, scalars, values
+
+INCS = ((1, 1), (2, -1), (-3, 2), (-1, -3))
+
+
+def _shapes(profile, rng):
+    sizes = profile.level2_sizes
+    pairs = [(n, n) for n in sizes]
+    pairs += [
+        tuple(int(v) for v in rng.choice(sizes, 2)) for _ in range(profile.level2_pairs)
+    ]
+    return pairs
+
+
+def _seed(*key):
+    return zlib.crc32(" ".join(map(str, key)).encode()) % 2**16
+
+
+def _settings(profile, rng, square):
+    """(tier, m, n, layout, pad, incx, incy, offset) of a sweep."""
+    for tier in profile.tiers:
+        if tier == "special":
+            continue
+        for m, n in _shapes(profile, rng):
+            if square and m != n:
+                continue
+            for layout, pad in (("R", 0), ("C", 3), ("R", 3), ("C", 0)):
+                incx, incy = INCS[int(rng.integers(len(INCS)))]
+                yield tier, m, n, layout, pad, incx, incy, int(rng.integers(0, 16))
+
+
+def _solvable(rng, n, dtype):
+    """A well-conditioned triangle: diagonal in +-[1, 2], the rest uniform
+    in [-1, 1] divided by n."""
+    a = rng.uniform(-1, 1, (n, n)) / max(n, 1)
+    d = rng.uniform(1, 2, n) * rng.choice([-1, 1], n)
+    a[np.diag_indices(n)] = d
+    return a.astype(dtype)
+
+
+@pytest.mark.parametrize("p", ["s", "d"])
+@pytest.mark.parametrize("trans", [False, True])
+def test_gemv_and_gbmv(p, trans, profile):
+    dtype, seed = DTYPES[p], _seed("gemv", p, trans)
+    rng, failures = np.random.default_rng(seed), Failures()
+    for tier, m, n, layout, pad, incx, incy, off in _settings(profile, rng, False):
+        lx, ly = (m, n) if trans else (n, m)
+        for alpha, beta in itertools.product(
+            scalars(tier, "alpha"), scalars(tier, "beta")
+        ):
+            exact = tier == "exact"
+            a, xs, ys = (
+                values(rng, tier, (m, n), dtype),
+                values(rng, tier, lx, dtype),
+                values(rng, tier, ly, dtype),
+            )
+            what = f"{p}gemv trans={trans} {tier} m={m} n={n} {layout} pad={pad} incx={incx} incy={incy} alpha={alpha} beta={beta}"
+            case = Case(what, seed)
+            A = case.input(matrix(a, layout, pad, offset=off))
+            x, y = case.input(vector(xs, incx, off)), case.output(vector(ys, incy, off))
+            blas.gemv(alpha, A, x, beta, y, trans=trans)
+            op = a.T if trans else a
+            case.expect("y", _gemv(alpha, op, xs, beta, ys, dtype, exact), y)
+            failures.add(case)
+            for kl, ku in ((0, 0), (1, 2), (min(m, 3), 1)):
+                band = values(rng, tier, (m, kl + ku + 1), dtype)
+                mask = ref.band_mask(m, n, kl, ku)
+                case = Case(f"{what.replace('gemv', 'gbmv')} kl={kl} ku={ku}", seed)
+                A = case.input(matrix(band, "R", pad, mask=mask, offset=off))
+                x, y = (
+                    case.input(vector(xs, incx, off)),
+                    case.output(vector(ys, incy, off)),
+                )
+                blas.gbmv(alpha, A, x, kl, ku, beta, y, trans=trans, n=n)
+                dense = ref.band_to_dense(np.where(mask, band, 0), m, n, kl, ku)
+                op = dense.T if trans else dense
+                case.expect("y", _gemv(alpha, op, xs, beta, ys, dtype, exact), y)
+                failures.add(case)
+    failures.assert_none()
+
+
+@pytest.mark.parametrize("p", ["s", "d"])
+def test_ger(p, profile):
+    dtype, seed = DTYPES[p], _seed("ger", p)
+    rng, failures = np.random.default_rng(seed), Failures()
+    for tier, m, n, layout, pad, incx, incy, off in _settings(profile, rng, False):
+        for alpha in scalars(tier, "alpha"):
+            a, xs, ys = (
+                values(rng, tier, (m, n), dtype),
+                values(rng, tier, m, dtype),
+                values(rng, tier, n, dtype),
+            )
+            case = Case(
+                f"{p}ger {tier} m={m} n={n} {layout} pad={pad} incx={incx} incy={incy} alpha={alpha}",
+                seed,
+            )
+            A = case.output(matrix(a, layout, pad, offset=off))
+            x, y = case.input(vector(xs, incx, off)), case.input(vector(ys, incy, off))
+            blas.ger(alpha, x, y, A)
+            terms = [alpha * np.outer(xs.astype(ref.LD), ys)]
+            case.expect("A", ref.rank_update(a, terms, dtype, tier == "exact"), A)
+            failures.add(case)
+    failures.assert_none()
+
+
+@pytest.mark.parametrize("p", ["s", "d"])
+@pytest.mark.parametrize("lower", [False, True])
+def test_symmetric(p, lower, profile):
+    """symv, syr, syr2 and sbmv, on the stored triangle only."""
+    dtype, seed = DTYPES[p], _seed("sym", p, lower)
+    rng, failures = np.random.default_rng(seed), Failures()
+    for tier, n, _, layout, pad, incx, incy, off in _settings(profile, rng, True):
+        exact = tier == "exact"
+        tri = (
+            np.tril(np.ones((n, n), bool)) if lower else np.triu(np.ones((n, n), bool))
+        )
+        for alpha, beta in zip(
+            scalars(tier, "alpha"), scalars(tier, "beta") * 2, strict=False
+        ):
+            a, xs, ys = (
+                values(rng, tier, (n, n), dtype),
+                values(rng, tier, n, dtype),
+                values(rng, tier, n, dtype),
+            )
+            full = ref.symmetric(np.where(tri, a, 0), lower)
+            what = f"{p}%s lower={lower} {tier} n={n} {layout} pad={pad} incx={incx} incy={incy} alpha={alpha}"
+            case = Case(what % "symv" + f" beta={beta}", seed)
+            A = case.input(matrix(a, layout, pad, mask=tri, offset=off))
+            x, y = case.input(vector(xs, incx, off)), case.output(vector(ys, incy, off))
+            blas.symv(alpha, A, x, beta, y, lower=lower)
+            case.expect(
+                "y", ref.matmul_update(alpha, full, xs, beta, ys, dtype, exact), y
+            )
+            failures.add(case)
+            for kind in ("syr", "syr2"):
+                case = Case(what % kind, seed)
+                A = case.output(matrix(a, layout, pad, mask=tri, offset=off))
+                x, y = (
+                    case.input(vector(xs, incx, off)),
+                    case.input(vector(ys, incy, off)),
+                )
+                xl, yl = xs.astype(ref.LD), ys.astype(ref.LD)
+                if kind == "syr":
+                    blas.syr(alpha, x, A, lower=lower)
+                    terms = [alpha * np.outer(xl, xl)]
+                else:
+                    blas.syr2(alpha, x, y, A, lower=lower)
+                    terms = [alpha * np.outer(xl, yl), alpha * np.outer(yl, xl)]
+                expected = ref.rank_update(
+                    a[tri], [t[tri] for t in terms], dtype, exact
+                )
+                case.expect("A", expected, np.asarray(A)[tri])
+                failures.add(case)
+            for k in profile.band_widths:
+                band = values(rng, tier, (n, k + 1), dtype)
+                kl, ku = (k, 0) if lower else (0, k)
+                mask = ref.band_mask(n, n, kl, ku)
+                dense = ref.band_to_dense(np.where(mask, band, 0), n, n, kl, ku)
+                case = Case(what % "sbmv" + f" beta={beta} k={k}", seed)
+                A = case.input(matrix(band, "R", pad, mask=mask, offset=off))
+                x, y = (
+                    case.input(vector(xs, incx, off)),
+                    case.output(vector(ys, incy, off)),
+                )
+                blas.sbmv(alpha, A, x, k, beta, y, lower=lower)
+                full = ref.symmetric(dense, lower)
+                case.expect(
+                    "y", ref.matmul_update(alpha, full, xs, beta, ys, dtype, exact), y
+                )
+                failures.add(case)
+    failures.assert_none()
+
+
+@pytest.mark.parametrize("p", ["s", "d"])
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("trans", [False, True])
+@pytest.mark.parametrize("unit", [False, True])
+def test_triangular(p, lower, trans, unit, profile):
+    """trmv, trsv, tbmv and tbsv; the solvers by their backward error."""
+    dtype, seed = DTYPES[p], _seed("tri", p, lower, trans, unit)
+    rng, failures = np.random.default_rng(seed), Failures()
+    for tier, n, _, layout, pad, incx, _, off in _settings(profile, rng, True):
+        exact = tier == "exact"
+        tri = (
+            np.tril(np.ones((n, n), bool)) if lower else np.triu(np.ones((n, n), bool))
+        )
+        if unit:
+            tri &= ~np.eye(n, dtype=bool)
+        flags = dict(lower=lower, trans=trans, unit_diag=unit)
+        what = f"{p}%s lower={lower} trans={trans} unit={unit} {tier} n={n} {layout} pad={pad} incx={incx}"
+        a, xs = values(rng, tier, (n, n), dtype), values(rng, tier, n, dtype)
+        case = Case(what % "trmv", seed)
+        A = case.input(matrix(a, layout, pad, mask=tri, offset=off))
+        x = case.output(vector(xs, incx, off))
+        blas.trmv(A, x, **flags)
+        t = ref.triangular(a, lower, unit)
+        case.expect(
+            "x", ref.matmul_update(1, t.T if trans else t, xs, 0, xs, dtype, exact), x
+        )
+        failures.add(case)
+        s = _solvable(rng, n, dtype)
+        case = Case(what % "trsv", seed)
+        A = case.input(matrix(s, layout, pad, mask=tri, offset=off))
+        x = case.output(vector(xs, incx, off))
+        blas.trsv(A, x, **flags)
+        t = ref.triangular(s, lower, unit)
+        _residual(case, 1, t.T if trans else t, xs, np.asarray(x), dtype)
+        failures.add(case)
+        for k in profile.band_widths:
+            kl, ku = (k, 0) if lower else (0, k)
+            mask = ref.band_mask(n, n, kl, ku)
+            if unit:
+                mask[:, k if lower else 0] = False
+            band = values(rng, tier, (n, k + 1), dtype)
+            case = Case(what % "tbmv" + f" k={k}", seed)
+            A = case.input(matrix(band, "R", pad, mask=mask, offset=off))
+            x = case.output(vector(xs, incx, off))
+            blas.tbmv(A, x, k, **flags)
+            t = ref.triangular(
+                ref.band_to_dense(np.where(mask, band, 0), n, n, kl, ku), lower, unit
+            )
+            case.expect(
+                "x",
+                ref.matmul_update(1, t.T if trans else t, xs, 0, xs, dtype, exact),
+                x,
+            )
+            failures.add(case)
+            # A solvable band: the diagonal in +-[1, 2], the rest small.
+            sb = (rng.uniform(-1, 1, (n, k + 1)) / (k + 1)).astype(dtype)
+            sb[:, k if lower else 0] = (
+                rng.uniform(1, 2, n) * rng.choice([-1, 1], n)
+            ).astype(dtype)
+            case = Case(what % "tbsv" + f" k={k}", seed)
+            A = case.input(matrix(sb, "R", pad, mask=mask, offset=off))
+            x = case.output(vector(xs, incx, off))
+            blas.tbsv(A, x, k, **flags)
+            t = ref.triangular(
+                ref.band_to_dense(np.where(mask, sb, 0), n, n, kl, ku), lower, unit
+            )
+            _residual(case, 1, t.T if trans else t, xs, np.asarray(x), dtype)
+            failures.add(case)
+    failures.assert_none()
+
+
+def _gemv(alpha, op, xs, beta, ys, dtype, exact):
+    """The BLAS returns at once when m or n is 0: y is not even scaled."""
+    if 0 in op.shape:
+        return ref.Expected(ys.astype(ref.LD), dtype)
+    return ref.matmul_update(alpha, op, xs, beta, ys, dtype, exact)
+
+
+def _residual(case, alpha, op_t, b, x_hat, dtype):
+    residual, bound = ref.solve_residual(alpha, op_t, b, x_hat, dtype)
+    zero = ref.Expected(np.zeros_like(residual), dtype, bound)
+    case.expect("residual alpha b - op(T) x", zero, residual)
+
+
+@pytest.mark.parametrize("p", ["s", "d"])
+def test_level2_special_values(p, profile):
+    """beta = 0: NaN and Inf already in y do not propagate; alpha = 0: A
+    and x are not read (they hold NaN); NaN in x propagates through gemv."""
+    dtype = DTYPES[p]
+    for m, n in ((1, 1), (5, 3), (17, 9)):
+        a, x = np.ones((m, n), dtype), np.ones(n, dtype)
+        for junk in (np.nan, np.inf, -np.inf):
+            y = np.full(m, junk, dtype)
+            assert (blas.gemv(2.0, a, x, 0.0, y) == 2 * n).all()
+            y = np.full(m, 3, dtype)
+            assert (
+                blas.gemv(
+                    0.0, np.full((m, n), junk, dtype), np.full(n, junk, dtype), 0.5, y
+                )
+                == 1.5
+            ).all()
+            ys = np.full(n, junk, dtype)
+            assert (blas.symv(1.0, np.ones((n, n), dtype), x, 0.0, ys) == n).all()
+        x[n // 2] = np.nan
+        assert np.isnan(blas.gemv(1.0, a, x)).all()

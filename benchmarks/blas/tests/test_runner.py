@@ -1,0 +1,156 @@
+"""The runner's parts: the case list and its budget, the harness's
+Google Benchmark flags (applied, not only passed), the progress bar, the
+report drawn from JSON alone, and the schedule-size count."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from exo2 import bench
+from exo2blas import benchcases
+from exo2blas.library import default_path
+from exo2blas.report import write_report
+from exo2blas.report.figures import ratios
+from exo2blas.report.loc import count
+from exo2blas.report.progress import Progress
+
+
+def test_cases_cover_every_timed_variant_once_per_size():
+    found = benchcases.cases("smoke")
+    variants = {c.variant for c in found}
+    # 214 variants, less the two rotm flag -2 ones (a quick return).
+    assert len(variants) == 212
+    assert {"srotm_m1", "dtrsm_rlnu", "sgbmv_t", "dsdot", "idamax"} <= variants
+    assert len({c.id for c in found}) == len(found)
+
+
+def test_counts_follow_the_roofline_table():
+    gemv = benchcases.BenchCase(
+        "gemv", "d", "dgemv_t", {"trans": "T"}, {"m": 100, "n": 50}
+    )
+    assert gemv.counts() == (2 * 100 * 50, 8 * (100 * 50 + 100 + 2 * 50))
+    gemm = benchcases.BenchCase("gemm", "s", "sgemm_nn", {}, {"m": 8, "n": 8, "k": 8})
+    assert gemm.counts() == (1024, 4 * (64 + 64 + 128))
+
+
+def test_budget_drops_the_largest_odd_sizes_first():
+    found = benchcases.cases("full", routines=["dot"], precisions=("s",))
+    total = sum(c.estimate(5, 0.02) for c in found)
+    kept, dropped = benchcases.fit_budget(found, total * 0.9, 1, 5, 0.02)
+    assert dropped and all(
+        c.length & (c.length - 1) for c in dropped
+    )  # none a power of two
+    assert max(c.length for c in dropped) == max(
+        c.length for c in found if c.length & (c.length - 1)
+    )
+    assert len(kept) + len(dropped) == len(found)
+
+
+def test_progress_bar_prints_one_line_per_percent_without_a_terminal():
+    stream = io.StringIO()
+    bar = Progress(200, stream=stream)
+    bar.set_phase("benchmarks")
+    for _ in range(400):
+        bar.advance(0.5, "exo2blas/sdot_1024")
+    lines = stream.getvalue().splitlines()
+    assert lines[-1].startswith("100% benchmarks: exo2blas/sdot_1024")
+    assert len(lines) == 101  # 0% .. 100%, once each
+
+
+def _record(library, variant, length, median, level=1):
+    return {"library": library, "variant": variant, "kernel": variant[1:], "precision": "s",
+            "level": level, "sizes": {"n": length}, "length": length, "cache": "warm",
+            "status": "ok", "median": median, "min": median, "iqr": 0.0, "times": [median],
+            "flops": 2 * length, "bytes": 8 * length}  # fmt: skip
+
+
+def test_heatmap_cells_are_geomeans_of_baseline_over_exo2_per_bin():
+    records = [
+        _record("exo2blas", "sdot", 16, 1.0), _record("mkl", "sdot", 16, 2.0),
+        _record("exo2blas", "sdot", 32, 1.0), _record("mkl", "sdot", 32, 0.5),
+        _record("openblas", "sdot", 32, 0.25), _record("exo2blas", "sdot", 1, 1.0),
+        _record("mkl", "sdot", 1, 3.0),
+    ]  # fmt: skip
+    table = ratios(records, "mkl", 1)["sdot"]  # 16 and 32 are in [4^2, 4^3)
+    assert table == {0: pytest.approx(3.0), 2: pytest.approx(1.0)}
+    assert ratios(records, "fastest", 1)["sdot"][2] == pytest.approx(
+        (2.0 * 0.25) ** 0.5
+    )
+
+
+def test_report_is_drawn_from_the_json_alone(tmp_path):
+    records = [
+        _record(lib, "sdot", n, t)
+        for lib, t in (("exo2blas", 1.0), ("mkl", 1.5))
+        for n in (16, 1024)
+    ]
+    summary = {
+        "profile": "quick",
+        "libraries": {"exo2blas": "x", "mkl": "y"},
+        "dropped": ["sdot_9_warm"],
+    }
+    (tmp_path / "results.json").write_text(
+        json.dumps({"summary": summary, "records": records})
+    )
+    # the probe as exo2.bench writes it: the plots draw its rooflines
+    probe = bench.Machine(
+        key="k", model="cpu", host="h", isas=["avx2"], caches={"L1": 32768},
+        clock_ghz=3.0, fma_gflops={"avx2": {"f32": 90.0, "f64": 45.0}},
+        bandwidth_gbs={"L1": {"read": 150.0, "triad": 120.0}, "DRAM": {"read": 15.0}},
+    ).to_json()  # fmt: skip
+    machine = {"model": "cpu", "isa": "avx2", "probe": probe}
+    (tmp_path / "machine.json").write_text(json.dumps(machine))
+    report = write_report(tmp_path).read_text()
+    assert "| P1 (level 1) vs mkl | pass (4^2: 1.50, 4^5: 1.50)" in report
+    assert "| 1 | dot | " in report and "1.50 / 1.50" in report
+    assert "sdot_9_warm" in report
+    if (tmp_path / "figures").exists():
+        assert (tmp_path / "figures" / "heatmap_level1_mkl_warm.png").exists()
+        assert (tmp_path / "figures" / "sdot.png").exists()
+
+
+def test_loc_splits_algorithm_variants_and_schedule():
+    c = count()
+    assert set(c["levels"]) == {"level1", "level2", "level3"}
+    assert (
+        c["kernels"]["level2/gemv"]["algorithm"] == 8
+    )  # the @proc, its 7 lines and decorator
+    assert c["kernels"]["level2/gemv"]["variants"] == 1
+    assert c["library"] > 0
+
+
+HARNESS = (
+    Path(os.environ.get("EXO2BLAS_LIBRARY", default_path())).parent
+    / "bench"
+    / "harness"
+)
+
+
+@pytest.mark.skipif(
+    not HARNESS.exists(), reason="the harness is not built (needs Google Benchmark)"
+)
+def test_harness_applies_the_google_benchmark_flags(tmp_path):
+    cases = tmp_path / "cases.txt"
+    cases.write_text("id=sdot_64 routine=dot variant=sdot p=s n=64\n")
+    out, status = tmp_path / "gb.json", tmp_path / "status.txt"
+    library = HARNESS.parent.parent / "libexo2blas.so"
+    subprocess.run(
+        [str(HARNESS), "--cases", str(cases), "--library", f"exo2blas={library}",
+         "--status", str(status), "--benchmark_min_time=0.05", "--benchmark_repetitions=3",
+         f"--benchmark_out={out}", "--benchmark_out_format=json"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    runs = [
+        b
+        for b in json.loads(out.read_text())["benchmarks"]
+        if b["run_type"] == "iteration"
+    ]
+    assert len(runs) == 3
+    for run in runs:  # each repetition lasted at least the minimum time
+        assert run["iterations"] * run["real_time"] * 1e-9 >= 0.05 * 0.9
+    assert status.read_text().split() == ["exo2blas", "sdot_64", "ok"]

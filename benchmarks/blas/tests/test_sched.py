@@ -1,0 +1,90 @@
+"""The level-1 scheduling library (exo2blas.sched.stream, exo2blas.machines):
+what the schedules make of the kernels, and the errors they give. That the
+scheduled kernels compute what the BLAS defines is the sweep's job
+(test_level1.py, through the C library)."""
+
+from __future__ import annotations
+
+import pytest
+from exo2 import SchedulingError, proc
+from exo2.libs.externs import sin
+from exo2blas.kernels import module
+from exo2blas.machines import AVX2, AVX512, MACHINES
+from exo2blas.sched import kernel, stream, streamed
+
+
+def _scheduled(name, variant, machine, attribute="KERNEL"):
+    k = getattr(module(1, name), attribute)
+    procs = {v.name: v.procs for v in k.variants(machine)}[variant]
+    return str(procs["stride_1"]), str(procs["stride_any"])
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+def test_instruction_tables_have_a_masked_form_of_every_lane_wise_operation(machine):
+    for prec in ("f32", "f64"):
+        names = [i.name() for i in machine.instructions(prec)]
+        assert len(names) == len(set(names))
+        full = {n for n in names if "_mask_" not in n}
+        for name in full - {
+            f"{machine.name}_{op}_{prec}" for op in ("zero", "hsum", "hsum_element")
+        }:
+            assert name.replace(f"_{prec}", f"_mask_{prec}") in names, name
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+def test_a_reduction_gets_one_accumulator_per_interleaved_vector(machine):
+    unit, anything = _scheduled("dot", "sdot", machine)
+    lanes = machine.lanes["f32"]
+    assert f"f32[4, {lanes}] @ {machine.memory.__name__}" in unit
+    assert (
+        unit.count(f"{machine.name}_fma_f32(") == 4 + 1
+    )  # 4 interleaved, 1 in the rest
+    assert f"{machine.name}_fma" not in anything  # any stride: the naive loop
+
+
+def test_an_update_gets_a_masked_last_vector():
+    unit, _ = _scheduled("axpy", "daxpy", AVX512)
+    assert "avx512_load_mask_f64" in unit and "avx512_store_mask_f64" in unit
+    assert "for i in seq" not in unit  # no scalar remainder
+
+
+def test_mixed_precision_kernels_widen_on_load():
+    unit, _ = _scheduled("sdsdot", "sdsdot", AVX2)
+    assert "avx2_load_widen_f64" in unit and "xd: f64[4, 4] @ AVX2" in unit
+
+
+def test_iamax_lanes_stay_in_index_order():
+    unit, _ = _scheduled("iamax", "isamax", AVX512, "BLOCKMAX")
+    # 64 lanes (16 x 4 vectors), kept in registers across the block loop
+    assert "m_lanes: f32[4, 16] @ AVX512" in unit
+    assert "avx512_select_f32" in unit
+    assert "hsum" not in unit  # no maximum reassociated
+
+
+@proc
+def sines(n: size, x: [R][n], y: [R][n]):
+    for i in seq(0, n):
+        y[i] = sin(x[i])
+
+
+def test_stream_names_the_statement_no_instruction_covers():
+    k = kernel(sines, schedule=streamed())
+    with pytest.raises(
+        SchedulingError, match=r"stream: vectorize: no instruction given matches"
+    ) as e:
+        k.variants(MACHINES["avx2"])
+    assert "sin(" in str(e.value)
+
+
+@proc
+def scale(n: size, alpha: f32, x: [f32][n]):
+    assert stride(x, 0) == 1
+    for i in seq(0, n):
+        x[i] = alpha * x[i]
+
+
+def test_stream_takes_the_loop_by_name_or_cursor():
+    by_name = stream(scale, "i", AVX2, "f32")
+    by_cursor = stream(scale, scale.find_loop("i"), AVX2, "f32")
+    assert str(by_name) == str(by_cursor)
+    assert "avx2_mul_f32" in str(by_name) and "avx2_mul_mask_f32" in str(by_name)
