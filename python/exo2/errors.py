@@ -56,6 +56,7 @@ _KIND_OF_CONDITION = {
     "ReduceOnly": "not-equivalent",
     # a value the rewrite deletes or changes is read afterwards
     "DeadAfter": "used-later",
+    "ElementDeadAfter": "used-later",
     "ConfigInvisible": "used-later",
     "NoAlias": "aliasing",
 }
