@@ -618,8 +618,8 @@ _accumulates()
 #   Unary operations: negate, absolute value, relu
 # --------------------------------------------------------------------------- #
 
-# (name, body's value of lane i, C template per ISA); `abs` is the pattern
-# of the stdlib's `abs_rule`.
+# (operation, the body's value of lane i, C template per ISA); `abs` is the
+# pattern of the stdlib's `abs_rule`.
 _UNARY = [
     ("sign", "-src[i]", {
         "AVX2": "{dst_data} = _mm256_mul_$t({src_data}, _mm256_set1_$t(-1.0f));",
@@ -630,6 +630,12 @@ _UNARY = [
         "AVX512": "{dst_data} = _mm512_abs_$t({src_data});",
     }),
 ]  # fmt: skip
+
+
+_RELU = {
+    "f32": "{dst_data} = _mm512_max_ps({src_data}, (__m512){{0}});",
+    "f64": "{dst_data} = _mm512_max_pd({src_data}, _mm512_setzero_pd());",
+}
 
 
 def _unary():
@@ -643,10 +649,6 @@ def _unary():
                 _fill(c[v.memory], v),
             )
 
-    _RELU = {
-        "f32": "{dst_data} = _mm512_max_ps({src_data}, (__m512){{0}});",
-        "f64": "{dst_data} = _mm512_max_pd({src_data}, _mm512_setzero_pd());",
-    }
     for v in _AVX512_FLOATS:
         _define(
             f"mm512_relu_{v.t}",
