@@ -497,6 +497,9 @@ cursors::EditResult stage_mem(const Proc& proc, const Location& block,
   }
   for (const Site& s : inside) {
     if (s.kind != Site::Kind::Assign && s.kind != Site::Kind::Reduce) continue;
+    // A write through a staged window statement (`row[j] = ...` after
+    // `row = x[i, 2:6]`) follows its window, already rewritten above.
+    if (!s.access) continue;
     const Stmt cur = cursors::resolve_stmt(edits.proc(), s.path);
     const Assign& a = cur->as<Assign>();
     std::vector<Expr> idx = staged_indices(a.idx, entries);

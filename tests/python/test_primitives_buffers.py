@@ -938,3 +938,21 @@ def test_sink_alloc_accepts_a_buffer_each_iteration_fills_in_a_sibling_nest():
 
     with pytest.raises(SchedulingError, match="may flow from one iteration"):
         sink_alloc(partial, partial.find("t : _"))
+
+
+def test_stage_mem_around_a_window_statement_written_through():
+    # found by the randomized schedule test: the write through `row` was
+    # rewritten as an access of `a` itself (a crash)
+    @proc
+    def rows(n: size, a: f32[n, 8], y: f32[n]):
+        for i in seq(0, n):
+            row = a[i, 2:6]
+            for j in seq(0, 4):
+                row[j] = 2.0 * row[j] + 1.0
+            y[i] = a[i, 2] + a[i, 5]
+
+    p = stage_mem(rows, rows.body()[0], "a[0:n, 0:8]", "s")
+    assert "        row = s[i - 0, 2 - 0:6 - 0]\n" in str(p)
+    assert "            row[j] = 2.0 * row[j] + 1.0\n" in str(p)
+    for n in (1, 2, 7):
+        assert_same_results(rows, p, {"n": n})
