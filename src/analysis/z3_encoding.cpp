@@ -359,8 +359,11 @@ QueryResult SmtEncoder::check(const z3::expr& formula) {
   }
   // A one-shot solver built from the `smt` tactic: about 30 times faster to
   // create than the default incremental solver, and its answers do not
-  // depend on earlier queries (stable counterexamples).
-  z3::solver solver = z3::tactic(ctx_, "smt").mk_solver();
+  // depend on earlier queries (stable counterexamples). `try_for` bounds the
+  // whole tactic, preprocessing included, which the solver's own `timeout`
+  // parameter does not: under load a query ran for minutes past it.
+  z3::solver solver =
+      z3::try_for(z3::tactic(ctx_, "smt"), timeout_ms_).mk_solver();
   z3::params params(ctx_);
   params.set("timeout", timeout_ms_);
   solver.set(params);
