@@ -1,4 +1,4 @@
-// The GPU primitives (docs/cuda.md, "GPU primitives") and the IR they
+// The GPU primitives (docs/cuda.md, "From a sequential kernel") and the IR they
 // build: loop modes, `with` blocks and sync statements print as written,
 // keep the sequential meaning (nothing but annotations changes), refuse
 // what they cannot do, and forward cursors.

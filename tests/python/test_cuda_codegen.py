@@ -1,4 +1,4 @@
-"""Code generation of CUDA libraries (docs/cuda.md, "Generated files"):
+"""Code generation of CUDA libraries (docs/cuda.md, "Running a kernel"):
 golden texts of the four files, nvcc compiles every example for sm_80 and
 sm_90a without spills or local memory, and `exo2c --target cuda` writes the
 same files."""

@@ -1,4 +1,4 @@
-"""The GPU primitives (docs/cuda.md, "GPU primitives"): each keeps the
+"""The GPU primitives (docs/cuda.md, "From a sequential kernel"): each keeps the
 sequential meaning (the derived procedure is recorded equivalent), prints
 as expected, refuses what it cannot do, and forwards cursors."""
 

@@ -1,4 +1,4 @@
-"""Sm80 (docs/cuda.md, "Sm80: mma.sync"): the double-buffered one-warp GEMM
+"""Sm80 (docs/cuda.md, "From a naive GEMM to TMA and wgmma"): the double-buffered one-warp GEMM
 with cp.async commit groups, ldmatrix and mma.sync passes both tiers of the
 parallel check, computes what NumPy computes (through its sequential
 reference), and the checks refuse its mutants."""

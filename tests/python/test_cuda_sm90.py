@@ -1,4 +1,4 @@
-"""Sm90a (docs/cuda.md, "Sm90a: TMA and wgmma"): the single-tile TMA +
+"""Sm90a (docs/cuda.md, "From a naive GEMM to TMA and wgmma"): the single-tile TMA +
 wgmma GEMM passes both tiers of the parallel check and computes what NumPy
 computes (through its sequential reference); the checks refuse the bug
 catalogue's mutants that apply to it: a missing wait for the TMA data, an

@@ -113,6 +113,41 @@ def test_no_reference_to_documents_outside_the_repository():
     assert not found, "\n".join(found)
 
 
+# `docs/cuda.md, "Checking a kernel"`: a page of docs/ and one of its headings.
+CITED_SECTION = re.compile(r'([\w-]+\.md)[,:]? ?\(?"([^"\n]{3,80})"')
+
+
+def headings_of_pages():
+    """The headings of every page of docs/, by file name (a heading may be
+    cited by its first words)."""
+    return {
+        page.name: [
+            line.lstrip("#").strip().strip("`")
+            for line in page.read_text().splitlines()
+            if line.startswith("#")
+        ]
+        for page in (ROOT / "docs").rglob("*.md")
+    }
+
+
+def test_cited_sections_of_pages_exist():
+    headings = headings_of_pages()
+    found = []
+    for path in scanned_files():
+        text = text_of(path)
+        if text is None:
+            continue
+        for match in CITED_SECTION.finditer(text):
+            page, section = match.groups()
+            if page in headings and not any(
+                h.startswith(section) for h in headings[page]
+            ):
+                found.append(
+                    f"{path.relative_to(ROOT)}: {page} has no section {section!r}"
+                )
+    assert not found, "\n".join(found)
+
+
 def test_the_check_finds_each_kind_of_outside_reference(tmp_path):
     page = ROOT / "docs" / "errors.md"
     cases = {

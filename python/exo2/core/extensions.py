@@ -93,7 +93,7 @@ class Timeline:
 
 class InstrMetadata:
     """What `@instr(..., unit=..., timeline=..., ...)` records for backends
-    besides the C template (docs/cuda.md, "Instructions").
+    besides the C template (docs/cuda.md, "The constructs").
 
     - `unit`: the group of threads that must execute a call (an object
       with `backend_properties()`, such as `cuda_warp`);

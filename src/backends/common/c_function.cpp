@@ -26,7 +26,7 @@ namespace exo2 {
 
 namespace {
 
-// C precedences (docs/reference/generated-c.md, "Expressions").
+// C precedences (docs/reference/generated-c.md, "Shape of the generated C").
 constexpr int kUnaryMinusPrecedence = 70;
 int precedence(BinOpKind op) {
   switch (op) {

@@ -1,4 +1,4 @@
-// The collective analysis (docs/cuda.md, "Collectives"): which threads of a
+// The collective analysis (docs/cuda.md, "The constructs"): which threads of a
 // CTA execute each statement of a kernel's task body.
 //
 // The task body runs on the whole CTA. `with CudaWarps(lo, hi, name)`

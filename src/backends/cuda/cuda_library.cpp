@@ -1,4 +1,4 @@
-// Assembly of a CUDA library (docs/cuda.md, "Generated files"). Each kernel
+// Assembly of a CUDA library (docs/cuda.md, "Running a kernel"). Each kernel
 // becomes device code (device_emitter.hpp) and, in the host procedure, a
 // call of its launch stub: the kernel's `with` block is replaced by a call
 // of an instruction whose template is the stub call, so the host code goes

@@ -1057,7 +1057,7 @@ class KernelEmitter {
         break;
       case MemKind::Fragment: {
         // Leading dimensions index tiles; a tile is `frag_regs` registers
-        // of each thread of the warp(group) (docs/cuda.md, "Fragments").
+        // of each thread of the warp(group) (docs/cuda.md, "From a naive GEMM to TMA and wgmma").
         const Properties props = a.mem->properties();
         const size_t tile_dims = 2;
         const size_t leading = shape.size() - std::min(shape.size(), tile_dims);
@@ -1305,7 +1305,7 @@ class KernelEmitter {
       return;
     }
     // One arrival per warp of the collective, by its elected lane after
-    // the warp's earlier accesses (docs/cuda.md, "Barriers").
+    // the warp's earlier accesses (docs/cuda.md, "The constructs").
     if (c.threads > 1) line("__syncwarp();");
     for (const Expr& b : y.barriers) {
       const std::string addr = mbarrier_element(b).first;

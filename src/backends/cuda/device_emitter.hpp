@@ -1,4 +1,4 @@
-// Device code of one kernel (docs/cuda.md, "Generated files"): its
+// Device code of one kernel (docs/cuda.md, "Running a kernel"): its
 // configuration, argument struct, task decoder and persistent task loop in
 // the `.cuh`, and its `__global__` function and `extern "C"` launch stub in
 // the `.cu`. The kernel has passed tier A (static_check.hpp).

@@ -1,6 +1,6 @@
 // The kernels of a procedure: each `with CudaDeviceFunction(...)` block,
 // with its task nest, its task body and the host variables it uses
-// (docs/cuda.md, "Kernels and roles").
+// (docs/cuda.md, "The constructs").
 #pragma once
 
 #include <string>

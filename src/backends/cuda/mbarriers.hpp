@@ -1,4 +1,4 @@
-// mbarriers of a kernel (docs/cuda.md, "Barriers"): each CUDA_MBARRIER
+// mbarriers of a kernel (docs/cuda.md, "The constructs"): each CUDA_MBARRIER
 // allocation is physically `depth` mbarriers in shared memory (its ring
 // depth, or its literal extent), initialised once per CTA with the number
 // of arrivals each element receives, and kept across tasks: logical

@@ -1,4 +1,4 @@
-"""Compiling procedures with kernels (docs/cuda.md, "Generated files").
+"""Compiling procedures with kernels (docs/cuda.md, "Running a kernel").
 
 `compile_cuda_to_strings(procs, stem)` returns `{file name: text}` for
 `stem.h` (public C header), `stem.c` (host C), `stem.cuh` (device code) and

@@ -1,4 +1,4 @@
-"""The `with` contexts of CUDA kernels (docs/cuda.md, "Kernels and roles").
+"""The `with` contexts of CUDA kernels (docs/cuda.md, "The constructs").
 
 Read sequentially, `with ctx:` means its body. In parallel:
 

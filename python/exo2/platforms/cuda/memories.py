@@ -1,4 +1,4 @@
-"""The CUDA memories (docs/cuda.md, "Memories").
+"""The CUDA memories (docs/cuda.md, "The constructs").
 
 A memory is a class (the annotation value, as `@ DRAM`). The CUDA backend
 reads `backend_properties()` (`{"cuda": "smem", ...}`); the C hooks below

@@ -1,4 +1,4 @@
-"""The CUDA loop modes (docs/cuda.md, "Loop modes").
+"""The CUDA loop modes (docs/cuda.md, "The constructs").
 
 Read sequentially, both run their iterations in order like `seq`. In
 parallel:

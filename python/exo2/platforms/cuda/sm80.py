@@ -1,5 +1,5 @@
 """The Sm80 (A100 class) instructions: `cp.async`, `ldmatrix` and
-`mma.sync` with their fragment memories (docs/cuda.md, "Sm80: mma.sync").
+`mma.sync` with their fragment memories (docs/cuda.md, "From a naive GEMM to TMA and wgmma").
 
 Each instruction's body is its sequential meaning; its `unit` says which
 threads execute it (one thread for `cp.async`, a warp for `ldmatrix` and

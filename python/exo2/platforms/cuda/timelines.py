@@ -1,4 +1,4 @@
-"""The timelines that sync statements name (docs/cuda.md, "Timelines").
+"""The timelines that sync statements name (docs/cuda.md, "The constructs").
 
 As `pre` (what must be finished) and `post` (what may follow):
 

@@ -1,7 +1,7 @@
 """Units: the groups of threads that `cuda_threads` loops cut a collective
 into, that instructions must be executed by, and that distributed buffer
 dimensions (`acc: f32[2 @ cuda_warpgroup, 64, 256]`) are split over
-(docs/cuda.md, "Collectives").
+(docs/cuda.md, "The constructs").
 
 A unit is `threads` consecutive threads of one CTA whose first thread index
 is a multiple of `align`. `n * U` is n consecutive units U.
