@@ -1,7 +1,7 @@
 // Emission of one analysed procedure as a C function
-// (docs/reference/generated-c.md, "Shape of the generated C" to "Expressions"). Internal
-// to the C backend: c_library.cpp runs the analyses first and assembles the
-// library.
+// (docs/reference/generated-c.md, "Shape of the generated C" to "Expressions").
+// Internal to the C backend: c_library.cpp runs the analyses first and
+// assembles the library.
 #pragma once
 
 #include <map>

@@ -1057,7 +1057,8 @@ class KernelEmitter {
         break;
       case MemKind::Fragment: {
         // Leading dimensions index tiles; a tile is `frag_regs` registers
-        // of each thread of the warp(group) (docs/cuda.md, "From a naive GEMM to TMA and wgmma").
+        // of each thread of the warp(group) (docs/cuda.md, "From a naive GEMM
+        // to TMA and wgmma").
         const Properties props = a.mem->properties();
         const size_t tile_dims = 2;
         const size_t leading = shape.size() - std::min(shape.size(), tile_dims);
