@@ -220,6 +220,23 @@ Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
                      {.srcinfo = f.hi->srcinfo});
       extent = control_int(*size, s->srcinfo);
     }
+    // The extent is evaluated where the allocation moves, outside every
+    // lifted loop: it may not read their iterators (`seq(i, i + m)` gives
+    // `i + m - i`).
+    for (int outer = 0; outer < n_lifts; outer++) {
+      const Stmt around = cursors::resolve_stmt(proc, scopes[outer]);
+      if (around->kind != StmtKind::For) continue;
+      const Sym& it = around->as<For>().iter;
+      if (mentions(extent, it))
+        refuse(fmt::format("Cannot lift {}: the extent {} of the dimension "
+                           "kept for the loop over {} reads {}, which is not "
+                           "defined where the allocation moves",
+                           a.name.name(), print_expr(extent), f.iter.name(),
+                           it.name()),
+               {.srcinfo = loop->srcinfo,
+                .hint = "give the extent with size=, or simplify the loop's "
+                        "bounds first"});
+    }
     extents.push_back(extent);
     indices.push_back(
         from_iter ? iter

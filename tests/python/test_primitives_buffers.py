@@ -956,3 +956,27 @@ def test_stage_mem_around_a_window_statement_written_through():
     assert "            row[j] = 2.0 * row[j] + 1.0\n" in str(p)
     for n in (1, 2, 7):
         assert_same_results(rows, p, {"n": n})
+
+
+def test_autolift_alloc_refuses_an_extent_reading_a_lifted_iterator():
+    # found by the randomized schedule test: `seq(i, i + m)` gave the kept
+    # dimension the extent `i + m - i`, allocated outside the loop over i
+    @proc
+    def row_sums(n: size, m: size, a: f32[n, m], y: f32[n]):
+        for i in seq(0, n):
+            y[i] = 0.0
+            for j in seq(i, i + m):
+                s: f64
+                s = 0.0
+                s += a[i, j - i]
+                y[i] += s
+
+    alloc = row_sums.find("s : _")
+    with pytest.raises(
+        SchedulingError, match="the extent i \\+ m - i of the dimension"
+    ):
+        autolift_alloc(row_sums, alloc, n_lifts=2, keep_dims=True)
+    p = autolift_alloc(row_sums, alloc, n_lifts=1, keep_dims=True)
+    assert "        s: f64[i + m - i] @ DRAM\n" in str(p)
+    for n, m in ((1, 1), (3, 5)):
+        assert_same_results(row_sums, p, {"n": n, "m": m}, rtol=1e-5, atol=1e-5)
