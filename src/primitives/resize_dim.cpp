@@ -128,7 +128,7 @@ class FoldCheck {
   static bool encloses(const Access& outer, const Access& inner) {
     if (inner.loops.size() > outer.loops.size()) return false;
     for (size_t k = 0; k < inner.loops.size(); k++)
-      if (!(inner.loops[k].iter == outer.loops[k].iter)) return false;
+      if (inner.loops[k].id != outer.loops[k].id) return false;
     return true;
   }
   // `a` and `b` are `size` or more apart in the folded dimension.
