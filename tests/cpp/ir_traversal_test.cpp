@@ -2,6 +2,7 @@
 // docs/internals/traversal.md, and the sharing a mutator promises.
 #include <gtest/gtest.h>
 
+#include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "typed_ir_builders.hpp"
@@ -93,6 +94,73 @@ TEST(IRTraversal, MutatorThatChangesNothingReturnsItsInput) {
   const Block out = AddOne(Sym("unused")).mutate(p->body);
   ASSERT_EQ(out.size(), p->body.size());
   for (size_t s = 0; s < out.size(); s++) EXPECT_EQ(out[s], p->body[s]);
+}
+
+// --- the functors: a value per node, with extra arguments ------------------
+
+// The value of an integer expression in which every read has the value
+// `reads`; -1 for what it cannot evaluate (the example of
+// docs/internals/traversal.md, "Functors").
+class Evaluate : public ExprFunctor<int64_t, int64_t> {
+ protected:
+  int64_t visit_const(const Expr& e, int64_t) override {
+    return e->as<Const>().int_value();
+  }
+  int64_t visit_read(const Expr&, int64_t reads) override { return reads; }
+  int64_t visit_binop(const Expr& e, int64_t reads) override {
+    const auto& b = e->as<BinOp>();
+    const int64_t x = apply(b.lhs, reads), y = apply(b.rhs, reads);
+    return b.op == BinOpKind::Add ? x + y : x * y;
+  }
+  int64_t otherwise(const Expr&, int64_t) override { return -1; }
+};
+
+TEST(IRTraversal, ExprFunctorReturnsAValueAndPassesItsArguments) {
+  Sym i("i");
+  Evaluate eval;
+  EXPECT_EQ(eval.apply(add(mul(v(i), lit(3)), lit(4)), 5), 19);
+  // USub is not overridden: it goes to `otherwise`.
+  EXPECT_EQ(eval.apply(add(neg(v(i)), lit(4)), 5), 3);
+}
+
+// The names of the statements of a block, one level deep, with a prefix.
+class StatementNames : public StmtFunctor<std::string, const char*> {
+ protected:
+  std::string visit_assign(const Stmt& s, const char* prefix) override {
+    return std::string(prefix) +
+           (s->kind == StmtKind::Reduce ? "reduce" : "assign");
+  }
+  std::string visit_for(const Stmt& s, const char* prefix) override {
+    return std::string(prefix) + "for " + s->as<For>().iter.name();
+  }
+  std::string otherwise(const Stmt& s, const char* prefix) override {
+    return std::string(prefix) + kind_name(s->kind);
+  }
+};
+
+TEST(IRTraversal, StmtFunctorDispatchesOnKindAndDefaultsToOtherwise) {
+  Kernel k;
+  const Proc p = k.proc();
+  StatementNames names;
+  EXPECT_EQ(names.apply(p->body[0], "- "), "- assign");
+  EXPECT_EQ(names.apply(p->body[1], "- "), "- for i");
+  EXPECT_EQ(names.apply(make_pass(at(1)), "- "), "- Pass");
+}
+
+TEST(IRTraversal, ChildBlocksComeInPrintingOrder) {
+  Kernel k;
+  const Proc p = k.proc();
+  const Stmt loop = p->body[1];
+  const Stmt branch = make_if(truth(true), {p->body[0]}, {p->body[2]}, at(1));
+  std::vector<const Block*> seen;
+  auto note = [&](const Block& b) { seen.push_back(&b); };
+  for_each_child_block(*loop, note);
+  for_each_child_block(*branch, note);
+  for_each_child_block(*p->body[0], note);  // an assignment holds none
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(seen[0], &loop->as<For>().body);
+  EXPECT_EQ(seen[1], &branch->as<If>().body);
+  EXPECT_EQ(seen[2], &branch->as<If>().orelse);
 }
 
 }  // namespace

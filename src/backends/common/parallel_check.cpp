@@ -21,6 +21,7 @@
 #include "exo2/analysis/z3_encoding.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 
 namespace exo2 {
 
@@ -55,17 +56,13 @@ Expr add(const Expr& a, const Expr& b) {
   return make_binop(BinOpKind::Add, a, b, a->srcinfo, Type(TypeKind::Index));
 }
 
-class AccessCollector {
+class AccessCollector : public IRVisitor {
  public:
   std::vector<Access> accesses;
   bool writes_config = false;
 
   explicit AccessCollector(std::unordered_map<Sym, Alias> aliases)
       : aliases_(std::move(aliases)) {}
-
-  void block(const Block& b) {
-    for (const Stmt& s : b) stmt(s);
-  }
 
  private:
   std::unordered_map<Sym, Alias> aliases_;
@@ -101,31 +98,6 @@ class AccessCollector {
         {buffer, write, std::move(region), whole, loops_, guards_});
   }
 
-  void read_expr(const Expr& e) {
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const auto& r = e->as<Read>();
-        if (!e->type.is_numeric()) return;
-        std::vector<Extent> region;
-        for (const Expr& i : r.idx) region.push_back({i, nullptr});
-        record(r.name, std::move(region), false, false);
-        break;
-      }
-      case ExprKind::USub:
-        read_expr(e->as<USub>().arg);
-        break;
-      case ExprKind::BinOp:
-        read_expr(e->as<BinOp>().lhs);
-        read_expr(e->as<BinOp>().rhs);
-        break;
-      case ExprKind::ExternCall:
-        for (const Expr& a : e->as<ExternCall>().args) read_expr(a);
-        break;
-      default:
-        break;
-    }
-  }
-
   void call_arg(const Expr& a, bool write) {
     // A config field passed to a scalar parameter the callee writes.
     if (a->kind == ExprKind::ReadConfig && write) writes_config = true;
@@ -144,96 +116,85 @@ class AccessCollector {
     }
   }
 
-  void stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const auto& a = s->as<Assign>();
-        read_expr(a.rhs);
-        std::vector<Extent> region;
-        for (const Expr& i : a.idx) region.push_back({i, nullptr});
-        record(a.name, std::move(region), true, false);
-        break;
+  // ---- the accesses of statements: reads of their data expressions, the
+  // element an assignment writes, the windows a call passes
+  void visit_read(const Read& e) override {
+    if (!e.type.is_numeric()) return;
+    std::vector<Extent> region;
+    for (const Expr& i : e.idx) region.push_back({i, nullptr});
+    record(e.name, std::move(region), false, false);
+  }
+  void visit_assign(const Assign& a) override {
+    IRVisitor::visit_assign(a);
+    std::vector<Extent> region;
+    for (const Expr& i : a.idx) region.push_back({i, nullptr});
+    record(a.name, std::move(region), true, false);
+  }
+  void visit_write_config(const WriteConfig& w) override {
+    writes_config = true;
+    IRVisitor::visit_write_config(w);
+  }
+  void visit_alloc(const Alloc& a) override {
+    if (a.kind == StmtKind::Alloc) locals_.insert(a.name);
+  }
+  void visit_window_stmt(const WindowStmt& w) override {
+    if (w.rhs->kind != ExprKind::WindowExpr) return;
+    const auto& rhs = w.rhs->as<WindowExpr>();
+    if (locals_.count(rhs.name)) {
+      locals_.insert(w.name);
+      return;
+    }
+    auto it = aliases_.find(rhs.name);
+    if (it == aliases_.end()) {
+      aliases_[w.name] = {rhs.name, rhs.idx};
+      return;
+    }
+    // Compose: the new window's intervals index the old window's.
+    Alias composed{it->second.buffer, {}};
+    size_t k = 0;
+    for (const WindowAccess& outer : it->second.idx) {
+      if (!outer.is_interval || k >= rhs.idx.size()) {
+        composed.idx.push_back(outer);
+        continue;
       }
-      case StmtKind::WriteConfig:
-        writes_config = true;
-        read_expr(s->as<WriteConfig>().rhs);
-        break;
-      case StmtKind::Alloc:
-        locals_.insert(s->as<Alloc>().name);
-        break;
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        if (w.rhs->kind != ExprKind::WindowExpr) break;
-        const auto& rhs = w.rhs->as<WindowExpr>();
-        if (locals_.count(rhs.name)) {
-          locals_.insert(w.name);
-          break;
-        }
-        auto it = aliases_.find(rhs.name);
-        if (it == aliases_.end()) {
-          aliases_[w.name] = {rhs.name, rhs.idx};
-        } else {
-          // Compose: the new window's intervals index the old window's.
-          Alias composed{it->second.buffer, {}};
-          size_t k = 0;
-          for (const WindowAccess& outer : it->second.idx) {
-            if (!outer.is_interval || k >= rhs.idx.size()) {
-              composed.idx.push_back(outer);
-              continue;
-            }
-            const WindowAccess& inner = rhs.idx[k++];
-            if (inner.is_interval)
-              composed.idx.push_back(WindowAccess::interval(
-                  add(outer.lo, inner.lo), add(outer.lo, inner.hi)));
-            else
-              composed.idx.push_back(
-                  WindowAccess::point(add(outer.lo, inner.lo)));
-          }
-          aliases_[w.name] = std::move(composed);
-        }
-        break;
-      }
-      case StmtKind::Call: {
-        const auto& c = s->as<Call>();
-        writes_config =
-            writes_config || !config_fields_written(c.f->body).empty();
-        const std::vector<Sym> written = written_buffers(c.f->body);
-        for (size_t k = 0; k < c.args.size(); ++k) {
-          bool write = false;
-          for (const Sym& w : written) write |= w == c.f->args[k].name;
-          call_arg(c.args[k], write);
-        }
-        break;
-      }
-      case StmtKind::If: {
-        const auto& i = s->as<If>();
-        guards_.push_back({i.cond, true});
-        block(i.body);
-        guards_.back().second = false;
-        block(i.orelse);
-        guards_.pop_back();
-        break;
-      }
-      case StmtKind::For: {
-        const auto& f = s->as<For>();
-        loops_.push_back(&f);
-        block(f.body);
-        loops_.pop_back();
-        break;
-      }
-      case StmtKind::With:
-        block(s->as<With>().body);
-        break;
-      default:
-        break;
+      const WindowAccess& inner = rhs.idx[k++];
+      if (inner.is_interval)
+        composed.idx.push_back(WindowAccess::interval(add(outer.lo, inner.lo),
+                                                      add(outer.lo, inner.hi)));
+      else
+        composed.idx.push_back(WindowAccess::point(add(outer.lo, inner.lo)));
+    }
+    aliases_[w.name] = std::move(composed);
+  }
+  void visit_call(const Call& c) override {
+    writes_config = writes_config || !config_fields_written(c.f->body).empty();
+    const std::vector<Sym> written = written_buffers(c.f->body);
+    for (size_t k = 0; k < c.args.size(); ++k) {
+      bool write = false;
+      for (const Sym& w : written) write |= w == c.f->args[k].name;
+      call_arg(c.args[k], write);
     }
   }
+  void visit_if(const If& i) override {
+    guards_.push_back({i.cond, true});
+    visit(i.body);
+    guards_.back().second = false;
+    visit(i.orelse);
+    guards_.pop_back();
+  }
+  void visit_for(const For& f) override {
+    loops_.push_back(&f);
+    IRVisitor::visit_for(f);
+    loops_.pop_back();
+  }
+  // Synchronisation touches no data.
+  void visit_sync(const Sync&) override {}
 };
 
-class ParallelChecker {
+class ParallelChecker : public IRVisitor {
  public:
-  explicit ParallelChecker(const Proc& p) : proc_(p) {}
+  explicit ParallelChecker(const Proc& p)
+      : IRVisitor(Visits::StatementsOnly), proc_(p) {}
 
   void run() {
     written_fields_ = config_fields_written(proc_->body);
@@ -241,7 +202,7 @@ class ParallelChecker {
       if (a.type.kind() == TypeKind::Size) smt_.assume(smt_.var(a.name) >= 1);
     for (const Expr& pred : proc_->preds)
       if (holds_throughout(pred)) smt_.assume(pred);
-    block(proc_->body);
+    visit(proc_->body);
     if (!errors_.empty()) {
       std::string msg = "Errors occurred during precision checking:";
       for (const auto& e : errors_) msg += "\n" + e;
@@ -264,50 +225,31 @@ class ParallelChecker {
            !reads_any_field(fact, written_fields_);
   }
 
-  void block(const Block& b) {
-    for (const Stmt& s : b) stmt(s);
+  void visit_window_stmt(const WindowStmt& w) override {
+    if (w.rhs->kind == ExprKind::WindowExpr)
+      aliases_[w.name] = {w.rhs->as<WindowExpr>().name,
+                          w.rhs->as<WindowExpr>().idx};
   }
-
-  void stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        if (w.rhs->kind == ExprKind::WindowExpr)
-          aliases_[w.name] = {w.rhs->as<WindowExpr>().name,
-                              w.rhs->as<WindowExpr>().idx};
-        break;
-      }
-      case StmtKind::If: {
-        const auto& i = s->as<If>();
-        const bool encodable = holds_throughout(i.cond);
-        smt_.push();
-        if (encodable) smt_.assume(i.cond);
-        block(i.body);
-        smt_.pop();
-        smt_.push();
-        if (encodable) smt_.assume(!smt_.encode(i.cond));
-        block(i.orelse);
-        smt_.pop();
-        break;
-      }
-      case StmtKind::For: {
-        const auto& f = s->as<For>();
-        if (f.mode && f.mode->is_parallel() && !race_free(f))
-          errors_.push_back(f.srcinfo.str() +
-                            ": parallel loop's body is not parallelizable "
-                            "because of potential data races");
-        smt_.push();
-        assume_range(f);
-        block(f.body);
-        smt_.pop();
-        break;
-      }
-      case StmtKind::With:
-        block(s->as<With>().body);
-        break;
-      default:
-        break;
-    }
+  void visit_if(const If& i) override {
+    const bool encodable = holds_throughout(i.cond);
+    smt_.push();
+    if (encodable) smt_.assume(i.cond);
+    visit(i.body);
+    smt_.pop();
+    smt_.push();
+    if (encodable) smt_.assume(!smt_.encode(i.cond));
+    visit(i.orelse);
+    smt_.pop();
+  }
+  void visit_for(const For& f) override {
+    if (f.mode && f.mode->is_parallel() && !race_free(f))
+      errors_.push_back(f.srcinfo.str() +
+                        ": parallel loop's body is not parallelizable "
+                        "because of potential data races");
+    smt_.push();
+    assume_range(f);
+    IRVisitor::visit_for(f);
+    smt_.pop();
   }
 
   void assume_range(const For& f) {
@@ -359,7 +301,7 @@ class ParallelChecker {
 
   bool race_free(const For& loop) {
     AccessCollector collector(aliases_);
-    collector.block(loop.body);
+    collector.visit(loop.body);
     if (collector.writes_config) return false;
     const auto& acc = collector.accesses;
     if (!SmtEncoder::is_encodable(loop.lo) ||

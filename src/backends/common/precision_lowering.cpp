@@ -8,6 +8,8 @@
 
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
+#include "exo2/core_ir/ir_functor.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 
 namespace exo2 {
 
@@ -24,7 +26,7 @@ Type splice(const Type& t, TypeKind kind) {
   return t;
 }
 
-class PrecisionLowering {
+class PrecisionLowering : public IRMutator {
  public:
   explicit PrecisionLowering(TypeKind dflt) : default_(dflt) {}
 
@@ -36,7 +38,7 @@ class PrecisionLowering {
       types_[a.name] = out.type;
       args.push_back(out);
     }
-    Block body = block(p->body);
+    Block body = mutate(p->body);
     if (!errors_.empty()) {
       std::string msg = "Errors occurred during precision checking:";
       for (const auto& e : errors_) msg += "\n" + e;
@@ -62,168 +64,144 @@ class PrecisionLowering {
     return it == types_.end() ? default_ : it->second.basetype().kind();
   }
 
-  Block block(const Block& b) {
-    Block out;
-    for (const Stmt& s : b) out.push_back(stmt(s));
-    return out;
+  // ---- statements: each stores or passes its data at a concrete precision
+  Stmt mutate_assign(const Stmt& s) override {
+    const auto& a = s->as<Assign>();
+    const Type ltyp(element_kind(a.name));
+    Expr rhs = mutate(a.rhs);
+    if (is_r(rhs->type)) rhs = coerce(rhs, ltyp.kind());
+    return std::make_shared<const Assign>(s->kind, a.name, ltyp, a.idx, rhs,
+                                          s->srcinfo);
   }
-
-  Stmt stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const auto& a = s->as<Assign>();
-        const Type ltyp(element_kind(a.name));
-        Expr rhs = expr(a.rhs);
-        if (is_r(rhs->type)) rhs = coerce(rhs, ltyp.kind());
-        return std::make_shared<const Assign>(s->kind, a.name, ltyp, a.idx, rhs,
-                                              s->srcinfo);
-      }
-      case StmtKind::WriteConfig: {
-        const auto& w = s->as<WriteConfig>();
-        Expr rhs = expr(w.rhs);
-        const Type& ltyp = w.config->lookup_type(w.field);
-        if (is_r(rhs->type)) rhs = coerce(rhs, ltyp.kind());
-        return make_write_config(w.config, w.field, rhs, s->srcinfo);
-      }
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        Expr rhs = expr(w.rhs);
-        types_[w.name] = rhs->type;
-        return make_window_stmt(w.name, rhs, s->srcinfo, w.mem);
-      }
-      case StmtKind::Alloc: {
-        const auto& a = s->as<Alloc>();
-        const Type typ = resolve(a.type);
-        types_[a.name] = typ;
-        return make_alloc(a.name, typ, a.mem, s->srcinfo);
-      }
-      case StmtKind::Call: {
-        const auto& c = s->as<Call>();
-        std::vector<Expr> args;
-        for (size_t k = 0; k < c.args.size(); ++k) {
-          Expr a = expr(c.args[k]);
-          Type st = c.f->args[k].type.basetype();
-          if (is_r(st)) st = Type(default_);
-          const Type ct = a->type.basetype();
-          if (st.is_numeric() && st.kind() != ct.kind())
-            error(a->srcinfo, fmt::format("expected precision {}, but got {}",
-                                          st.str(), ct.str()));
-          args.push_back(a);
-        }
-        return make_call(c.f, std::move(args), s->srcinfo, c.barriers);
-      }
-      case StmtKind::If: {
-        const auto& i = s->as<If>();
-        return make_if(i.cond, block(i.body), block(i.orelse), s->srcinfo);
-      }
-      case StmtKind::For: {
-        const auto& f = s->as<For>();
-        return make_for(f.iter, f.lo, f.hi, block(f.body), f.mode, s->srcinfo);
-      }
-      case StmtKind::With: {
-        const auto& w = s->as<With>();
-        return make_with(w.ctx, block(w.body), s->srcinfo);
-      }
-      default:
-        return s;
-    }
+  Stmt mutate_write_config(const Stmt& s) override {
+    const auto& w = s->as<WriteConfig>();
+    Expr rhs = mutate(w.rhs);
+    const Type& ltyp = w.config->lookup_type(w.field);
+    if (is_r(rhs->type)) rhs = coerce(rhs, ltyp.kind());
+    return make_write_config(w.config, w.field, rhs, s->srcinfo);
   }
-
-  Expr expr(const Expr& e) {
-    switch (e->kind) {
-      case ExprKind::Read: {
-        if (!e->type.is_numeric()) return e;
-        return with_type(e, splice(e->type, element_kind(e->as<Read>().name)));
-      }
-      case ExprKind::WindowExpr:
-        return with_type(
-            e, splice(e->type, element_kind(e->as<WindowExpr>().name)));
-      case ExprKind::USub: {
-        Expr arg = expr(e->as<USub>().arg);
-        if (!e->type.is_numeric()) return e;
-        const Type t = arg->type;
-        return make_usub(std::move(arg), e->srcinfo, t);
-      }
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        if (!e->type.is_numeric()) return e;
-        Expr lhs = expr(b.lhs), rhs = expr(b.rhs);
-        Type typ;
-        if (lhs->type.is_error() || rhs->type.is_error()) {
-          typ = Type(TypeKind::Error);
-        } else if (is_r(lhs->type) && is_r(rhs->type)) {
-          typ = Type(TypeKind::R);
-        } else if (is_r(lhs->type)) {
-          typ = rhs->type;
-          lhs = coerce(lhs, typ.kind());
-        } else if (is_r(rhs->type)) {
-          typ = lhs->type;
-          rhs = coerce(rhs, typ.kind());
-        } else if (lhs->type.kind() != rhs->type.kind()) {
-          error(
-              e->srcinfo,
-              fmt::format("cannot compute operation '{}' between "
-                          "inconsistent precision types: {} and {}",
-                          binop_text(b.op), lhs->type.str(), rhs->type.str()));
-          typ = Type(TypeKind::Error);
-        } else {
-          typ = lhs->type;
-        }
-        return make_binop(b.op, lhs, rhs, e->srcinfo, typ);
-      }
-      case ExprKind::ExternCall: {
-        const auto& x = e->as<ExternCall>();
-        std::vector<Expr> args;
-        Type typ(TypeKind::R);
-        for (const Expr& a : x.args) {
-          args.push_back(expr(a));
-          if (!is_r(args.back()->type)) typ = args.back()->type;
-        }
-        for (Expr& a : args) {
-          if (a->type.kind() == typ.kind()) continue;
-          if (is_r(a->type))
-            a = coerce(a, typ.kind());
-          else
-            error(e->srcinfo,
-                  fmt::format("all extern arguments must have a same type, "
-                              "got {} and {}",
-                              typ.str(), a->type.str()));
-        }
-        return make_extern_call(x.f, std::move(args), e->srcinfo, typ);
-      }
-      default:
-        return e;
+  Stmt mutate_window_stmt(const Stmt& s) override {
+    const auto& w = s->as<WindowStmt>();
+    Expr rhs = mutate(w.rhs);
+    types_[w.name] = rhs->type;
+    return make_window_stmt(w.name, rhs, s->srcinfo, w.mem);
+  }
+  Stmt mutate_alloc(const Stmt& s) override {
+    if (s->kind == StmtKind::Free) return s;
+    const auto& a = s->as<Alloc>();
+    const Type typ = resolve(a.type);
+    types_[a.name] = typ;
+    return make_alloc(a.name, typ, a.mem, s->srcinfo);
+  }
+  Stmt mutate_call(const Stmt& s) override {
+    const auto& c = s->as<Call>();
+    std::vector<Expr> args;
+    for (size_t k = 0; k < c.args.size(); ++k) {
+      Expr a = mutate(c.args[k]);
+      Type st = c.f->args[k].type.basetype();
+      if (is_r(st)) st = Type(default_);
+      const Type ct = a->type.basetype();
+      if (st.is_numeric() && st.kind() != ct.kind())
+        error(a->srcinfo, fmt::format("expected precision {}, but got {}",
+                                      st.str(), ct.str()));
+      args.push_back(a);
     }
+    return make_call(c.f, std::move(args), s->srcinfo, c.barriers);
+  }
+  // Barriers hold no data.
+  Stmt mutate_sync(const Stmt& s) override { return s; }
+
+  // ---- data expressions: the precision of their buffers, or of what they
+  // combine (control expressions are left as they are)
+  Expr mutate_read(const Expr& e) override {
+    if (!e->type.is_numeric()) return e;
+    return with_type(e, splice(e->type, element_kind(e->as<Read>().name)));
+  }
+  Expr mutate_window_expr(const Expr& e) override {
+    return with_type(e,
+                     splice(e->type, element_kind(e->as<WindowExpr>().name)));
+  }
+  Expr mutate_usub(const Expr& e) override {
+    if (!e->type.is_numeric()) return e;
+    Expr arg = mutate(e->as<USub>().arg);
+    const Type t = arg->type;
+    return make_usub(std::move(arg), e->srcinfo, t);
+  }
+  Expr mutate_binop(const Expr& e) override {
+    const auto& b = e->as<BinOp>();
+    if (!e->type.is_numeric()) return e;
+    Expr lhs = mutate(b.lhs), rhs = mutate(b.rhs);
+    Type typ;
+    if (lhs->type.is_error() || rhs->type.is_error()) {
+      typ = Type(TypeKind::Error);
+    } else if (is_r(lhs->type) && is_r(rhs->type)) {
+      typ = Type(TypeKind::R);
+    } else if (is_r(lhs->type)) {
+      typ = rhs->type;
+      lhs = coerce(lhs, typ.kind());
+    } else if (is_r(rhs->type)) {
+      typ = lhs->type;
+      rhs = coerce(rhs, typ.kind());
+    } else if (lhs->type.kind() != rhs->type.kind()) {
+      error(e->srcinfo,
+            fmt::format("cannot compute operation '{}' between "
+                        "inconsistent precision types: {} and {}",
+                        binop_text(b.op), lhs->type.str(), rhs->type.str()));
+      typ = Type(TypeKind::Error);
+    } else {
+      typ = lhs->type;
+    }
+    return make_binop(b.op, lhs, rhs, e->srcinfo, typ);
+  }
+  Expr mutate_extern_call(const Expr& e) override {
+    const auto& x = e->as<ExternCall>();
+    std::vector<Expr> args;
+    Type typ(TypeKind::R);
+    for (const Expr& a : x.args) {
+      args.push_back(mutate(a));
+      if (!is_r(args.back()->type)) typ = args.back()->type;
+    }
+    for (Expr& a : args) {
+      if (a->type.kind() == typ.kind()) continue;
+      if (is_r(a->type))
+        a = coerce(a, typ.kind());
+      else
+        error(e->srcinfo,
+              fmt::format("all extern arguments must have a same type, "
+                          "got {} and {}",
+                          typ.str(), a->type.str()));
+    }
+    return make_extern_call(x.f, std::move(args), e->srcinfo, typ);
   }
 
   // Gives the `R` leaves of a data expression the precision `kind`.
-  Expr coerce(const Expr& e, TypeKind kind) {
-    const Type t(kind);
-    switch (e->kind) {
-      case ExprKind::Const:
-        return with_type(e, t);
-      case ExprKind::USub: {
-        const Expr& arg = e->as<USub>().arg;
-        return make_usub(is_r(arg->type) ? coerce(arg, kind) : arg, e->srcinfo,
-                         t);
-      }
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        return make_binop(b.op, is_r(b.lhs->type) ? coerce(b.lhs, kind) : b.lhs,
-                          is_r(b.rhs->type) ? coerce(b.rhs, kind) : b.rhs,
-                          e->srcinfo, t);
-      }
-      case ExprKind::ExternCall: {
-        const auto& x = e->as<ExternCall>();
-        std::vector<Expr> args;
-        for (const Expr& a : x.args)
-          args.push_back(is_r(a->type) ? coerce(a, kind) : a);
-        return make_extern_call(x.f, std::move(args), e->srcinfo, t);
-      }
-      default:
-        return e;
+  class Coerce : public ExprFunctor<Expr, TypeKind> {
+   protected:
+    Expr visit_const(const Expr& e, TypeKind kind) override {
+      return with_type(e, Type(kind));
     }
+    Expr visit_usub(const Expr& e, TypeKind kind) override {
+      const Expr& arg = e->as<USub>().arg;
+      return make_usub(is_r(arg->type) ? apply(arg, kind) : arg, e->srcinfo,
+                       Type(kind));
+    }
+    Expr visit_binop(const Expr& e, TypeKind kind) override {
+      const auto& b = e->as<BinOp>();
+      return make_binop(b.op, is_r(b.lhs->type) ? apply(b.lhs, kind) : b.lhs,
+                        is_r(b.rhs->type) ? apply(b.rhs, kind) : b.rhs,
+                        e->srcinfo, Type(kind));
+    }
+    Expr visit_extern_call(const Expr& e, TypeKind kind) override {
+      const auto& x = e->as<ExternCall>();
+      std::vector<Expr> args;
+      for (const Expr& a : x.args)
+        args.push_back(is_r(a->type) ? apply(a, kind) : a);
+      return make_extern_call(x.f, std::move(args), e->srcinfo, Type(kind));
+    }
+    Expr otherwise(const Expr& e, TypeKind) override { return e; }
+  };
+  static Expr coerce(const Expr& e, TypeKind kind) {
+    return Coerce().apply(e, kind);
   }
 };
 

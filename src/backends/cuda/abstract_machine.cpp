@@ -11,6 +11,8 @@
 #include "commit_groups.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
+#include "exo2/core_ir/ir_functor.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "mbarriers.hpp"
 
@@ -150,7 +152,7 @@ class Machine {
       if (a.type.is_numeric() && a.type.is_tensor())
         views_[a.name] =
             root_view(new_buffer(a.name.name(), mem_kind(a.mem), a.type, {}));
-    host_block(proc_->body);
+    HostStatement(*this).run(proc_->body);
     if (!errors_.empty()) throw parallel_check_error(std::move(errors_));
     return events_;
   }
@@ -203,73 +205,80 @@ class Machine {
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
   }
 
-  int64_t eval(const Expr& e) {
-    switch (e->kind) {
-      case ExprKind::Read: {
-        auto it = env_.find(e->as<Read>().name);
-        if (it == env_.end())
-          throw CodegenError(CodegenError::Kind::Value,
-                             fmt::format("{}: check_parallel cannot evaluate "
-                                         "{}",
-                                         e->srcinfo.str(), print_expr(e)));
-        return it->second;
-      }
-      case ExprKind::Const: {
-        const auto& c = e->as<Const>();
-        if (c.is_bool()) return std::get<bool>(c.value);
-        if (c.is_int()) return c.int_value();
-        return static_cast<int64_t>(std::get<double>(c.value));
-      }
-      case ExprKind::USub:
-        return -eval(e->as<USub>().arg);
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        if (b.op == BinOpKind::And) return eval(b.lhs) && eval(b.rhs);
-        if (b.op == BinOpKind::Or) return eval(b.lhs) || eval(b.rhs);
-        const int64_t x = eval(b.lhs), y = eval(b.rhs);
-        switch (b.op) {
-          case BinOpKind::Add:
-            return x + y;
-          case BinOpKind::Sub:
-            return x - y;
-          case BinOpKind::Mul:
-            return x * y;
-          case BinOpKind::Div:
-            return y == 0 ? 0 : floor_div(x, y);
-          case BinOpKind::Mod:
-            return y == 0 ? 0 : x - y * floor_div(x, y);
-          case BinOpKind::Lt:
-            return x < y;
-          case BinOpKind::Gt:
-            return x > y;
-          case BinOpKind::Le:
-            return x <= y;
-          case BinOpKind::Ge:
-            return x >= y;
-          case BinOpKind::Eq:
-            return x == y;
-          default:
-            return 0;
-        }
-      }
-      case ExprKind::StrideExpr: {
-        const auto& s = e->as<StrideExpr>();
-        const View& v = views_.at(s.name);
-        if (v.buffer < 0) return 1;
-        const Buffer& b = buffers_[v.buffer];
-        int64_t stride = 1;
-        for (size_t d = b.extents.size();
-             d-- > static_cast<size_t>(v.dims.at(s.dim)) + 1;)
-          stride *= b.extents[d];
-        return stride;
-      }
-      default:
-        throw CodegenError(CodegenError::Kind::Value,
-                           fmt::format("{}: check_parallel cannot evaluate "
-                                       "{}",
-                                       e->srcinfo.str(), print_expr(e)));
+  // The value of a control expression under the current environment.
+  class Evaluator : public ExprFunctor<int64_t> {
+   public:
+    explicit Evaluator(Machine& m) : m_(m) {}
+
+   protected:
+    int64_t visit_read(const Expr& e) override {
+      auto it = m_.env_.find(e->as<Read>().name);
+      if (it == m_.env_.end()) return otherwise(e);
+      return it->second;
     }
-  }
+    int64_t visit_const(const Expr& e) override {
+      const auto& c = e->as<Const>();
+      if (c.is_bool()) return std::get<bool>(c.value);
+      if (c.is_int()) return c.int_value();
+      return static_cast<int64_t>(std::get<double>(c.value));
+    }
+    int64_t visit_usub(const Expr& e) override {
+      return -apply(e->as<USub>().arg);
+    }
+    int64_t visit_binop(const Expr& e) override {
+      const auto& b = e->as<BinOp>();
+      if (b.op == BinOpKind::And) return apply(b.lhs) && apply(b.rhs);
+      if (b.op == BinOpKind::Or) return apply(b.lhs) || apply(b.rhs);
+      const int64_t x = apply(b.lhs), y = apply(b.rhs);
+      switch (b.op) {
+        case BinOpKind::Add:
+          return x + y;
+        case BinOpKind::Sub:
+          return x - y;
+        case BinOpKind::Mul:
+          return x * y;
+        case BinOpKind::Div:
+          return y == 0 ? 0 : floor_div(x, y);
+        case BinOpKind::Mod:
+          return y == 0 ? 0 : x - y * floor_div(x, y);
+        case BinOpKind::Lt:
+          return x < y;
+        case BinOpKind::Gt:
+          return x > y;
+        case BinOpKind::Le:
+          return x <= y;
+        case BinOpKind::Ge:
+          return x >= y;
+        case BinOpKind::Eq:
+          return x == y;
+        default:
+          return 0;
+      }
+    }
+    int64_t visit_stride_expr(const Expr& e) override {
+      const auto& s = e->as<StrideExpr>();
+      const View& v = m_.views_.at(s.name);
+      if (v.buffer < 0) return 1;
+      const Buffer& b = m_.buffers_[v.buffer];
+      int64_t stride = 1;
+      for (size_t d = b.extents.size();
+           d-- > static_cast<size_t>(v.dims.at(s.dim)) + 1;)
+        stride *= b.extents[d];
+      return stride;
+    }
+    int64_t otherwise(const Expr& e) override {
+      throw CodegenError(CodegenError::Kind::Value,
+                         fmt::format("{}: check_parallel cannot evaluate "
+                                     "{}",
+                                     e->srcinfo.str(), print_expr(e)));
+    }
+
+   private:
+    Machine& m_;
+  };
+  Evaluator evaluator_{*this};
+
+  int64_t eval(const Expr& e) { return evaluator_.apply(e); }
 
   // ---- buffers ------------------------------------------------------------
   int new_buffer(const std::string& name, MemKind kind, const Type& t,
@@ -311,47 +320,50 @@ class Machine {
   }
 
   // ---- host code ----------------------------------------------------------
-  void host_block(const Block& b) {
-    for (const Stmt& s : b) host_stmt(s);
-  }
+  // Runs the host statements, and the kernels they launch.
+  class HostStatement : public StmtFunctor<void> {
+   public:
+    explicit HostStatement(Machine& m) : m_(m) {}
 
-  void host_stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::For: {
-        const auto& f = s->as<For>();
-        const int64_t lo = eval(f.lo), hi = eval(f.hi);
-        for (int64_t i = lo; i < hi; ++i) {
-          env_[f.iter] = i;
-          host_block(f.body);
-        }
-        return;
-      }
-      case StmtKind::If: {
-        const auto& i = s->as<If>();
-        host_block(eval(i.cond) ? i.body : i.orelse);
-        return;
-      }
-      case StmtKind::Alloc: {
-        const auto& a = s->as<Alloc>();
-        if (a.type.is_numeric() && a.type.is_tensor())
-          views_[a.name] =
-              root_view(new_buffer(a.name.name(), mem_kind(a.mem), a.type, {}));
-        return;
-      }
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        if (w.rhs->kind == ExprKind::WindowExpr)
-          views_[w.name] = window_view(w.rhs->as<WindowExpr>());
-        return;
-      }
-      case StmtKind::With:
-        for (const KernelAnalysis& ka : kernels_)
-          if (ka.kernel.with.get() == s.get()) kernel(ka);
-        return;
-      default:
-        return;
+    void run(const Block& b) {
+      for (const Stmt& s : b) apply(s);
     }
-  }
+
+   protected:
+    void visit_for(const Stmt& s) override {
+      const auto& f = s->as<For>();
+      const int64_t lo = m_.eval(f.lo), hi = m_.eval(f.hi);
+      for (int64_t i = lo; i < hi; ++i) {
+        m_.env_[f.iter] = i;
+        run(f.body);
+      }
+    }
+    void visit_if(const Stmt& s) override {
+      const auto& i = s->as<If>();
+      run(m_.eval(i.cond) ? i.body : i.orelse);
+    }
+    void visit_alloc(const Stmt& s) override {
+      if (s->kind != StmtKind::Alloc) return;
+      const auto& a = s->as<Alloc>();
+      if (a.type.is_numeric() && a.type.is_tensor())
+        m_.views_[a.name] = m_.root_view(
+            m_.new_buffer(a.name.name(), mem_kind(a.mem), a.type, {}));
+    }
+    void visit_window_stmt(const Stmt& s) override {
+      const auto& w = s->as<WindowStmt>();
+      if (w.rhs->kind == ExprKind::WindowExpr)
+        m_.views_[w.name] = m_.window_view(w.rhs->as<WindowExpr>());
+    }
+    void visit_with(const Stmt& s) override {
+      for (const KernelAnalysis& ka : m_.kernels_)
+        if (ka.kernel.with.get() == s.get()) m_.kernel(ka);
+    }
+    // Everything else of the host does not touch kernel buffers.
+    void otherwise(const Stmt&) override {}
+
+   private:
+    Machine& m_;
+  };
 
   // ---- kernels ------------------------------------------------------------
   void kernel(const KernelAnalysis& ka) {
@@ -420,106 +432,107 @@ class Machine {
   }
 
   void block(const Block& b, int cta) {
-    for (const Stmt& s : b) stmt(s, cta);
-  }
-
-  void stmt(const Stmt& s, int cta) {
-    ++events_;
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const auto& a = s->as<Assign>();
-        const Threads t = threads_of(collective(s), cta);
-        reads(a.rhs, s, t);
-        std::vector<int64_t> idx;
-        for (const Expr& i : a.idx) idx.push_back(eval(i));
-        if (s->kind == StmtKind::Reduce)
-          access(a.name, idx, false, Exec::InOrder, kInOrder, s, t);
-        access(a.name, idx, true, Exec::InOrder, kInOrder, s, t);
-        return;
-      }
-      case StmtKind::If: {
-        const auto& i = s->as<If>();
-        block(eval(i.cond) ? i.body : i.orelse, cta);
-        return;
-      }
-      case StmtKind::For: {
-        const auto& f = s->as<For>();
-        const int64_t lo = eval(f.lo), hi = eval(f.hi);
-        for (int64_t i = lo; i < hi; ++i) {
-          env_[f.iter] = i;
-          block(f.body, cta);
-        }
-        return;
-      }
-      case StmtKind::With:
-        block(s->as<With>().body, cta);
-        return;
-      case StmtKind::Alloc: {
-        const auto& a = s->as<Alloc>();
-        const MemKind kind = mem_kind(a.mem);
-        if (is_barrier_memory(kind)) {
-          barrier_allocs_[a.name] = s.get();
-          return;
-        }
-        // Registers of one thread are its own; shared memory and fragments
-        // (registers of a warp or warpgroup, accessed by instructions) are
-        // tracked, one buffer per CTA and allocation.
-        if (kind != MemKind::Smem && kind != MemKind::Fragment) {
-          views_[a.name] = View{};
-          return;
-        }
-        auto key = std::make_pair(cta, s.get());
-        auto it = smem_.find(key);
-        if (it == smem_.end()) {
-          std::vector<int> ring;
-          for (const auto& an : a.type.dim_annotations()) {
-            auto d = dim_facts(an);
-            ring.push_back(d && d->is_ring ? d->depth : 0);
-          }
-          it = smem_.emplace(key, new_buffer(a.name.name(), kind, a.type, ring))
-                   .first;
-        }
-        views_[a.name] = root_view(it->second);
-        return;
-      }
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        views_[w.name] = window_view(w.rhs->as<WindowExpr>());
-        return;
-      }
-      case StmtKind::Call:
-        call(s, cta);
-        return;
-      case StmtKind::Sync:
-        sync(s, cta);
-        return;
-      default:
-        return;
+    for (const Stmt& s : b) {
+      ++events_;
+      kernel_statement_.apply(s, cta);
     }
   }
 
-  void reads(const Expr& e, const Stmt& s, const Threads& t) {
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const auto& r = e->as<Read>();
-        if (!e->type.is_numeric()) return;
-        std::vector<int64_t> idx;
-        for (const Expr& i : r.idx) idx.push_back(eval(i));
-        access(r.name, idx, false, Exec::InOrder, kInOrder, s, t);
+  // Runs a kernel statement on CTA `cta`, recording its accesses.
+  class KernelStatement : public StmtFunctor<void, int> {
+   public:
+    explicit KernelStatement(Machine& m) : m_(m) {}
+
+   protected:
+    void visit_assign(const Stmt& s, int cta) override {
+      const auto& a = s->as<Assign>();
+      const Threads t = m_.threads_of(m_.collective(s), cta);
+      ReadAccesses(m_, s, t).visit(a.rhs);
+      std::vector<int64_t> idx;
+      for (const Expr& i : a.idx) idx.push_back(m_.eval(i));
+      if (s->kind == StmtKind::Reduce)
+        m_.access(a.name, idx, false, Exec::InOrder, kInOrder, s, t);
+      m_.access(a.name, idx, true, Exec::InOrder, kInOrder, s, t);
+    }
+    void visit_if(const Stmt& s, int cta) override {
+      const auto& i = s->as<If>();
+      m_.block(m_.eval(i.cond) ? i.body : i.orelse, cta);
+    }
+    void visit_for(const Stmt& s, int cta) override {
+      const auto& f = s->as<For>();
+      const int64_t lo = m_.eval(f.lo), hi = m_.eval(f.hi);
+      for (int64_t i = lo; i < hi; ++i) {
+        m_.env_[f.iter] = i;
+        m_.block(f.body, cta);
+      }
+    }
+    void visit_with(const Stmt& s, int cta) override {
+      m_.block(s->as<With>().body, cta);
+    }
+    void visit_alloc(const Stmt& s, int cta) override {
+      if (s->kind != StmtKind::Alloc) return;
+      const auto& a = s->as<Alloc>();
+      const MemKind kind = mem_kind(a.mem);
+      if (is_barrier_memory(kind)) {
+        m_.barrier_allocs_[a.name] = s.get();
         return;
       }
-      case ExprKind::USub:
-        reads(e->as<USub>().arg, s, t);
+      // Registers of one thread are its own; shared memory and fragments
+      // (registers of a warp or warpgroup, accessed by instructions) are
+      // tracked, one buffer per CTA and allocation.
+      if (kind != MemKind::Smem && kind != MemKind::Fragment) {
+        m_.views_[a.name] = View{};
         return;
-      case ExprKind::BinOp:
-        reads(e->as<BinOp>().lhs, s, t);
-        reads(e->as<BinOp>().rhs, s, t);
-        return;
-      default:
-        return;
+      }
+      auto key = std::make_pair(cta, s.get());
+      auto it = m_.smem_.find(key);
+      if (it == m_.smem_.end()) {
+        std::vector<int> ring;
+        for (const auto& an : a.type.dim_annotations()) {
+          auto d = dim_facts(an);
+          ring.push_back(d && d->is_ring ? d->depth : 0);
+        }
+        it = m_.smem_
+                 .emplace(key, m_.new_buffer(a.name.name(), kind, a.type, ring))
+                 .first;
+      }
+      m_.views_[a.name] = m_.root_view(it->second);
     }
-  }
+    void visit_window_stmt(const Stmt& s, int) override {
+      const auto& w = s->as<WindowStmt>();
+      m_.views_[w.name] = m_.window_view(w.rhs->as<WindowExpr>());
+    }
+    void visit_call(const Stmt& s, int cta) override { m_.call(s, cta); }
+    void visit_sync(const Stmt& s, int cta) override { m_.sync(s, cta); }
+    // Pass; kernels write no configuration fields (the static check).
+    void otherwise(const Stmt&, int) override {}
+
+   private:
+    Machine& m_;
+  };
+  KernelStatement kernel_statement_{*this};
+
+  // The reads of buffer elements in a data expression of statement `s`.
+  // (Extern calls, which could hide reads, are refused in kernels by the
+  // static check.)
+  class ReadAccesses : public IRVisitor {
+   public:
+    ReadAccesses(Machine& m, const Stmt& s, const Threads& t)
+        : m_(m), s_(s), t_(t) {}
+
+   protected:
+    void visit_read(const Read& e) override {
+      if (!e.type.is_numeric()) return;
+      std::vector<int64_t> idx;
+      for (const Expr& i : e.idx) idx.push_back(m_.eval(i));
+      m_.access(e.name, idx, false, Exec::InOrder, kInOrder, s_, t_);
+    }
+
+   private:
+    Machine& m_;
+    const Stmt& s_;
+    const Threads& t_;
+  };
 
   // ---- accesses -----------------------------------------------------------
   // `owned`: the buffer is registers of the executing threads.
@@ -679,60 +692,36 @@ class Machine {
 
   // The parameters an instruction's body reads.
   static std::set<Sym> read_params(const Block& body) {
-    std::set<Sym> out;
-    std::function<void(const Expr&)> in_expr = [&](const Expr& e) {
-      if (!e) return;
-      switch (e->kind) {
-        case ExprKind::Read:
-          out.insert(e->as<Read>().name);
-          for (const Expr& i : e->as<Read>().idx) in_expr(i);
-          break;
-        case ExprKind::WindowExpr:
-          out.insert(e->as<WindowExpr>().name);
-          break;
-        case ExprKind::BinOp:
-          in_expr(e->as<BinOp>().lhs);
-          in_expr(e->as<BinOp>().rhs);
-          break;
-        case ExprKind::USub:
-          in_expr(e->as<USub>().arg);
-          break;
-        case ExprKind::ExternCall:
-          for (const Expr& a : e->as<ExternCall>().args) in_expr(a);
-          break;
-        default:
-          break;
-      }
-    };
-    std::function<void(const Block&)> in_block = [&](const Block& b) {
-      for (const Stmt& s : b) {
-        switch (s->kind) {
-          case StmtKind::Assign:
-            in_expr(s->as<Assign>().rhs);
-            break;
-          case StmtKind::Reduce:
-            out.insert(s->as<Assign>().name);
-            in_expr(s->as<Assign>().rhs);
-            break;
-          case StmtKind::For:
-            in_block(s->as<For>().body);
-            break;
-          case StmtKind::If:
-            in_expr(s->as<If>().cond);
-            in_block(s->as<If>().body);
-            in_block(s->as<If>().orelse);
-            break;
-          case StmtKind::Call:
-            for (const Expr& a : s->as<Call>().args) in_expr(a);
-            break;
-          default:
-            break;
-        }
-      }
-    };
-    in_block(body);
-    return out;
+    ParamReads reads;
+    reads.visit(body);
+    return std::move(reads.out);
   }
+
+  // What `read_params` counts as a read: the buffers read by expressions,
+  // and the destination of a reduction, in assignments, conditions and the
+  // arguments of calls (not in loop bounds, allocations or windows).
+  class ParamReads : public IRVisitor {
+   public:
+    std::set<Sym> out;
+
+   protected:
+    void visit_read(const Read& e) override {
+      out.insert(e.name);
+      IRVisitor::visit_read(e);
+    }
+    void visit_window_expr(const WindowExpr& e) override { out.insert(e.name); }
+    void visit_assign(const Assign& s) override {
+      if (s.kind == StmtKind::Reduce) out.insert(s.name);
+      visit(s.rhs);
+    }
+    void visit_for(const For& s) override { visit(s.body); }
+    void visit_call(const Call& s) override { visit(s.args); }
+    void visit_write_config(const WriteConfig&) override {}
+    void visit_alloc(const Alloc&) override {}
+    void visit_window_stmt(const WindowStmt&) override {}
+    void visit_with(const With&) override {}
+    void visit_sync(const Sync&) override {}
+  };
 
   void call(const Stmt& s, int cta) {
     const auto& c = s->as<Call>();

@@ -4,6 +4,8 @@
 
 #include <numeric>
 
+#include "exo2/core_ir/ir_functor.hpp"
+
 namespace exo2::cuda {
 
 namespace {
@@ -23,7 +25,7 @@ std::optional<int64_t> int_literal(const Expr& e) {
   return std::nullopt;
 }
 
-class Analysis {
+class Analysis : public StmtFunctor<void, const Collective&, bool> {
  public:
   Analysis(const Kernel& k, std::vector<Diagnostic>& errors)
       : kernel_(k), errors_(errors) {}
@@ -42,72 +44,68 @@ class Analysis {
     errors_.push_back({at, std::move(message)});
   }
 
+  // Every statement of `b` runs on collective `c`; `in_warps`: inside a
+  // CudaWarps block.
   void block(const Block& b, const Collective& c, bool in_warps) {
-    for (const Stmt& s : b) stmt(s, c, in_warps);
-  }
-
-  void stmt(const Stmt& s, const Collective& c, bool in_warps) {
-    map_[s.get()] = c;
-    switch (s->kind) {
-      case StmtKind::If:
-        block(s->as<If>().body, c, in_warps);
-        block(s->as<If>().orelse, c, in_warps);
-        return;
-      case StmtKind::For: {
-        const For& f = s->as<For>();
-        switch (loop_kind(f)) {
-          case LoopKind::Threads:
-            block(f.body, cut(f, c), in_warps);
-            return;
-          case LoopKind::Tasks:
-            error(s->srcinfo,
-                  "cuda_tasks loops must form the nest directly inside the "
-                  "CudaDeviceFunction; this one is inside the task body");
-            break;
-          case LoopKind::Par:
-          case LoopKind::Other:
-            error(s->srcinfo,
-                  fmt::format("{} loops are not allowed inside a kernel: use "
-                              "cuda_threads to run iterations on different "
-                              "threads",
-                              f.mode->name()));
-            break;
-          default:
-            break;
-        }
-        block(f.body, c, in_warps);
-        return;
-      }
-      case StmtKind::With: {
-        const With& w = s->as<With>();
-        if (device_function(w)) {
-          error(s->srcinfo,
-                "a CudaDeviceFunction cannot be nested in a kernel");
-          return;
-        }
-        auto range = warp_range(w);
-        if (!range) {
-          error(s->srcinfo,
-                fmt::format("`with {}` is not a CUDA context", w.ctx->text()));
-          block(w.body, c, in_warps);
-          return;
-        }
-        if (in_warps) {
-          error(s->srcinfo, "CudaWarps blocks cannot be nested");
-        } else if (!c.cuts.empty()) {
-          error(s->srcinfo,
-                "CudaWarps is not allowed inside a cuda_threads loop");
-        } else {
-          block(w.body, narrow(w, *range, c), true);
-          return;
-        }
-        block(w.body, c, true);
-        return;
-      }
-      default:
-        return;
+    for (const Stmt& s : b) {
+      map_[s.get()] = c;
+      apply(s, c, in_warps);
     }
   }
+
+  void visit_if(const Stmt& s, const Collective& c, bool in_warps) override {
+    block(s->as<If>().body, c, in_warps);
+    block(s->as<If>().orelse, c, in_warps);
+  }
+  void visit_for(const Stmt& s, const Collective& c, bool in_warps) override {
+    const For& f = s->as<For>();
+    switch (loop_kind(f)) {
+      case LoopKind::Threads:
+        block(f.body, cut(f, c), in_warps);
+        return;
+      case LoopKind::Tasks:
+        error(s->srcinfo,
+              "cuda_tasks loops must form the nest directly inside the "
+              "CudaDeviceFunction; this one is inside the task body");
+        break;
+      case LoopKind::Par:
+      case LoopKind::Other:
+        error(s->srcinfo,
+              fmt::format("{} loops are not allowed inside a kernel: use "
+                          "cuda_threads to run iterations on different "
+                          "threads",
+                          f.mode->name()));
+        break;
+      default:
+        break;
+    }
+    block(f.body, c, in_warps);
+  }
+  void visit_with(const Stmt& s, const Collective& c, bool in_warps) override {
+    const With& w = s->as<With>();
+    if (device_function(w)) {
+      error(s->srcinfo, "a CudaDeviceFunction cannot be nested in a kernel");
+      return;
+    }
+    auto range = warp_range(w);
+    if (!range) {
+      error(s->srcinfo,
+            fmt::format("`with {}` is not a CUDA context", w.ctx->text()));
+      block(w.body, c, in_warps);
+      return;
+    }
+    if (in_warps) {
+      error(s->srcinfo, "CudaWarps blocks cannot be nested");
+    } else if (!c.cuts.empty()) {
+      error(s->srcinfo, "CudaWarps is not allowed inside a cuda_threads loop");
+    } else {
+      block(w.body, narrow(w, *range, c), true);
+      return;
+    }
+    block(w.body, c, true);
+  }
+  // Statements without a body run on the collective of their list.
+  void otherwise(const Stmt&, const Collective&, bool) override {}
 
   Collective cut(const For& f, const Collective& parent) {
     const Unit u = loop_unit(f);

@@ -6,6 +6,7 @@
 
 #include "exo2/analysis/z3_encoding.hpp"
 #include "exo2/core_ir/equality.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/primitives/substitute.hpp"
 
@@ -19,34 +20,35 @@ bool is_group_memory(const MemoryPtr& m) {
 }
 
 // An arrive on `g`: its barrier element.
-const Expr* arrive_on(const Stmt& s, const Sym& g) {
-  if (s->kind != StmtKind::Sync) return nullptr;
-  const auto& y = s->as<Sync>();
+const Expr* arrive_on(const Sync& y, const Sym& g) {
   if (y.sync != SyncKind::Arrive) return nullptr;
   for (const Expr& b : y.barriers)
     if (b->as<Read>().name == g) return &b;
   return nullptr;
 }
-
-bool contains_arrive(const Block& b, const Sym& g);
-bool contains_arrive(const Stmt& s, const Sym& g) {
-  if (arrive_on(s, g)) return true;
-  switch (s->kind) {
-    case StmtKind::For:
-      return contains_arrive(s->as<For>().body, g);
-    case StmtKind::If:
-      return contains_arrive(s->as<If>().body, g) ||
-             contains_arrive(s->as<If>().orelse, g);
-    case StmtKind::With:
-      return contains_arrive(s->as<With>().body, g);
-    default:
-      return false;
-  }
+const Expr* arrive_on(const Stmt& s, const Sym& g) {
+  return s->kind == StmtKind::Sync ? arrive_on(s->as<Sync>(), g) : nullptr;
 }
-bool contains_arrive(const Block& b, const Sym& g) {
-  for (const Stmt& s : b)
-    if (contains_arrive(s, g)) return true;
-  return false;
+
+// Whether a statement arrives on `g`, or holds one that does.
+bool contains_arrive(const Stmt& s, const Sym& g) {
+  class Search : public IRVisitor {
+   public:
+    explicit Search(const Sym& g) : IRVisitor(Visits::StatementsOnly), g_(g) {}
+    bool found = false;
+
+   protected:
+    void visit_sync(const Sync& y) override {
+      if (!arrive_on(y, g_)) return;
+      found = true;
+      stop();
+    }
+
+   private:
+    const Sym& g_;
+  } search(g);
+  search.visit(s);
+  return search.found;
 }
 
 // Where a statement sits: its list, its index, and the owner (null for the
@@ -57,10 +59,10 @@ struct Place {
   const StmtNode* owner;
 };
 
-class Depths {
+class Depths : public IRVisitor {
  public:
   Depths(const Kernel& k, std::vector<Diagnostic>& errors)
-      : k_(k), errors_(errors) {}
+      : IRVisitor(Visits::StatementsOnly), k_(k), errors_(errors) {}
 
   std::unordered_map<const StmtNode*, int> run() {
     for (const Expr& f : k_.facts)
@@ -94,44 +96,23 @@ class Depths {
       const Stmt& s = b[i];
       if (s->kind == StmtKind::Alloc)
         memories_[s->as<Alloc>().name] = s->as<Alloc>().mem;
-      if (s->kind == StmtKind::For) index(s->as<For>().body, s.get());
-      if (s->kind == StmtKind::If) {
-        index(s->as<If>().body, s.get());
-        index(s->as<If>().orelse, s.get());
-      }
-      if (s->kind == StmtKind::With) index(s->as<With>().body, s.get());
+      for_each_child_block(*s, [&](const Block& c) { index(c, s.get()); });
     }
   }
 
-  void visit(const Block& b) {
-    for (const Stmt& s : b) {
-      switch (s->kind) {
-        case StmtKind::For:
-          smt_.push();
-          assume_range(s->as<For>());
-          visit(s->as<For>().body);
-          smt_.pop();
-          break;
-        case StmtKind::If:
-          visit(s->as<If>().body);
-          visit(s->as<If>().orelse);
-          break;
-        case StmtKind::With:
-          visit(s->as<With>().body);
-          break;
-        case StmtKind::Sync: {
-          const auto& y = s->as<Sync>();
-          if (y.sync != SyncKind::Await) break;
-          const Expr& b0 = y.barriers.front();
-          auto mem = memories_.find(b0->as<Read>().name);
-          if (mem == memories_.end() || !is_group_memory(mem->second)) break;
-          depth(s, b0);
-          break;
-        }
-        default:
-          break;
-      }
-    }
+  void visit_for(const For& f) override {
+    smt_.push();
+    assume_range(f);
+    IRVisitor::visit_for(f);
+    smt_.pop();
+  }
+  void visit_sync(const Sync& y) override {
+    if (y.sync != SyncKind::Await) return;
+    const Expr& b0 = y.barriers.front();
+    auto mem = memories_.find(b0->as<Read>().name);
+    if (mem == memories_.end() || !is_group_memory(mem->second)) return;
+    const Place& p = places_.at(&y);
+    depth((*p.list)[p.index], b0);
   }
 
   void error(const Stmt& s, const std::string& why) {

@@ -15,6 +15,7 @@
 #include "exo2/backends/c_codegen.hpp"
 #include "exo2/backends/codegen_passes.hpp"
 #include "exo2/backends/cuda_codegen.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "static_check.hpp"
 
 namespace exo2 {
@@ -26,49 +27,34 @@ using cuda::KernelCode;
 
 // Replaces each kernel block by the call of its launch instruction, and
 // calls of rewritten procedures by calls of their rewritten versions.
-class HostRewriter {
+class HostRewriter : public IRMutator {
  public:
   HostRewriter(std::unordered_map<const StmtNode*, Proc> launches,
                const std::unordered_map<const ProcNode*, Proc>& rewritten)
-      : launches_(std::move(launches)), rewritten_(rewritten) {}
+      : IRMutator(Visits::StatementsOnly),
+        launches_(std::move(launches)),
+        rewritten_(rewritten) {}
 
-  Block block(const Block& b) {
-    Block out;
-    for (const Stmt& s : b) out.push_back(stmt(s));
-    return out;
+ protected:
+  // A kernel becomes its launch; other `with` blocks are left as they are.
+  Stmt mutate_with(const Stmt& s) override {
+    auto launch = launches_.find(s.get());
+    if (launch == launches_.end()) return s;
+    std::vector<Expr> args;
+    for (const FnArg& a : launch->second->args)
+      args.push_back(make_read(a.name, {}, s->srcinfo, a.type));
+    return make_call(launch->second, std::move(args), s->srcinfo);
+  }
+  Stmt mutate_call(const Stmt& s) override {
+    const auto& c = s->as<Call>();
+    auto it = rewritten_.find(c.f.get());
+    if (it == rewritten_.end()) return s;
+    return make_call(it->second, c.args, s->srcinfo, c.barriers);
   }
 
  private:
   std::unordered_map<const StmtNode*, Proc> launches_;
   const std::unordered_map<const ProcNode*, Proc>& rewritten_;
-
-  Stmt stmt(const Stmt& s) {
-    auto launch = launches_.find(s.get());
-    if (launch != launches_.end()) {
-      std::vector<Expr> args;
-      for (const FnArg& a : launch->second->args)
-        args.push_back(make_read(a.name, {}, s->srcinfo, a.type));
-      return make_call(launch->second, std::move(args), s->srcinfo);
-    }
-    switch (s->kind) {
-      case StmtKind::If: {
-        const auto& i = s->as<If>();
-        return make_if(i.cond, block(i.body), block(i.orelse), s->srcinfo);
-      }
-      case StmtKind::For: {
-        const auto& f = s->as<For>();
-        return make_for(f.iter, f.lo, f.hi, block(f.body), f.mode, s->srcinfo);
-      }
-      case StmtKind::Call: {
-        const auto& c = s->as<Call>();
-        auto it = rewritten_.find(c.f.get());
-        if (it == rewritten_.end()) return s;
-        return make_call(it->second, c.args, s->srcinfo, c.barriers);
-      }
-      default:
-        return s;
-    }
-  }
 };
 
 // The launch instruction of a kernel: parameters are the host variables
@@ -125,7 +111,7 @@ CudaLibrary compile_cuda_library(const std::vector<Proc>& procs,
       auto base = lowered.count(p.get()) ? lowered[p.get()] : p;
       HostRewriter rw(launches[p.get()], rewritten);
       rewritten[p.get()] =
-          make_proc(p->name, base->args, base->preds, rw.block(base->body),
+          make_proc(p->name, base->args, base->preds, rw.mutate(base->body),
                     std::nullopt, p->srcinfo);
     }
   }

@@ -10,7 +10,10 @@
 #include "exo2/analysis/z3_encoding.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
+#include "exo2/core_ir/ir_functor.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/primitives/substitute.hpp"
 #include "mbarriers.hpp"
 
 namespace exo2::cuda {
@@ -185,7 +188,7 @@ struct Alias {
   std::vector<WindowAccess> idx;
 };
 
-class KernelEmitter {
+class KernelEmitter : public StmtFunctor<void> {
  public:
   KernelEmitter(const KernelAnalysis& ka, std::string lib)
       : k_(ka.kernel), cm_(ka.collectives), lib_(std::move(lib)) {}
@@ -573,55 +576,69 @@ class KernelEmitter {
     }
   }
 
-  // A control expression.
-  std::string ctrl(const Expr& e, int prec = 0) {
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const auto& r = e->as<Read>();
-        if (!r.idx.empty() || e->type.is_numeric())
-          fail(e->srcinfo, "expected a control value, got " + print_expr(e));
-        return name_of(r.name);
-      }
-      case ExprKind::Const: {
-        const auto& c = e->as<Const>();
-        if (c.is_bool()) return std::get<bool>(c.value) ? "true" : "false";
-        const int64_t v = c.is_int()
-                              ? c.int_value()
-                              : static_cast<int64_t>(std::get<double>(c.value));
-        return v < 0 && prec > 0 ? "(" + std::to_string(v) + ")"
-                                 : std::to_string(v);
-      }
-      case ExprKind::USub:
-        return "-" + ctrl(e->as<USub>().arg, kUnaryPrecedence);
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        if (b.op == BinOpKind::Div || b.op == BinOpKind::Mod) {
-          const bool positive_divisor =
-              int_literal(b.rhs).value_or(0) > 0 || non_negative_strict(b.rhs);
-          if (positive_divisor && non_negative(b.lhs)) {
-            const std::string s = ctrl(b.lhs, 60) +
-                                  (b.op == BinOpKind::Div ? " / " : " % ") +
-                                  ctrl(b.rhs, 61);
-            return prec > 60 ? "(" + s + ")" : s;
-          }
-          return fmt::format("{}_{}({}, {})", lib_,
-                             b.op == BinOpKind::Div ? "floor_div" : "floor_mod",
-                             ctrl(b.lhs), ctrl(b.rhs));
-        }
-        const int local = precedence(b.op);
-        const std::string s = ctrl(b.lhs, local) + " " + c_operator(b.op) +
-                              " " + ctrl(b.rhs, local + 1);
-        return local < prec ? "(" + s + ")" : s;
-      }
-      case ExprKind::StrideExpr: {
-        const auto& st = e->as<StrideExpr>();
-        const DeviceBuffer& b = buffer(st.name, e->srcinfo);
-        return b.strides.at(st.dim);
-      }
-      default:
-        fail(e->srcinfo,
-             "unsupported expression in a kernel: " + print_expr(e));
+  // A control expression, as C text that binds at least as tightly as
+  // precedence `prec` needs.
+  class ControlText : public ExprFunctor<std::string, int> {
+   public:
+    explicit ControlText(KernelEmitter& emitter) : emitter_(emitter) {}
+
+   protected:
+    std::string visit_read(const Expr& e, int) override {
+      const auto& r = e->as<Read>();
+      if (!r.idx.empty() || e->type.is_numeric())
+        emitter_.fail(e->srcinfo,
+                      "expected a control value, got " + print_expr(e));
+      return emitter_.name_of(r.name);
     }
+    std::string visit_const(const Expr& e, int prec) override {
+      const auto& c = e->as<Const>();
+      if (c.is_bool()) return std::get<bool>(c.value) ? "true" : "false";
+      const int64_t v = c.is_int()
+                            ? c.int_value()
+                            : static_cast<int64_t>(std::get<double>(c.value));
+      return v < 0 && prec > 0 ? "(" + std::to_string(v) + ")"
+                               : std::to_string(v);
+    }
+    std::string visit_usub(const Expr& e, int) override {
+      return "-" + apply(e->as<USub>().arg, kUnaryPrecedence);
+    }
+    std::string visit_binop(const Expr& e, int prec) override {
+      const auto& b = e->as<BinOp>();
+      if (b.op == BinOpKind::Div || b.op == BinOpKind::Mod) {
+        const bool positive_divisor = int_literal(b.rhs).value_or(0) > 0 ||
+                                      emitter_.non_negative_strict(b.rhs);
+        if (positive_divisor && emitter_.non_negative(b.lhs)) {
+          const std::string s = apply(b.lhs, 60) +
+                                (b.op == BinOpKind::Div ? " / " : " % ") +
+                                apply(b.rhs, 61);
+          return prec > 60 ? "(" + s + ")" : s;
+        }
+        return fmt::format("{}_{}({}, {})", emitter_.lib_,
+                           b.op == BinOpKind::Div ? "floor_div" : "floor_mod",
+                           apply(b.lhs, 0), apply(b.rhs, 0));
+      }
+      const int local = precedence(b.op);
+      const std::string s = apply(b.lhs, local) + " " + c_operator(b.op) + " " +
+                            apply(b.rhs, local + 1);
+      return local < prec ? "(" + s + ")" : s;
+    }
+    std::string visit_stride_expr(const Expr& e, int) override {
+      const auto& st = e->as<StrideExpr>();
+      const DeviceBuffer& b = emitter_.buffer(st.name, e->srcinfo);
+      return b.strides.at(st.dim);
+    }
+    std::string otherwise(const Expr& e, int) override {
+      emitter_.fail(e->srcinfo,
+                    "unsupported expression in a kernel: " + print_expr(e));
+    }
+
+   private:
+    KernelEmitter& emitter_;
+  };
+  ControlText control_text_{*this};
+
+  std::string ctrl(const Expr& e, int prec = 0) {
+    return control_text_.apply(e, prec);
   }
 
   bool non_negative_strict(const Expr& e) {
@@ -685,101 +702,99 @@ class KernelEmitter {
   }
 
   // A data expression: (text, type kind of its value).
-  std::pair<std::string, TypeKind> data(const Expr& e, int prec = 0) {
-    const TypeKind t = e->type.basetype().kind();
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const auto& r = e->as<Read>();
-        return {load_value(lvalue(r.name, r.idx, e->srcinfo), t), t};
-      }
-      case ExprKind::Const: {
-        const auto& c = e->as<Const>();
-        const double v = c.is_int()     ? static_cast<double>(c.int_value())
-                         : c.is_float() ? std::get<double>(c.value)
-                                        : 0.0;
-        const std::string ct = compute_type(t);
-        if (ct == "int32_t")
-          return {std::to_string(static_cast<int64_t>(v)), t};
-        std::string s = python_float_repr(v);
-        if (s.find_first_of(".en") == std::string::npos) s += ".0";
-        if (ct == "float") s += "f";
-        if (v < 0 && prec > 0) s = "(" + s + ")";
-        return {s, t};
-      }
-      case ExprKind::USub: {
-        auto [a, at] = data(e->as<USub>().arg, kUnaryPrecedence);
-        return {"-" + a, t};
-      }
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        const int local = precedence(b.op);
-        auto [l, lt] = data(b.lhs, local);
-        auto [r, rt] = data(b.rhs, local + 1);
-        const std::string ct = compute_type(t);
-        if (compute_type(lt) != ct) l = "(" + ct + ")(" + l + ")";
-        if (compute_type(rt) != ct) r = "(" + ct + ")(" + r + ")";
-        const std::string s = l + " " + c_operator(b.op) + " " + r;
-        return {local < prec ? "(" + s + ")" : s, t};
-      }
-      default:
-        fail(e->srcinfo,
-             "unsupported data expression in a kernel: " + print_expr(e));
+  class DataText : public ExprFunctor<std::pair<std::string, TypeKind>, int> {
+   public:
+    explicit DataText(KernelEmitter& emitter) : emitter_(emitter) {}
+
+   protected:
+    using Text = std::pair<std::string, TypeKind>;
+    static TypeKind kind_of(const Expr& e) { return e->type.basetype().kind(); }
+
+    Text visit_read(const Expr& e, int) override {
+      const auto& r = e->as<Read>();
+      return {
+          load_value(emitter_.lvalue(r.name, r.idx, e->srcinfo), kind_of(e)),
+          kind_of(e)};
     }
+    Text visit_const(const Expr& e, int prec) override {
+      const TypeKind t = kind_of(e);
+      const auto& c = e->as<Const>();
+      const double v = c.is_int()     ? static_cast<double>(c.int_value())
+                       : c.is_float() ? std::get<double>(c.value)
+                                      : 0.0;
+      const std::string ct = compute_type(t);
+      if (ct == "int32_t") return {std::to_string(static_cast<int64_t>(v)), t};
+      std::string s = python_float_repr(v);
+      if (s.find_first_of(".en") == std::string::npos) s += ".0";
+      if (ct == "float") s += "f";
+      if (v < 0 && prec > 0) s = "(" + s + ")";
+      return {s, t};
+    }
+    Text visit_usub(const Expr& e, int) override {
+      auto [a, at] = apply(e->as<USub>().arg, kUnaryPrecedence);
+      return {"-" + a, kind_of(e)};
+    }
+    Text visit_binop(const Expr& e, int prec) override {
+      const TypeKind t = kind_of(e);
+      const auto& b = e->as<BinOp>();
+      const int local = precedence(b.op);
+      auto [l, lt] = apply(b.lhs, local);
+      auto [r, rt] = apply(b.rhs, local + 1);
+      const std::string ct = compute_type(t);
+      if (compute_type(lt) != ct) l = "(" + ct + ")(" + l + ")";
+      if (compute_type(rt) != ct) r = "(" + ct + ")(" + r + ")";
+      const std::string s = l + " " + c_operator(b.op) + " " + r;
+      return {local < prec ? "(" + s + ")" : s, t};
+    }
+    Text otherwise(const Expr& e, int) override {
+      emitter_.fail(e->srcinfo, "unsupported data expression in a kernel: " +
+                                    print_expr(e));
+    }
+
+   private:
+    KernelEmitter& emitter_;
+  };
+  DataText data_text_{*this};
+
+  std::pair<std::string, TypeKind> data(const Expr& e, int prec = 0) {
+    return data_text_.apply(e, prec);
   }
 
   // ---- statements ---------------------------------------------------------
   void block(const Block& b) {
-    for (const Stmt& s : b) stmt(s);
+    for (const Stmt& s : b) apply(s);
   }
 
   const Collective& collective(const Stmt& s) { return cm_.at(s.get()); }
 
-  void stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::Pass:
-        line(";");
-        return;
-      case StmtKind::Assign:
-      case StmtKind::Reduce:
-        assign(s);
-        return;
-      case StmtKind::If: {
-        const auto& i = s->as<If>();
-        line("if (" + ctrl(i.cond) + ") {");
-        scoped([&] { block(i.body); }, i.cond, true);
-        if (!i.orelse.empty()) {
-          line("} else {");
-          scoped([&] { block(i.orelse); }, i.cond, false);
-        }
-        line("}");
-        return;
-      }
-      case StmtKind::For:
-        loop(s);
-        return;
-      case StmtKind::With:
-        warps(s);
-        return;
-      case StmtKind::Alloc:
-        alloc(s);
-        return;
-      case StmtKind::Free:
-        return;
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        const auto& rhs = w.rhs->as<WindowExpr>();
-        aliases_[w.name] = Alias{rhs.name, rhs.idx};
-        return;
-      }
-      case StmtKind::Call:
-        call(s);
-        return;
-      case StmtKind::Sync:
-        sync(s);
-        return;
-      case StmtKind::WriteConfig:
-        fail(s->srcinfo, "kernels cannot write configuration fields");
+  void visit_pass(const Stmt&) override { line(";"); }
+  void visit_assign(const Stmt& s) override { assign(s); }
+  void visit_if(const Stmt& s) override {
+    const auto& i = s->as<If>();
+    line("if (" + ctrl(i.cond) + ") {");
+    scoped([&] { block(i.body); }, i.cond, true);
+    if (!i.orelse.empty()) {
+      line("} else {");
+      scoped([&] { block(i.orelse); }, i.cond, false);
     }
+    line("}");
+  }
+  void visit_for(const Stmt& s) override { loop(s); }
+  void visit_with(const Stmt& s) override { warps(s); }
+  // Frees emit nothing: the storage of a kernel's buffers ends with it.
+  void visit_alloc(const Stmt& s) override {
+    if (s->kind == StmtKind::Alloc) alloc(s);
+  }
+  void visit_window_stmt(const Stmt& s) override {
+    const auto& w = s->as<WindowStmt>();
+    const auto& rhs = w.rhs->as<WindowExpr>();
+    aliases_[w.name] = Alias{rhs.name, rhs.idx};
+  }
+  void visit_call(const Stmt& s) override { call(s); }
+  void visit_sync(const Stmt& s) override { sync(s); }
+  // The one kind left: configuration writes.
+  void otherwise(const Stmt& s) override {
+    fail(s->srcinfo, "kernels cannot write configuration fields");
   }
 
   template <class F>
@@ -818,83 +833,74 @@ class KernelEmitter {
   // in its body: such loops are fully unrolled so that register indices are
   // constants.
   bool indexes_registers(const For& f) {
-    bool found = false;
-    std::function<void(const Expr&)> in_expr = [&](const Expr& e) {
-      if (!e || found) return;
-      if (e->kind == ExprKind::Read) {
-        const auto& r = e->as<Read>();
-        auto [base, full] = resolve(r.name, r.idx);
-        auto it = buffers_.find(base);
-        if (it != buffers_.end() && it->second.kind == MemKind::Rmem)
-          for (const Expr& i : full) found |= mentions_sym(i, f.iter);
-        for (const Expr& i : r.idx) in_expr(i);
-      } else if (e->kind == ExprKind::BinOp) {
-        in_expr(e->as<BinOp>().lhs);
-        in_expr(e->as<BinOp>().rhs);
-      } else if (e->kind == ExprKind::USub) {
-        in_expr(e->as<USub>().arg);
-      }
-    };
-    std::function<void(const Block&)> in_block = [&](const Block& b) {
-      for (const Stmt& s : b) {
-        if (found) return;
-        switch (s->kind) {
-          case StmtKind::Assign:
-          case StmtKind::Reduce: {
-            const auto& a = s->as<Assign>();
-            in_expr(make_read(a.name, a.idx, s->srcinfo, a.type));
-            in_expr(a.rhs);
-            break;
-          }
-          case StmtKind::For:
-            in_block(s->as<For>().body);
-            break;
-          case StmtKind::If:
-            in_block(s->as<If>().body);
-            in_block(s->as<If>().orelse);
-            break;
-          case StmtKind::Call:
-            for (const Expr& a : s->as<Call>().args) {
-              if (a->kind == ExprKind::WindowExpr) {
-                auto [base, full] = resolve(a->as<WindowExpr>().name, {});
-                (void)full;
-                auto it = buffers_.find(base);
-                if (it != buffers_.end() &&
-                    (it->second.kind == MemKind::Rmem ||
-                     it->second.kind == MemKind::Fragment))
-                  for (const WindowAccess& w : a->as<WindowExpr>().idx)
-                    found |= mentions_sym(w.lo, f.iter);
-              } else {
-                in_expr(a);
-              }
-            }
-            break;
-          default:
-            break;
-        }
-      }
-    };
-    in_block(f.body);
-    return found;
+    RegisterIndexSearch search(*this, f.iter);
+    search.visit(f.body);
+    return search.found;
   }
 
-  static bool mentions_sym(const Expr& e, const Sym& s) {
-    if (!e) return false;
-    switch (e->kind) {
-      case ExprKind::Read:
-        if (e->as<Read>().name == s) return true;
-        for (const Expr& i : e->as<Read>().idx)
-          if (mentions_sym(i, s)) return true;
-        return false;
-      case ExprKind::BinOp:
-        return mentions_sym(e->as<BinOp>().lhs, s) ||
-               mentions_sym(e->as<BinOp>().rhs, s);
-      case ExprKind::USub:
-        return mentions_sym(e->as<USub>().arg, s);
-      default:
-        return false;
+  // What `indexes_registers` looks at: the accesses of assignments and the
+  // arguments of instructions, in loops and branches (not in their bounds
+  // and conditions, nor in `with` blocks).
+  class RegisterIndexSearch : public IRVisitor {
+   public:
+    RegisterIndexSearch(KernelEmitter& emitter, const Sym& iter)
+        : emitter_(emitter), iter_(iter) {}
+    bool found = false;
+
+   protected:
+    void visit_read(const Read& e) override {
+      access(e.name, e.idx);
+      IRVisitor::visit_read(e);
     }
-  }
+    void visit_extern_call(const ExternCall&) override {}
+    void visit_window_expr(const WindowExpr&) override {}
+    void visit_assign(const Assign& s) override {
+      access(s.name, s.idx);
+      IRVisitor::visit_assign(s);
+    }
+    void visit_if(const If& s) override {
+      visit(s.body);
+      visit(s.orelse);
+    }
+    void visit_for(const For& s) override { visit(s.body); }
+    void visit_call(const Call& s) override {
+      for (const Expr& a : s.args) {
+        if (a->kind != ExprKind::WindowExpr) {
+          visit(a);
+          continue;
+        }
+        const auto& w = a->as<WindowExpr>();
+        const MemKind kind = memory_of(w.name);
+        if (kind == MemKind::Rmem || kind == MemKind::Fragment)
+          for (const WindowAccess& d : w.idx) found_if_mentioned(d.lo);
+      }
+    }
+    void visit_alloc(const Alloc&) override {}
+    void visit_window_stmt(const WindowStmt&) override {}
+    void visit_with(const With&) override {}
+    void visit_sync(const Sync&) override {}
+
+   private:
+    KernelEmitter& emitter_;
+    const Sym& iter_;
+
+    // The memory of the buffer `name` reaches through aliases (Other when
+    // it is no device buffer).
+    MemKind memory_of(const Sym& name) {
+      auto it = emitter_.buffers_.find(emitter_.resolve(name, {}).first);
+      return it == emitter_.buffers_.end() ? MemKind::Other : it->second.kind;
+    }
+    void access(const Sym& name, const std::vector<Expr>& idx) {
+      if (memory_of(name) != MemKind::Rmem) return;
+      for (const Expr& i : emitter_.resolve(name, idx).second)
+        found_if_mentioned(i);
+    }
+    void found_if_mentioned(const Expr& e) {
+      if (!primitives::mentions(e, iter_)) return;
+      found = true;
+      stop();
+    }
+  };
 
   void assume_range(const For& f) {
     if (SmtEncoder::is_encodable(f.lo) && SmtEncoder::is_encodable(f.hi)) {

@@ -7,6 +7,8 @@
 #include <set>
 
 #include "exo2/backends/codegen_passes.hpp"
+#include "exo2/core_ir/ir_functor.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 
 namespace exo2::cuda {
 
@@ -19,13 +21,47 @@ namespace {
 
 // Symbols read or written in a block that it does not bind, in first-use
 // order.
-class FreeVariables {
+class FreeVariables : public IRVisitor {
  public:
   std::vector<Sym> order;
   std::set<Sym> written;
 
-  void block(const Block& b) {
-    for (const Stmt& s : b) stmt(s);
+ protected:
+  void visit_read(const Read& e) override {
+    use(e.name);
+    IRVisitor::visit_read(e);
+  }
+  void visit_window_expr(const WindowExpr& e) override {
+    use(e.name);
+    IRVisitor::visit_window_expr(e);
+  }
+  void visit_stride_expr(const StrideExpr& e) override { use(e.name); }
+  void visit_assign(const Assign& s) override {
+    use(s.name, true);
+    IRVisitor::visit_assign(s);
+  }
+  void visit_for(const For& s) override {
+    bound_.insert(s.iter);
+    IRVisitor::visit_for(s);
+  }
+  void visit_alloc(const Alloc& s) override {
+    if (s.kind == StmtKind::Free) return;
+    IRVisitor::visit_alloc(s);
+    bound_.insert(s.name);
+  }
+  void visit_window_stmt(const WindowStmt& s) override {
+    IRVisitor::visit_window_stmt(s);
+    bound_.insert(s.name);
+  }
+  void visit_call(const Call& c) override {
+    const std::vector<Sym> callee_writes = written_buffers(c.f->body);
+    for (size_t k = 0; k < c.args.size(); ++k) {
+      visit(c.args[k]);
+      const bool w = std::find(callee_writes.begin(), callee_writes.end(),
+                               c.f->args[k].name) != callee_writes.end();
+      if (w) mark_written(c.args[k]);
+    }
+    visit(c.barriers);
   }
 
  private:
@@ -35,94 +71,6 @@ class FreeVariables {
     if (bound_.count(s)) return;
     if (seen_.insert(s).second) order.push_back(s);
     if (write) written.insert(s);
-  }
-
-  void expr(const Expr& e) {
-    if (!e) return;
-    switch (e->kind) {
-      case ExprKind::Read:
-        use(e->as<Read>().name);
-        for (const Expr& i : e->as<Read>().idx) expr(i);
-        break;
-      case ExprKind::WindowExpr:
-        use(e->as<WindowExpr>().name);
-        for (const WindowAccess& w : e->as<WindowExpr>().idx) {
-          expr(w.lo);
-          expr(w.hi);
-        }
-        break;
-      case ExprKind::StrideExpr:
-        use(e->as<StrideExpr>().name);
-        break;
-      case ExprKind::USub:
-        expr(e->as<USub>().arg);
-        break;
-      case ExprKind::BinOp:
-        expr(e->as<BinOp>().lhs);
-        expr(e->as<BinOp>().rhs);
-        break;
-      case ExprKind::ExternCall:
-        for (const Expr& a : e->as<ExternCall>().args) expr(a);
-        break;
-      default:
-        break;
-    }
-  }
-
-  void stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const auto& a = s->as<Assign>();
-        use(a.name, true);
-        for (const Expr& i : a.idx) expr(i);
-        expr(a.rhs);
-        break;
-      }
-      case StmtKind::WriteConfig:
-        expr(s->as<WriteConfig>().rhs);
-        break;
-      case StmtKind::If:
-        expr(s->as<If>().cond);
-        block(s->as<If>().body);
-        block(s->as<If>().orelse);
-        break;
-      case StmtKind::For:
-        expr(s->as<For>().lo);
-        expr(s->as<For>().hi);
-        bound_.insert(s->as<For>().iter);
-        block(s->as<For>().body);
-        break;
-      case StmtKind::Alloc:
-        for (const Expr& d : s->as<Alloc>().type.shape()) expr(d);
-        bound_.insert(s->as<Alloc>().name);
-        break;
-      case StmtKind::Call: {
-        const auto& c = s->as<Call>();
-        const std::vector<Sym> callee_writes = written_buffers(c.f->body);
-        for (size_t k = 0; k < c.args.size(); ++k) {
-          expr(c.args[k]);
-          const bool w = std::find(callee_writes.begin(), callee_writes.end(),
-                                   c.f->args[k].name) != callee_writes.end();
-          if (w) mark_written(c.args[k]);
-        }
-        for (const Expr& b : c.barriers) expr(b);
-        break;
-      }
-      case StmtKind::WindowStmt:
-        expr(s->as<WindowStmt>().rhs);
-        bound_.insert(s->as<WindowStmt>().name);
-        break;
-      case StmtKind::With:
-        block(s->as<With>().body);
-        break;
-      case StmtKind::Sync:
-        for (const Expr& b : s->as<Sync>().barriers) expr(b);
-        break;
-      case StmtKind::Pass:
-      case StmtKind::Free:
-        break;
-    }
   }
 
   void mark_written(const Expr& arg) {
@@ -142,7 +90,7 @@ struct HostVar {
   int order = 0;    // declaration order, for the kernel's parameter order
 };
 
-class KernelFinder {
+class KernelFinder : public StmtFunctor<void> {
  public:
   KernelFinder(const Proc& p, std::string prefix)
       : proc_(p), prefix_(std::move(prefix)) {}
@@ -174,77 +122,64 @@ class KernelFinder {
   }
 
   void block(const Block& b) {
-    for (const Stmt& s : b) stmt(s);
+    for (const Stmt& s : b) apply(s);
   }
 
-  void stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::Alloc: {
-        const auto& a = s->as<Alloc>();
-        declare(a.name, HostVar{a.type, a.mem, false, a.name, {}});
-        break;
-      }
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        if (w.rhs->kind == ExprKind::WindowExpr) {
-          const Sym base = w.rhs->as<WindowExpr>().name;
-          auto it = vars_.find(base);
-          HostVar v{w.rhs->type, it != vars_.end() ? it->second.mem : nullptr,
-                    true, it != vars_.end() ? it->second.window_base : base, s};
-          declare(w.name, v);
-        }
-        break;
-      }
-      case StmtKind::For: {
-        const auto& f = s->as<For>();
-        const LoopKind k = loop_kind(f);
-        if (k == LoopKind::Tasks || k == LoopKind::Threads)
-          error(s->srcinfo, fmt::format("{} loops are only allowed inside a "
-                                        "`with CudaDeviceFunction(...)` block",
-                                        f.mode->name()));
-        declare(f.iter,
-                HostVar{Type(TypeKind::Index), nullptr, false, f.iter, {}});
-        const Type idx(TypeKind::Index);
-        Expr it = make_read(f.iter, {}, s->srcinfo, idx);
-        facts_.push_back(
-            make_binop(BinOpKind::And,
-                       make_binop(BinOpKind::Le, f.lo, it, s->srcinfo,
-                                  Type(TypeKind::Bool)),
-                       make_binop(BinOpKind::Lt, it, f.hi, s->srcinfo,
-                                  Type(TypeKind::Bool)),
-                       s->srcinfo, Type(TypeKind::Bool)));
-        block(f.body);
-        facts_.pop_back();
-        break;
-      }
-      case StmtKind::If: {
-        const auto& i = s->as<If>();
-        facts_.push_back(i.cond);
-        block(i.body);
-        facts_.pop_back();
-        block(i.orelse);
-        break;
-      }
-      case StmtKind::With: {
-        const auto& w = s->as<With>();
-        if (auto config = device_function(w)) {
-          kernel(s, *config);
-        } else {
-          error(s->srcinfo,
-                fmt::format("`with {}` is only allowed inside a kernel",
-                            w.ctx->text()));
-          block(w.body);
-        }
-        break;
-      }
-      case StmtKind::Sync:
-        error(s->srcinfo,
-              "synchronisation statements are only allowed inside a kernel");
-        break;
-      default:
-        break;
+  void visit_alloc(const Stmt& s) override {
+    if (s->kind != StmtKind::Alloc) return;
+    const auto& a = s->as<Alloc>();
+    declare(a.name, HostVar{a.type, a.mem, false, a.name, {}});
+  }
+  void visit_window_stmt(const Stmt& s) override {
+    const auto& w = s->as<WindowStmt>();
+    if (w.rhs->kind != ExprKind::WindowExpr) return;
+    const Sym base = w.rhs->as<WindowExpr>().name;
+    auto it = vars_.find(base);
+    HostVar v{w.rhs->type, it != vars_.end() ? it->second.mem : nullptr, true,
+              it != vars_.end() ? it->second.window_base : base, s};
+    declare(w.name, v);
+  }
+  void visit_for(const Stmt& s) override {
+    const auto& f = s->as<For>();
+    const LoopKind k = loop_kind(f);
+    if (k == LoopKind::Tasks || k == LoopKind::Threads)
+      error(s->srcinfo, fmt::format("{} loops are only allowed inside a "
+                                    "`with CudaDeviceFunction(...)` block",
+                                    f.mode->name()));
+    declare(f.iter, HostVar{Type(TypeKind::Index), nullptr, false, f.iter, {}});
+    const Type idx(TypeKind::Index);
+    Expr it = make_read(f.iter, {}, s->srcinfo, idx);
+    facts_.push_back(make_binop(
+        BinOpKind::And,
+        make_binop(BinOpKind::Le, f.lo, it, s->srcinfo, Type(TypeKind::Bool)),
+        make_binop(BinOpKind::Lt, it, f.hi, s->srcinfo, Type(TypeKind::Bool)),
+        s->srcinfo, Type(TypeKind::Bool)));
+    block(f.body);
+    facts_.pop_back();
+  }
+  void visit_if(const Stmt& s) override {
+    const auto& i = s->as<If>();
+    facts_.push_back(i.cond);
+    block(i.body);
+    facts_.pop_back();
+    block(i.orelse);
+  }
+  void visit_with(const Stmt& s) override {
+    const auto& w = s->as<With>();
+    if (auto config = device_function(w)) {
+      kernel(s, *config);
+    } else {
+      error(s->srcinfo, fmt::format("`with {}` is only allowed inside a kernel",
+                                    w.ctx->text()));
+      block(w.body);
     }
   }
+  void visit_sync(const Stmt& s) override {
+    error(s->srcinfo,
+          "synchronisation statements are only allowed inside a kernel");
+  }
+  // The rest of the host code declares nothing a kernel could use.
+  void otherwise(const Stmt&) override {}
 
   void kernel(const Stmt& s, const DeviceFunction& config) {
     const auto& w = s->as<With>();
@@ -284,7 +219,7 @@ class KernelFinder {
     k.body = body;
 
     FreeVariables fv;
-    fv.block(w.body);
+    fv.visit(w.body);
     std::vector<Sym> extents;  // control variables tensor maps need
     for (const Sym& sym : fv.order) {
       auto it = vars_.find(sym);
@@ -362,49 +297,47 @@ class KernelFinder {
     kernels_.push_back(std::move(k));
   }
 
+  // The variables an expression reads, in order (with repetitions).
   static void collect_reads(const Expr& e, std::vector<Sym>& out) {
-    if (!e) return;
-    switch (e->kind) {
-      case ExprKind::Read:
-        out.push_back(e->as<Read>().name);
-        for (const Expr& i : e->as<Read>().idx) collect_reads(i, out);
-        break;
-      case ExprKind::USub:
-        collect_reads(e->as<USub>().arg, out);
-        break;
-      case ExprKind::BinOp:
-        collect_reads(e->as<BinOp>().lhs, out);
-        collect_reads(e->as<BinOp>().rhs, out);
-        break;
-      default:
-        break;
-    }
+    class Reads : public IRVisitor {
+     public:
+      explicit Reads(std::vector<Sym>& out) : out_(out) {}
+
+     protected:
+      void visit_read(const Read& e) override {
+        out_.push_back(e.name);
+        IRVisitor::visit_read(e);
+      }
+
+     private:
+      std::vector<Sym>& out_;
+    } reads(out);
+    reads.visit(e);
   }
 };
 
-bool block_uses_cuda(const Block& b) {
-  for (const Stmt& s : b) {
-    switch (s->kind) {
-      case StmtKind::With:
-      case StmtKind::Sync:
-        return true;
-      case StmtKind::For: {
-        const LoopKind k = loop_kind(s->as<For>());
-        if (k == LoopKind::Tasks || k == LoopKind::Threads) return true;
-        if (block_uses_cuda(s->as<For>().body)) return true;
-        break;
-      }
-      case StmtKind::If:
-        if (block_uses_cuda(s->as<If>().body) ||
-            block_uses_cuda(s->as<If>().orelse))
-          return true;
-        break;
-      default:
-        break;
-    }
+// Whether a block launches a kernel or holds what only kernels may: the
+// search of `uses_cuda`.
+class UsesCuda : public IRVisitor {
+ public:
+  UsesCuda() : IRVisitor(Visits::StatementsOnly) {}
+  bool found = false;
+
+ protected:
+  void visit_with(const With&) override { found_it(); }
+  void visit_sync(const Sync&) override { found_it(); }
+  void visit_for(const For& s) override {
+    const LoopKind k = loop_kind(s);
+    if (k == LoopKind::Tasks || k == LoopKind::Threads) return found_it();
+    IRVisitor::visit_for(s);
   }
-  return false;
-}
+
+ private:
+  void found_it() {
+    found = true;
+    stop();
+  }
+};
 
 }  // namespace
 
@@ -412,6 +345,10 @@ std::vector<Kernel> find_kernels(const Proc& p, const std::string& prefix) {
   return KernelFinder(p, prefix).run();
 }
 
-bool uses_cuda(const Proc& p) { return block_uses_cuda(p->body); }
+bool uses_cuda(const Proc& p) {
+  UsesCuda search;
+  search.visit(p->body);
+  return search.found;
+}
 
 }  // namespace exo2::cuda

@@ -2,30 +2,17 @@
 
 #include <fmt/format.h>
 
+#include "exo2/core_ir/ir_visitor.hpp"
+#include "exo2/primitives/substitute.hpp"
+
 namespace exo2::cuda {
 
 namespace {
 
-bool mentions(const Expr& e, const Sym& s) {
-  switch (e->kind) {
-    case ExprKind::Read:
-      if (e->as<Read>().name == s) return true;
-      for (const Expr& i : e->as<Read>().idx)
-        if (mentions(i, s)) return true;
-      return false;
-    case ExprKind::BinOp:
-      return mentions(e->as<BinOp>().lhs, s) || mentions(e->as<BinOp>().rhs, s);
-    case ExprKind::USub:
-      return mentions(e->as<USub>().arg, s);
-    default:
-      return false;
-  }
-}
-
-class Collect {
+class Collect : public IRVisitor {
  public:
   Collect(const CollectiveMap& cm, std::vector<Diagnostic>& errors)
-      : cm_(cm), errors_(errors) {}
+      : IRVisitor(Visits::StatementsOnly), cm_(cm), errors_(errors) {}
 
   std::map<Sym, MBarrier> out;
   // Arrivals per buffer and per element loop: the innermost seq loop whose
@@ -36,45 +23,26 @@ class Collect {
   std::map<Sym, std::map<const For*, int>> arrivals;
   std::map<Sym, SrcInfo> first_site;
 
-  void block(const Block& b) {
-    for (const Stmt& s : b) stmt(s);
-  }
-
  private:
   const CollectiveMap& cm_;
   std::vector<Diagnostic>& errors_;
 
-  void stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::Alloc:
-        alloc(s);
-        return;
-      case StmtKind::For:
-        loops_.push_back(&s->as<For>());
-        block(s->as<For>().body);
-        loops_.pop_back();
-        return;
-      case StmtKind::If:
-        block(s->as<If>().body);
-        block(s->as<If>().orelse);
-        return;
-      case StmtKind::With:
-        block(s->as<With>().body);
-        return;
-      case StmtKind::Sync: {
-        const auto& y = s->as<Sync>();
-        if (y.sync != SyncKind::Arrive) return;
-        const Collective& c = cm_.at(s.get());
-        const int n = c.threads == 1 ? 1 : c.threads / 32;
-        for (const Expr& b : y.barriers) arrive(b, n, s->srcinfo);
-        return;
-      }
-      case StmtKind::Call:
-        for (const Expr& b : s->as<Call>().barriers) arrive(b, 1, s->srcinfo);
-        return;
-      default:
-        return;
-    }
+  void visit_alloc(const Alloc& a) override {
+    if (a.kind == StmtKind::Alloc) alloc(a);
+  }
+  void visit_for(const For& f) override {
+    loops_.push_back(&f);
+    IRVisitor::visit_for(f);
+    loops_.pop_back();
+  }
+  void visit_sync(const Sync& y) override {
+    if (y.sync != SyncKind::Arrive) return;
+    const Collective& c = cm_.at(&y);
+    const int n = c.threads == 1 ? 1 : c.threads / 32;
+    for (const Expr& b : y.barriers) arrive(b, n, y.srcinfo);
+  }
+  void visit_call(const Call& c) override {
+    for (const Expr& b : c.barriers) arrive(b, 1, c.srcinfo);
   }
 
   void arrive(const Expr& b, int n, const SrcInfo& at) {
@@ -83,7 +51,7 @@ class Collect {
     const For* element_loop = nullptr;
     for (auto it = loops_.rbegin(); it != loops_.rend(); ++it)
       if (loop_kind(**it) != LoopKind::Threads &&
-          mentions(b->as<Read>().idx.front(), (*it)->iter)) {
+          primitives::mentions(b->as<Read>().idx.front(), (*it)->iter)) {
         element_loop = *it;
         break;
       }
@@ -93,8 +61,7 @@ class Collect {
 
   std::vector<const For*> loops_;
 
-  void alloc(const Stmt& s) {
-    const auto& a = s->as<Alloc>();
+  void alloc(const Alloc& a) {
     if (mem_kind(a.mem) != MemKind::MBarrier) return;
     MBarrier m;
     m.alloc = &a;
@@ -102,9 +69,9 @@ class Collect {
     const auto& shape = a.type.shape();
     if (shape.size() != 1) {
       errors_.push_back(
-          {s->srcinfo, fmt::format("mbarrier buffers have one dimension in "
-                                   "this version; {} has {}",
-                                   a.name.name(), shape.size())});
+          {a.srcinfo, fmt::format("mbarrier buffers have one dimension in "
+                                  "this version; {} has {}",
+                                  a.name.name(), shape.size())});
       return;
     }
     m.extent = shape[0];
@@ -116,7 +83,7 @@ class Collect {
       m.depth = static_cast<int>(shape[0]->as<Const>().int_value());
     } else {
       errors_.push_back(
-          {s->srcinfo,
+          {a.srcinfo,
            fmt::format("{} needs a ring dimension (`{} @ ring(D)`) or a "
                        "literal extent: mbarriers live in shared memory",
                        a.name.name(), "extent")});
@@ -124,9 +91,9 @@ class Collect {
     }
     if (m.prearrive != 0 && m.prearrive != m.depth)
       errors_.push_back(
-          {s->srcinfo, fmt::format("CUDA_MBARRIER(prearrive={}) needs a "
-                                   "ring of depth {}, not {}",
-                                   m.prearrive, m.prearrive, m.depth)});
+          {a.srcinfo, fmt::format("CUDA_MBARRIER(prearrive={}) needs a "
+                                  "ring of depth {}, not {}",
+                                  m.prearrive, m.prearrive, m.depth)});
     out[a.name] = m;
   }
 };
@@ -136,7 +103,7 @@ class Collect {
 std::map<Sym, MBarrier> mbarriers_of(const Kernel& k, const CollectiveMap& cm,
                                      std::vector<Diagnostic>& errors) {
   Collect c(cm, errors);
-  c.block(*k.body);
+  c.visit(*k.body);
   for (auto& [sym, m] : c.out) {
     const auto& counts = c.arrivals[sym];
     if (counts.empty()) {

@@ -8,6 +8,7 @@
 #include "commit_groups.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "mbarriers.hpp"
 
@@ -36,7 +37,7 @@ struct BufferFacts {
   Sym root;                  // windows: the buffer they view
 };
 
-class StaticCheck {
+class StaticCheck : public IRVisitor {
  public:
   StaticCheck(const Kernel& k, const CollectiveMap& cm,
               std::vector<Diagnostic>& errors)
@@ -53,7 +54,7 @@ class StaticCheck {
       f.root = p.sym;
       buffers_[p.sym] = f;
     }
-    block(*k_.body);
+    visit(*k_.body);
   }
 
  private:
@@ -61,12 +62,11 @@ class StaticCheck {
   const CollectiveMap& cm_;
   std::vector<Diagnostic>& errors_;
   std::map<Sym, BufferFacts> buffers_;
+  const Collective* collective_ = nullptr;
 
   void error(const SrcInfo& at, std::string message) {
     errors_.push_back({at, std::move(message)});
   }
-
-  const Collective& collective(const Stmt& s) const { return cm_.at(s.get()); }
 
   std::string scope(const Collective& c) const {
     return c.describe(k_.config.threads) + c.origin_note();
@@ -77,74 +77,67 @@ class StaticCheck {
     return it == buffers_.end() ? nullptr : &it->second;
   }
 
-  void block(const Block& b) {
-    for (const Stmt& s : b) stmt(s);
+  // The collective that runs statement `s`, which its expressions read as.
+  const Collective& enter(const StmtNode& s) {
+    collective_ = &cm_.at(&s);
+    return *collective_;
   }
 
-  void stmt(const Stmt& s) {
-    const Collective& c = collective(s);
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const auto& a = s->as<Assign>();
-        access(a.name, a.idx, true, c, s->srcinfo);
-        for (const Expr& i : a.idx) reads(i, c);
-        reads(a.rhs, c);
-        break;
+  // ---- statements: each reads and writes as the collective that runs it
+  void visit_assign(const Assign& s) override {
+    access(s.name, s.idx, true, enter(s), s.srcinfo);
+    IRVisitor::visit_assign(s);
+  }
+  void visit_write_config(const WriteConfig& s) override {
+    error(s.srcinfo, "kernels cannot write configuration fields");
+  }
+  void visit_if(const If& s) override {
+    enter(s);
+    IRVisitor::visit_if(s);
+  }
+  void visit_for(const For& s) override {
+    enter(s);
+    IRVisitor::visit_for(s);
+  }
+  void visit_alloc(const Alloc& s) override {
+    const Collective& c = enter(s);
+    if (s.kind == StmtKind::Alloc) alloc(s, c);
+  }
+  void visit_window_stmt(const WindowStmt& w) override {
+    enter(w);
+    if (w.mem)
+      error(w.srcinfo,
+            "special windows (`@ CudaTensorMap(...)`) must be "
+            "defined in host code, before the kernel");
+    if (w.rhs->kind == ExprKind::WindowExpr) {
+      const Sym base = w.rhs->as<WindowExpr>().name;
+      if (const BufferFacts* f = facts(base)) {
+        BufferFacts g = *f;
+        g.type = w.rhs->type;
+        buffers_[w.name] = g;
       }
-      case StmtKind::WriteConfig:
-        error(s->srcinfo, "kernels cannot write configuration fields");
-        break;
-      case StmtKind::If:
-        reads(s->as<If>().cond, c);
-        block(s->as<If>().body);
-        block(s->as<If>().orelse);
-        break;
-      case StmtKind::For:
-        reads(s->as<For>().lo, c);
-        reads(s->as<For>().hi, c);
-        block(s->as<For>().body);
-        break;
-      case StmtKind::With:
-        block(s->as<With>().body);
-        break;
-      case StmtKind::Alloc:
-        alloc(s, c);
-        break;
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        if (w.mem)
-          error(s->srcinfo,
-                "special windows (`@ CudaTensorMap(...)`) must be "
-                "defined in host code, before the kernel");
-        if (w.rhs->kind == ExprKind::WindowExpr) {
-          const Sym base = w.rhs->as<WindowExpr>().name;
-          if (const BufferFacts* f = facts(base)) {
-            BufferFacts g = *f;
-            g.type = w.rhs->type;
-            buffers_[w.name] = g;
-          }
-          for (const WindowAccess& a : w.rhs->as<WindowExpr>().idx) {
-            reads(a.lo, c);
-            if (a.hi) reads(a.hi, c);
-          }
-        }
-        break;
-      }
-      case StmtKind::Call:
-        call(s, c);
-        break;
-      case StmtKind::Sync:
-        sync(s, c);
-        break;
-      case StmtKind::Pass:
-      case StmtKind::Free:
-        break;
+      visit(w.rhs);
     }
   }
+  void visit_call(const Call& s) override { call(s, enter(s)); }
+  void visit_sync(const Sync& s) override { sync(s, enter(s)); }
 
-  void alloc(const Stmt& s, const Collective& c) {
-    const auto& a = s->as<Alloc>();
+  // ---- expressions: reads by the collective of their statement
+  void visit_read(const Read& e) override {
+    IRVisitor::visit_read(e);
+    if (e.type.is_numeric())
+      access(e.name, e.idx, false, *collective_, e.srcinfo);
+  }
+  void visit_extern_call(const ExternCall& e) override {
+    error(e.srcinfo, fmt::format("extern functions ({}) are not "
+                                 "supported in kernels yet",
+                                 e.f->name()));
+  }
+  void visit_read_config(const ReadConfig& e) override {
+    error(e.srcinfo, "kernels cannot read configuration fields");
+  }
+
+  void alloc(const Alloc& a, const Collective& c) {
     BufferFacts f;
     f.kind = mem_kind(a.mem);
     f.mem = a.mem;
@@ -157,16 +150,16 @@ class StaticCheck {
     switch (f.kind) {
       case MemKind::Host:
       case MemKind::Gmem:
-        error(s->srcinfo,
+        error(a.srcinfo,
               fmt::format("kernels cannot allocate {} buffers ({}): use "
                           "CUDA_SMEM for memory shared by the CTA, CUDA_RMEM "
                           "for registers",
                           mem, a.name.name()));
         return;
       case MemKind::Other:
-        error(s->srcinfo, fmt::format("{} is not supported by this version "
-                                      "of the CUDA backend",
-                                      mem));
+        error(a.srcinfo, fmt::format("{} is not supported by this version "
+                                     "of the CUDA backend",
+                                     mem));
         return;
       default:
         break;
@@ -176,23 +169,23 @@ class StaticCheck {
       const int threads = static_cast<int>(props.get_int("unit_threads", 32));
       const int align = static_cast<int>(props.get_int("unit_align", 32));
       if (c.threads != threads || c.align % align != 0)
-        error(s->srcinfo,
+        error(a.srcinfo,
               fmt::format("{} buffers belong to {} threads: allocate {} "
                           "where {} threads run, not {}",
                           mem, threads, a.name.name(), threads, scope(c)));
       if (a.type.shape().size() < 2)
-        error(s->srcinfo, fmt::format("{} buffers end with the two dimensions "
-                                      "of one tile",
-                                      mem));
+        error(a.srcinfo, fmt::format("{} buffers end with the two dimensions "
+                                     "of one tile",
+                                     mem));
     }
     if (const int swizzle = mem_param(a.mem, "swizzle")) {
       const auto& shape = a.type.shape();
       auto inner = shape.empty() ? std::nullopt : int_literal(shape.back());
       const int bytes = a.type.basetype().kind() == TypeKind::F32 ? 4 : 2;
       if (!inner || *inner * bytes != swizzle)
-        error(s->srcinfo, fmt::format("the rows of {} must be {} bytes (its "
-                                      "swizzle)",
-                                      a.name.name(), swizzle));
+        error(a.srcinfo, fmt::format("the rows of {} must be {} bytes (its "
+                                     "swizzle)",
+                                     a.name.name(), swizzle));
     }
     const Type& t = a.type;
     const auto& annotations = t.dim_annotations();
@@ -202,11 +195,11 @@ class StaticCheck {
                                           : std::optional<DimFacts>();
       if (facts && facts->unit) {
         if (seen_plain || seen_ring)
-          error(s->srcinfo, fmt::format("the distributed dimensions of {} "
-                                        "must come first",
-                                        a.name.name()));
+          error(a.srcinfo, fmt::format("the distributed dimensions of {} "
+                                       "must come first",
+                                       a.name.name()));
         if (f.kind != MemKind::Rmem)
-          error(s->srcinfo,
+          error(a.srcinfo,
                 fmt::format("only register buffers can be distributed over "
                             "threads in this version, but {} is in {}",
                             a.name.name(), mem));
@@ -214,8 +207,8 @@ class StaticCheck {
       }
       if (facts && facts->is_ring) {
         if (seen_ring)
-          error(s->srcinfo, fmt::format("{} has more than one ring dimension",
-                                        a.name.name()));
+          error(a.srcinfo, fmt::format("{} has more than one ring dimension",
+                                       a.name.name()));
         seen_ring = true;
         continue;
       }
@@ -224,7 +217,7 @@ class StaticCheck {
       // no storage.
       if (is_barrier_memory(f.kind)) continue;
       if (!int_literal(t.shape()[d]))
-        error(s->srcinfo,
+        error(a.srcinfo,
               fmt::format("the extents of {} buffers must be integer "
                           "literals (dimension {} of {} is {}); fix the "
                           "sizes with partial_eval or use a ring dimension",
@@ -333,45 +326,9 @@ class StaticCheck {
     }
   }
 
-  void reads(const Expr& e, const Collective& c) {
-    if (!e) return;
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const auto& r = e->as<Read>();
-        for (const Expr& i : r.idx) reads(i, c);
-        if (e->type.is_numeric()) access(r.name, r.idx, false, c, e->srcinfo);
-        break;
-      }
-      case ExprKind::USub:
-        reads(e->as<USub>().arg, c);
-        break;
-      case ExprKind::BinOp:
-        reads(e->as<BinOp>().lhs, c);
-        reads(e->as<BinOp>().rhs, c);
-        break;
-      case ExprKind::ExternCall:
-        error(e->srcinfo, fmt::format("extern functions ({}) are not "
-                                      "supported in kernels yet",
-                                      e->as<ExternCall>().f->name()));
-        break;
-      case ExprKind::ReadConfig:
-        error(e->srcinfo, "kernels cannot read configuration fields");
-        break;
-      case ExprKind::WindowExpr:
-        for (const WindowAccess& a : e->as<WindowExpr>().idx) {
-          reads(a.lo, c);
-          if (a.hi) reads(a.hi, c);
-        }
-        break;
-      default:
-        break;
-    }
-  }
-
-  void call(const Stmt& s, const Collective& c) {
-    const auto& call = s->as<Call>();
+  void call(const Call& call, const Collective& c) {
     if (!call.f->is_instr()) {
-      error(s->srcinfo,
+      error(call.srcinfo,
             fmt::format("kernels can only call instructions; inline {} first "
                         "(inline(p, \"{}(_)\"))",
                         call.f->name, call.f->name));
@@ -379,7 +336,7 @@ class StaticCheck {
     }
     const InstrFacts info = instr_facts(*call.f);
     if (c.threads != info.unit.threads || c.align % info.unit.align != 0)
-      error(s->srcinfo,
+      error(call.srcinfo,
             fmt::format("{} must be executed by {}, but here it is executed "
                         "by {}",
                         call.f->name, unit_phrase(info.unit), scope(c)));
@@ -410,20 +367,20 @@ class StaticCheck {
                 fmt::format("{} passes the register buffer {} but runs on {}",
                             call.f->name, buf.name(), scope(c)));
       } else {
-        reads(a, c);
+        visit(a);
       }
       if (a->kind == ExprKind::WindowExpr) {
-        reads(a, c);
+        visit(a);
         const BufferFacts* f = facts(a->as<WindowExpr>().name);
         if (f && f->kind == MemKind::Fragment) whole_tile(a, *f);
       }
     }
     if (!call.barriers.empty() && info.trailing_barrier_memories.empty())
-      error(s->srcinfo, fmt::format("{} cannot signal barriers: it is not an "
-                                    "asynchronous instruction",
-                                    call.f->name));
+      error(call.srcinfo, fmt::format("{} cannot signal barriers: it is not an "
+                                      "asynchronous instruction",
+                                      call.f->name));
     if (call.barriers.empty() && info.trailing_barrier_required)
-      error(s->srcinfo,
+      error(call.srcinfo,
             fmt::format("{} must signal a barrier when it completes: write "
                         "`{}(...) >> bar[i]`",
                         call.f->name, call.f->name));
@@ -468,27 +425,26 @@ class StaticCheck {
     return u.name;
   }
 
-  void sync(const Stmt& s, const Collective& c) {
-    const auto& y = s->as<Sync>();
+  void sync(const Sync& y, const Collective& c) {
     for (const Expr& b : y.barriers)
-      for (const Expr& i : b->as<Read>().idx) reads(i, c);
+      for (const Expr& i : b->as<Read>().idx) visit(i);
     if (y.sync == SyncKind::Fence) {
       if (c.threads != 1 && (c.threads % 32 != 0 || c.align % 32 != 0))
-        error(s->srcinfo, fmt::format("a Fence must be executed by one "
-                                      "thread or by whole warps, but here "
-                                      "it runs on {}",
-                                      scope(c)));
+        error(y.srcinfo, fmt::format("a Fence must be executed by one "
+                                     "thread or by whole warps, but here "
+                                     "it runs on {}",
+                                     scope(c)));
       const Timeline pre = timeline_of(y.pre), post = timeline_of(y.post);
       if (pre != Timeline::InOrder && pre != Timeline::CpAsync &&
           pre != Timeline::Wgmma && pre != Timeline::Temporal)
-        error(s->srcinfo, fmt::format("{} cannot be the first timeline of a "
-                                      "Fence (what must be finished)",
-                                      y.pre ? y.pre->name() : "?"));
+        error(y.srcinfo, fmt::format("{} cannot be the first timeline of a "
+                                     "Fence (what must be finished)",
+                                     y.pre ? y.pre->name() : "?"));
       if (post != Timeline::InOrder && post != Timeline::AsyncProxy &&
           post != Timeline::WgmmaOperands && post != Timeline::Temporal)
-        error(s->srcinfo, fmt::format("{} cannot be the second timeline of a "
-                                      "Fence (what may follow)",
-                                      y.post ? y.post->name() : "?"));
+        error(y.srcinfo, fmt::format("{} cannot be the second timeline of a "
+                                     "Fence (what may follow)",
+                                     y.post ? y.post->name() : "?"));
       return;
     }
     for (const Expr& b : y.barriers) {
@@ -499,48 +455,47 @@ class StaticCheck {
                                       print_expr(b)));
         continue;
       }
-      barrier_use(s, y, *f, c);
+      barrier_use(y, *f, c);
     }
   }
 
   // Which barrier memories each sync statement can use, and how.
-  void barrier_use(const Stmt& s, const Sync& y, const BufferFacts& f,
-                   const Collective& c) {
+  void barrier_use(const Sync& y, const BufferFacts& f, const Collective& c) {
     const std::string what = y.sync == SyncKind::Arrive ? "Arrive" : "Await";
     switch (f.kind) {
       case MemKind::CpAsyncGroup: {
         if (c.threads != 1)
-          error(s->srcinfo,
+          error(y.srcinfo,
                 fmt::format("cp.async commit groups belong to one thread, "
                             "but this {} runs on {}",
                             what, scope(c)));
         if (y.sync == SyncKind::Arrive &&
             timeline_of(y.pre) != Timeline::CpAsync)
-          error(s->srcinfo,
+          error(y.srcinfo,
                 "an Arrive on a CUDA_CP_ASYNC_GROUP commits "
                 "cp.async copies: write Arrive(cp_async)");
         return;
       }
       case MemKind::WgmmaGroup:
         if (c.threads != 128 || c.align % 128 != 0)
-          error(s->srcinfo,
+          error(y.srcinfo,
                 fmt::format("wgmma commit groups belong to one warpgroup, "
                             "but this {} runs on {}",
                             what, scope(c)));
         if (y.sync == SyncKind::Arrive && timeline_of(y.pre) != Timeline::Wgmma)
-          error(s->srcinfo,
+          error(y.srcinfo,
                 "an Arrive on a CUDA_WGMMA_GROUP commits wgmma "
                 "operations: write Arrive(wgmma)");
         return;
       case MemKind::MBarrier:
         if (c.threads != 1 && (c.threads % 32 != 0 || c.align % 32 != 0))
-          error(s->srcinfo, fmt::format("an {} on an mbarrier must run on "
-                                        "one thread or whole warps, but "
-                                        "here it runs on {}",
-                                        what, scope(c)));
+          error(y.srcinfo, fmt::format("an {} on an mbarrier must run on "
+                                       "one thread or whole warps, but "
+                                       "here it runs on {}",
+                                       what, scope(c)));
         return;
       default:
-        error(s->srcinfo,
+        error(y.srcinfo,
               fmt::format("{} needs a barrier buffer (CUDA_MBARRIER, "
                           "CUDA_CP_ASYNC_GROUP or CUDA_WGMMA_GROUP), but "
                           "this one is in {}",
