@@ -2,6 +2,11 @@
 // docs/internals/traversal.md, and the sharing a mutator promises.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "typed_ir_builders.hpp"
@@ -40,6 +45,44 @@ class AddOne : public exo2::IRMutator {
 
  private:
   exo2::Sym var_;
+};
+
+// The value of an integer expression, given the values of its variables.
+class Evaluate
+    : public exo2::ExprFunctor<int64_t(const std::map<exo2::Sym, int64_t>&)> {
+ protected:
+  int64_t visit_const(const exo2::Expr& e,
+                      const std::map<exo2::Sym, int64_t>&) override {
+    return e->as<exo2::Const>().int_value();
+  }
+  int64_t visit_read(const exo2::Expr& e,
+                     const std::map<exo2::Sym, int64_t>& values) override {
+    return values.at(e->as<exo2::Read>().name);
+  }
+  int64_t visit_usub(const exo2::Expr& e,
+                     const std::map<exo2::Sym, int64_t>& values) override {
+    return -visit(e->as<exo2::USub>().arg, values);
+  }
+  int64_t visit_binop(const exo2::Expr& e,
+                      const std::map<exo2::Sym, int64_t>& values) override {
+    const auto& b = e->as<exo2::BinOp>();
+    const int64_t l = visit(b.lhs, values), r = visit(b.rhs, values);
+    if (b.op == exo2::BinOpKind::Add) return l + r;
+    if (b.op == exo2::BinOpKind::Mul) return l * r;
+    throw std::invalid_argument("Evaluate: only + and *");
+  }
+};
+
+// How deep loops nest in a statement.
+class LoopDepth : public exo2::StmtFunctor<int()> {
+ protected:
+  int visit_for(const exo2::Stmt& s) override {
+    int deepest = 0;
+    for (const exo2::Stmt& b : s->as<exo2::For>().body)
+      deepest = std::max(deepest, visit(b));
+    return 1 + deepest;
+  }
+  int visit_stmt_default(const exo2::Stmt&) override { return 0; }
 };
 
 // ---------------------------------------------------------------------------
@@ -93,6 +136,29 @@ TEST(IRTraversal, MutatorThatChangesNothingReturnsItsInput) {
   const Block out = AddOne(Sym("unused")).mutate(p->body);
   ASSERT_EQ(out.size(), p->body.size());
   for (size_t s = 0; s < out.size(); s++) EXPECT_EQ(out[s], p->body[s]);
+}
+
+TEST(IRTraversal, ExprFunctorComputesAValuePerKind) {
+  Sym n("n");
+  Evaluate evaluate;
+  EXPECT_EQ(evaluate.visit(add(mul(sz(n), lit(3)), neg(lit(2))), {{n, 5}}), 13);
+}
+
+TEST(IRTraversal, FunctorRefusesAKindItDoesNotHandle) {
+  Kernel k;
+  Evaluate evaluate;
+  // A window is no integer: Evaluate does not override visit_window_expr.
+  EXPECT_THROW(evaluate.visit(win(k.x, {pt(lit(0))}), {}), std::logic_error);
+}
+
+TEST(IRTraversal, StmtFunctorDefaultCoversTheKindsNotOverridden) {
+  Kernel k;
+  Sym j("j");
+  const Proc p = k.proc();
+  LoopDepth depth;
+  EXPECT_EQ(depth.visit(p->body[0]), 0);
+  EXPECT_EQ(depth.visit(p->body[1]), 1);
+  EXPECT_EQ(depth.visit(loop(j, lit(0), lit(2), {p->body[1]})), 2);
 }
 
 }  // namespace
