@@ -1,4 +1,5 @@
-// The traversal bases (core_ir/ir_visitor.hpp): the example of
+// The traversal bases (core_ir/ir_visitor.hpp, core_ir/ir_functor.hpp) and
+// primitives/child_blocks.hpp: the examples of
 // docs/internals/traversal.md, and the sharing a mutator promises.
 #include <gtest/gtest.h>
 
@@ -9,9 +10,10 @@
 #include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/primitives/child_blocks.hpp"
 #include "typed_ir_builders.hpp"
 
-// --- the example of docs/internals/traversal.md, as written there ---------
+// --- the examples of docs/internals/traversal.md, as written there --------
 
 // How many times `var` is read (as `var`, without indices).
 class CountReads : public exo2::IRVisitor {
@@ -159,6 +161,23 @@ TEST(IRTraversal, StmtFunctorDefaultCoversTheKindsNotOverridden) {
   EXPECT_EQ(depth.visit(p->body[0]), 0);
   EXPECT_EQ(depth.visit(p->body[1]), 1);
   EXPECT_EQ(depth.visit(loop(j, lit(0), lit(2), {p->body[1]})), 2);
+}
+
+TEST(IRTraversal, ChildBlocksGivesEachBodyWithTheSlotOfItsPathSteps) {
+  Kernel k;
+  const Proc p = k.proc();
+  const Stmt branch = cond(lt(v(k.i), lit(1)), {p->body[0]});
+  const auto in_if = primitives::child_blocks(branch);
+  ASSERT_EQ(in_if.size(), 2u);
+  EXPECT_EQ(in_if[0].slot, cursors::Slot::Body);
+  EXPECT_EQ(&in_if[0].block, &branch->as<If>().body);
+  // The else branch is listed even when empty.
+  EXPECT_EQ(in_if[1].slot, cursors::Slot::Orelse);
+  EXPECT_TRUE(in_if[1].block.empty());
+  const auto in_loop = primitives::child_blocks(p->body[1]);
+  ASSERT_EQ(in_loop.size(), 1u);
+  EXPECT_EQ(&in_loop[0].block, &p->body[1]->as<For>().body);
+  EXPECT_TRUE(primitives::child_blocks(p->body[0]).empty());
 }
 
 }  // namespace

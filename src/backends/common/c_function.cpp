@@ -226,7 +226,9 @@ class CFunctionEmitter : private StmtFunctor<void()>,
       add_line("EXO_ASSUME(" + expr(pred) + ");");
     }
 
-    if (allocates_static(proc_->body) && !is_leaf(proc_->body))
+    StaticMemoryUse static_use;
+    static_use.visit(proc_->body);
+    if (static_use.allocates_static && static_use.calls_procedures)
       throw CodegenError(CodegenError::Kind::MemGen,
                          "Cannot generate static memory in non-leaf procs");
 
@@ -364,30 +366,25 @@ class CFunctionEmitter : private StmtFunctor<void()>,
   }
 
   // ---- static memory -----------------------------------------------------
-  static bool allocates_static(const Block& b) {
-    for (const Stmt& s : b) {
-      if (s->kind == StmtKind::Alloc && s->as<Alloc>().mem &&
-          s->as<Alloc>().mem->is_static())
-        return true;
-      if (s->kind == StmtKind::For && allocates_static(s->as<For>().body))
-        return true;
-      if (s->kind == StmtKind::If && (allocates_static(s->as<If>().body) ||
-                                      allocates_static(s->as<If>().orelse)))
-        return true;
+  // Whether a body allocates in a static memory, and whether it calls a
+  // procedure (an instruction is no call in C). With blocks are left out:
+  // the emitter refuses them.
+  class StaticMemoryUse : public IRVisitor {
+   public:
+    StaticMemoryUse() : IRVisitor(Visits::StatementsOnly) {}
+    bool allocates_static = false;
+    bool calls_procedures = false;
+
+   protected:
+    void visit_alloc(const Alloc& a) override {
+      if (a.kind == StmtKind::Alloc && a.mem && a.mem->is_static())
+        allocates_static = true;
     }
-    return false;
-  }
-  static bool is_leaf(const Block& b) {
-    for (const Stmt& s : b) {
-      if (s->kind == StmtKind::Call && !s->as<Call>().f->is_instr())
-        return false;
-      if (s->kind == StmtKind::For && !is_leaf(s->as<For>().body)) return false;
-      if (s->kind == StmtKind::If &&
-          (!is_leaf(s->as<If>().body) || !is_leaf(s->as<If>().orelse)))
-        return false;
+    void visit_call(const Call& c) override {
+      if (!c.f->is_instr()) calls_procedures = true;
     }
-    return true;
-  }
+    void visit_with(const With&) override {}
+  };
 
   // ---- index arithmetic --------------------------------------------------
   // Integer `/` and `%` are floor division and floor modulo
