@@ -42,59 +42,15 @@
 #include <utility>
 #include <vector>
 
+#include "exo2/analysis/call_site.hpp"
 #include "exo2/analysis/config_state.hpp"
 #include "exo2/analysis/z3_encoding.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 
 namespace exo2 {
 
 namespace {
-
-// Replaces the callee's parameters by the caller's arguments in a control
-// expression of the callee (a shape or a precondition). `stride(p, d)` of a
-// data parameter becomes the stride of the actual buffer: for a window
-// argument `x[i, lo:hi]`, dimension d of the window is the d-th interval
-// dimension of x.
-Expr substitute(const Expr& e, const std::unordered_map<Sym, Expr>& subst) {
-  switch (e->kind) {
-    case ExprKind::Read: {
-      const auto& r = e->as<Read>();
-      if (!r.idx.empty()) return e;
-      auto it = subst.find(r.name);
-      return it == subst.end() ? e : it->second;
-    }
-    case ExprKind::USub:
-      return make_usub(substitute(e->as<USub>().arg, subst), e->srcinfo,
-                       e->type);
-    case ExprKind::BinOp: {
-      const auto& b = e->as<BinOp>();
-      return make_binop(b.op, substitute(b.lhs, subst),
-                        substitute(b.rhs, subst), e->srcinfo, e->type);
-    }
-    case ExprKind::StrideExpr: {
-      const auto& s = e->as<StrideExpr>();
-      auto it = subst.find(s.name);
-      if (it == subst.end()) return e;
-      const Expr& actual = it->second;
-      if (actual->kind == ExprKind::Read)
-        return make_stride_expr(actual->as<Read>().name, s.dim, e->srcinfo,
-                                e->type);
-      if (actual->kind == ExprKind::WindowExpr) {
-        const auto& w = actual->as<WindowExpr>();
-        int seen = 0;
-        for (size_t d = 0; d < w.idx.size(); ++d) {
-          if (!w.idx[d].is_interval) continue;
-          if (seen++ == s.dim)
-            return make_stride_expr(w.name, static_cast<int>(d), e->srcinfo,
-                                    e->type);
-        }
-      }
-      return e;
-    }
-    default:
-      return e;
-  }
-}
 
 std::string shape_text(const std::vector<Expr>& shape) {
   std::vector<std::string> parts;
@@ -115,7 +71,9 @@ struct Shape {
   std::vector<z3::expr> terms;
 };
 
-class BoundsChecker {
+// Statements check their accesses and extend the context; data
+// expressions check their reads.
+class BoundsChecker : public IRVisitor {
  public:
   explicit BoundsChecker(const Proc& p) : proc_(p) {}
   // Checks only the call statement `focus`; the rest of the procedure only
@@ -127,7 +85,7 @@ class BoundsChecker {
     const ProcNode& p = *proc_;
     for (const auto& a : p.args) declare_arg(a);
     for (const auto& pred : p.preds) smt_.assume(smt_.encode(pred));
-    block(p.body);
+    visit(p.body);
     return failures_;
   }
 
@@ -173,7 +131,7 @@ class BoundsChecker {
         for (const auto& d : a.type.shape()) check_positive(d);
     diags_.insert(diags_.end(), pred_diags.begin(), pred_diags.end());
 
-    block(p.body);
+    visit(p.body);
   }
 
   // ---- Declarations --------------------------------------------------------
@@ -357,129 +315,88 @@ class BoundsChecker {
     }
   }
 
-  // Checks the buffer reads of a data expression, left to right.
-  void reads(const Expr& e) {
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const auto& r = e->as<Read>();
-        if (!r.idx.empty()) check_access(r.name, r.idx, "read", e->srcinfo);
-        return;
-      }
-      case ExprKind::USub:
-        reads(e->as<USub>().arg);
-        return;
-      case ExprKind::BinOp:
-        reads(e->as<BinOp>().lhs);
-        reads(e->as<BinOp>().rhs);
-        return;
-      case ExprKind::ExternCall:
-        for (const auto& a : e->as<ExternCall>().args) reads(a);
-        return;
-      case ExprKind::WindowExpr:
-        check_window(e->as<WindowExpr>());
-        return;
-      default:
-        return;
-    }
+  // ---- Data expressions: their reads, left to right -----------------------
+
+  void visit_read(const Read& r) override {
+    if (!r.idx.empty()) check_access(r.name, r.idx, "read", r.srcinfo);
   }
+
+  void visit_window_expr(const WindowExpr& w) override { check_window(w); }
 
   // ---- Statements ----------------------------------------------------------
 
-  void block(const Block& b) {
-    for (const auto& s : b) stmt(*s);
+  void visit_assign(const Assign& a) override {
+    check_access(a.name, a.idx,
+                 a.kind == StmtKind::Assign ? "written" : "reduced", a.srcinfo);
+    visit(a.rhs);
   }
 
-  void stmt(const StmtNode& s) {
-    if (&s == focus_) {
+  void visit_write_config(const WriteConfig& w) override {
+    visit(w.rhs);
+    advance_config_state(smt_, w);
+  }
+
+  void visit_if(const If& i) override {
+    z3::expr cond = smt_.encode(i.cond);
+    smt_.push();
+    smt_.assume(cond);
+    visit(i.body);
+    smt_.pop();
+    smt_.push();
+    smt_.assume(!cond);
+    visit(i.orelse);
+    smt_.pop();
+    advance_config_state(smt_, i);
+  }
+
+  void visit_for(const For& f) override {
+    z3::expr lo = smt_.encode(f.lo);
+    z3::expr hi = smt_.encode(f.hi);
+    // The trip count `hi - lo`, printed as `hi` when `lo` is 0.
+    const bool from_zero = f.lo->kind == ExprKind::Const &&
+                           f.lo->as<Const>().is_int() &&
+                           f.lo->as<Const>().int_value() == 0;
+    check_non_negative(from_zero ? f.hi
+                                 : make_binop(BinOpKind::Sub, f.hi, f.lo,
+                                              f.srcinfo, Type(TypeKind::Index)),
+                       hi - lo, f.srcinfo);
+    // The body may run after earlier iterations (and the code after
+    // the loop after any number of them).
+    forget_config_values(smt_, config_fields_written(f.body));
+    smt_.push();
+    z3::expr i = smt_.var(f.iter);
+    smt_.assume(lo <= i && i < hi);
+    scope_vars_.push_back({f.iter.name(), i});
+    visit(f.body);
+    scope_vars_.pop_back();
+    smt_.pop();
+  }
+
+  void visit_alloc(const Alloc& a) override {
+    if (a.kind == StmtKind::Free) return;
+    for (const auto& d : a.type.shape()) check_positive(d);
+    if (a.type.is_tensor()) {
+      declare_dense(a.name, a.type);
+    } else {
+      buffers_.insert_or_assign(a.name, BufferInfo{a.name, {}, {}});
+    }
+  }
+
+  void visit_call(const Call& c) override {
+    if (&c == focus_) {
       checking_ = true;
-      call(s.as<Call>());
+      call(c);
       checking_ = false;
       return;
     }
-    switch (s.kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const auto& a = s.as<Assign>();
-        check_access(a.name, a.idx,
-                     s.kind == StmtKind::Assign ? "written" : "reduced",
-                     s.srcinfo);
-        reads(a.rhs);
-        return;
-      }
-      case StmtKind::WriteConfig: {
-        const auto& w = s.as<WriteConfig>();
-        reads(w.rhs);
-        advance_config_state(smt_, s);
-        return;
-      }
-      case StmtKind::If: {
-        const auto& i = s.as<If>();
-        z3::expr cond = smt_.encode(i.cond);
-        smt_.push();
-        smt_.assume(cond);
-        block(i.body);
-        smt_.pop();
-        smt_.push();
-        smt_.assume(!cond);
-        block(i.orelse);
-        smt_.pop();
-        advance_config_state(smt_, s);
-        return;
-      }
-      case StmtKind::For: {
-        const auto& f = s.as<For>();
-        z3::expr lo = smt_.encode(f.lo);
-        z3::expr hi = smt_.encode(f.hi);
-        // The trip count `hi - lo`, printed as `hi` when `lo` is 0.
-        const bool from_zero = f.lo->kind == ExprKind::Const &&
-                               f.lo->as<Const>().is_int() &&
-                               f.lo->as<Const>().int_value() == 0;
-        check_non_negative(from_zero
-                               ? f.hi
-                               : make_binop(BinOpKind::Sub, f.hi, f.lo,
-                                            s.srcinfo, Type(TypeKind::Index)),
-                           hi - lo, s.srcinfo);
-        // The body may run after earlier iterations (and the code after
-        // the loop after any number of them).
-        forget_config_values(smt_, config_fields_written(f.body));
-        smt_.push();
-        z3::expr i = smt_.var(f.iter);
-        smt_.assume(lo <= i && i < hi);
-        scope_vars_.push_back({f.iter.name(), i});
-        block(f.body);
-        scope_vars_.pop_back();
-        smt_.pop();
-        return;
-      }
-      case StmtKind::Alloc: {
-        const auto& a = s.as<Alloc>();
-        for (const auto& d : a.type.shape()) check_positive(d);
-        if (a.type.is_tensor()) {
-          declare_dense(a.name, a.type);
-        } else {
-          buffers_.insert_or_assign(a.name, BufferInfo{a.name, {}, {}});
-        }
-        return;
-      }
-      case StmtKind::Call:
-        call(s.as<Call>());
-        barriers(s.as<Call>().barriers);
-        advance_config_state(smt_, s);
-        return;
-      case StmtKind::WindowStmt:
-        window_stmt(s.as<WindowStmt>());
-        return;
-      case StmtKind::With:
-        block(s.as<With>().body);
-        return;
-      case StmtKind::Sync:
-        barriers(s.as<Sync>().barriers);
-        return;
-      case StmtKind::Pass:
-      case StmtKind::Free:
-        return;
-    }
+    call(c);
+    barriers(c.barriers);
+    advance_config_state(smt_, c);
   }
+
+  void visit_window_stmt(const WindowStmt& w) override { window_stmt(w); }
+
+  void visit_sync(const Sync& s) override { barriers(s.barriers); }
 
   // Barrier elements are logical: within the full extent of every
   // dimension, ring dimensions included (docs/cuda.md).
@@ -586,7 +503,7 @@ class BoundsChecker {
       std::vector<Expr> required;
       z3::expr equal = smt_.bool_value(true);
       for (size_t d = 0; d < actual->terms.size(); ++d) {
-        required.push_back(substitute(param.type.shape()[d], subst));
+        required.push_back(at_call_site(param.type.shape()[d], subst));
         equal = equal && actual->terms[d] == smt_.encode(required.back());
       }
       require(equal, arg->srcinfo,
@@ -597,7 +514,7 @@ class BoundsChecker {
     }
 
     for (const auto& pred : f.preds) {
-      require(smt_.encode(substitute(pred, subst)), c.srcinfo,
+      require(smt_.encode(at_call_site(pred, subst)), c.srcinfo,
               fmt::format("Could not verify assertion {} in {} at {}. "
                           "Assertion is false when:",
                           print_expr(pred), f.name, pred->srcinfo.str()));

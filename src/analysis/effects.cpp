@@ -5,6 +5,7 @@
 
 #include "exo2/analysis/config_state.hpp"
 #include "exo2/analysis/z3_encoding.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 
 namespace exo2 {
@@ -89,48 +90,45 @@ bool is_zero(const Expr& e) {
          e->as<Const>().int_value() == 0;
 }
 
-// A control expression of the walked code in the analysed code's terms.
-Expr translate(const Expr& e, const Scope& scope) {
-  switch (e->kind) {
-    case ExprKind::ReadConfig: {
-      const Expr* value = scope.config_value(e->as<ReadConfig>());
-      return value ? *value : e;
-    }
-    case ExprKind::Read: {
-      const auto& r = e->as<Read>();
-      if (!r.idx.empty()) return e;
-      auto it = scope.values.find(r.name);
-      return it == scope.values.end() ? e : it->second;
-    }
-    case ExprKind::USub: {
-      Expr arg = translate(e->as<USub>().arg, scope);
-      if (arg == e->as<USub>().arg) return e;
-      return make_usub(arg, e->srcinfo, e->type);
-    }
-    case ExprKind::BinOp: {
-      const auto& b = e->as<BinOp>();
-      Expr l = translate(b.lhs, scope);
-      Expr r = translate(b.rhs, scope);
-      if (l == b.lhs && r == b.rhs) return e;
-      return make_binop(b.op, l, r, e->srcinfo, e->type);
-    }
-    case ExprKind::StrideExpr: {
-      // Dimension d of a view is the d-th viewed dimension of its buffer.
-      const auto& s = e->as<StrideExpr>();
-      auto it = scope.views.find(s.name);
-      if (it == scope.views.end()) return e;
-      int viewed = 0;
-      for (size_t d = 0; d < it->second.dims.size(); ++d) {
-        if (!it->second.dims[d].is_interval) continue;
-        if (viewed++ == s.dim)
-          return make_stride_expr(it->second.buffer, static_cast<int>(d),
-                                  e->srcinfo);
-      }
-      return e;
-    }
-    default:
-      return e;
+// A control expression of the walked code in the analysed code's terms:
+// callee parameters become their arguments, config fields their values so
+// far, and the strides of views the strides of their buffers. A control
+// expression reads no data (the typechecker's rule), so every read is a
+// variable.
+class InAnalysedTerms : public IRMutator {
+ public:
+  explicit InAnalysedTerms(const Scope& scope) : scope_(scope) {}
+
+ protected:
+  Expr mutate_read_config(const Expr& e) override {
+    const Expr* value = scope_.config_value(e->as<ReadConfig>());
+    return value ? *value : e;
   }
+  Expr mutate_read(const Expr& e) override {
+    auto it = scope_.values.find(e->as<Read>().name);
+    return it == scope_.values.end() ? e : it->second;
+  }
+  // Dimension d of a view is the d-th viewed dimension of its buffer.
+  Expr mutate_stride_expr(const Expr& e) override {
+    const auto& s = e->as<StrideExpr>();
+    auto it = scope_.views.find(s.name);
+    if (it == scope_.views.end()) return e;
+    int viewed = 0;
+    for (size_t d = 0; d < it->second.dims.size(); ++d) {
+      if (!it->second.dims[d].is_interval) continue;
+      if (viewed++ == s.dim)
+        return make_stride_expr(it->second.buffer, static_cast<int>(d),
+                                e->srcinfo);
+    }
+    return e;
+  }
+
+ private:
+  const Scope& scope_;
+};
+
+Expr translate(const Expr& e, const Scope& scope) {
+  return InAnalysedTerms(scope).mutate(e);
 }
 
 // The buffer and indices that `name[idx]` touches.
@@ -208,141 +206,154 @@ BufferView view_of_argument(const Expr& arg, const Scope& scope) {
   return point;
 }
 
-// Adds the symbols `e` reads (as control variables) to `out`.
-void read_symbols(const Expr& e, std::unordered_set<Sym>& out) {
-  if (!e) return;
-  switch (e->kind) {
-    case ExprKind::Read:
-      if (e->as<Read>().idx.empty()) out.insert(e->as<Read>().name);
-      return;
-    case ExprKind::USub:
-      read_symbols(e->as<USub>().arg, out);
-      return;
-    case ExprKind::BinOp:
-      read_symbols(e->as<BinOp>().lhs, out);
-      read_symbols(e->as<BinOp>().rhs, out);
-      return;
-    default:
-      return;
-  }
-}
+// The variables a control expression reads.
+class ReadSymbols : public IRVisitor {
+ public:
+  explicit ReadSymbols(std::unordered_set<Sym>& out) : out_(out) {}
+
+ protected:
+  void visit_read(const Read& e) override { out_.insert(e.name); }
+
+ private:
+  std::unordered_set<Sym>& out_;
+};
 
 // The unknown values of `scope` that the indices, loops or guards of `a`
 // mention.
 std::vector<Expr> unknowns_mentioned(const Access& a, const Scope& scope) {
   if (scope.unknowns.empty()) return {};
   std::unordered_set<Sym> used;
-  for (const Expr& i : a.idx) read_symbols(i, used);
+  ReadSymbols reads(used);
+  reads.visit(a.idx);
   for (const LoopRange& l : a.loops) {
-    read_symbols(l.lo, used);
-    read_symbols(l.hi, used);
+    reads.visit(l.lo);
+    reads.visit(l.hi);
   }
-  for (const Guard& g : a.guards) read_symbols(g.cond, used);
+  for (const Guard& g : a.guards) reads.visit(g.cond);
   std::vector<Expr> out;
   for (const Expr& u : scope.unknowns)
     if (used.count(u->as<Read>().name)) out.push_back(u);
   return out;
 }
 
-class EffectCollector {
+// Statements record their writes, expressions their data and config reads.
+// Control expressions (indices, bounds, conditions, control arguments) read
+// no data, so visiting them records their config reads only.
+class EffectCollector : public IRVisitor {
  public:
   explicit EffectCollector(std::vector<Access>& out) : out_(out) {}
 
-  void block(const Block& b, Scope scope) {
-    for (const Stmt& s : b) stmt(*s, scope);
+  // Window statements extend `scope` for the statements after them.
+  void walk(const Block& b, Scope scope) {
+    Scope* outer = scope_;
+    scope_ = &scope;
+    visit(b);
+    scope_ = outer;
   }
 
-  // `scope` is the scope of the statement's block: window statements extend
-  // it for the statements after them.
-  void stmt(const StmtNode& s, Scope& scope) {
-    switch (s.kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const auto& a = s.as<Assign>();
-        for (const Expr& i : a.idx) config_reads(i, scope);
-        const ValueReads value = value_reads(a.rhs, scope);
-        const AccessKind kind =
-            s.kind == StmtKind::Assign ? AccessKind::Write : AccessKind::Reduce;
-        if (auto field = scope.config_params.find(a.name);
-            field != scope.config_params.end()) {
-          add(kind, field->second, {}, s.srcinfo, scope);
-          break;
-        }
-        auto [buffer, idx] = resolve_access(a.name, a.idx, scope);
-        if (add(kind, Location{buffer, nullptr, ""}, std::move(idx), s.srcinfo,
-                scope) &&
-            kind == AccessKind::Write)
-          record_value(value, a.rhs, scope);
-        break;
-      }
-      case StmtKind::WriteConfig: {
-        const auto& w = s.as<WriteConfig>();
-        const ValueReads value = value_reads(w.rhs, scope);
-        const Location field{Sym(), w.config, w.field};
-        if (add(AccessKind::Write, field, {}, s.srcinfo, scope))
-          record_value(value, w.rhs, scope);
-        if (!is_control_field(field)) break;
-        if (SmtEncoder::is_encodable(w.rhs))
-          scope.set_config_value(field, translate(w.rhs, scope));
-        else
-          scope.forget({field}, s.srcinfo);
-        break;
-      }
-      case StmtKind::If: {
-        const auto& i = s.as<If>();
-        config_reads(i.cond, scope);
-        Scope then_scope = scope;
-        then_scope.guards.push_back(Guard{translate(i.cond, scope), true});
-        block(i.body, std::move(then_scope));
-        Scope else_scope = scope;
-        else_scope.guards.push_back(Guard{translate(i.cond, scope), false});
-        block(i.orelse, std::move(else_scope));
-        scope.forget(config_fields_written(i.body), s.srcinfo);
-        scope.forget(config_fields_written(i.orelse), s.srcinfo);
-        break;
-      }
-      case StmtKind::For: {
-        const auto& f = s.as<For>();
-        config_reads(f.lo, scope);
-        config_reads(f.hi, scope);
-        Scope body = scope;
-        body.loops.push_back(LoopRange{f.iter, translate(f.lo, scope),
-                                       translate(f.hi, scope),
-                                       next_loop_id_++});
-        // Earlier iterations may have written these.
-        const std::vector<Location> written = config_fields_written(f.body);
-        body.forget(written, s.srcinfo);
-        block(f.body, std::move(body));
-        scope.forget(written, s.srcinfo);
-        break;
-      }
-      case StmtKind::Alloc:
-        locals_.insert(s.as<Alloc>().name);
-        break;
-      case StmtKind::Call:
-        call(s.as<Call>(), s.srcinfo, scope);
-        scope.forget(config_fields_written(s.as<Call>().f->body), s.srcinfo);
-        break;
-      case StmtKind::WindowStmt: {
-        const auto& w = s.as<WindowStmt>();
-        if (w.rhs->kind != ExprKind::WindowExpr) break;
-        window_config_reads(w.rhs->as<WindowExpr>(), scope);
-        scope.views[w.name] = view_of_window(w.rhs->as<WindowExpr>(), scope);
-        break;
-      }
-      case StmtKind::With:
-        block(s.as<With>().body, scope);
-        scope.forget(config_fields_written(s.as<With>().body), s.srcinfo);
-        break;
-      case StmtKind::Pass:
-      case StmtKind::Free:
-      case StmtKind::Sync:
-        break;
+ protected:
+  void visit_assign(const Assign& a) override {
+    Scope& scope = *scope_;
+    visit(a.idx);
+    const ValueReads value = value_reads(a.rhs);
+    const AccessKind kind =
+        a.kind == StmtKind::Assign ? AccessKind::Write : AccessKind::Reduce;
+    if (auto field = scope.config_params.find(a.name);
+        field != scope.config_params.end()) {
+      add(kind, field->second, {}, a.srcinfo);
+      return;
     }
+    auto [buffer, idx] = resolve_access(a.name, a.idx, scope);
+    if (add(kind, Location{buffer, nullptr, ""}, std::move(idx), a.srcinfo) &&
+        kind == AccessKind::Write)
+      record_value(value, a.rhs);
+  }
+
+  void visit_write_config(const WriteConfig& w) override {
+    Scope& scope = *scope_;
+    const ValueReads value = value_reads(w.rhs);
+    const Location field{Sym(), w.config, w.field};
+    if (add(AccessKind::Write, field, {}, w.srcinfo))
+      record_value(value, w.rhs);
+    if (!is_control_field(field)) return;
+    if (SmtEncoder::is_encodable(w.rhs))
+      scope.set_config_value(field, translate(w.rhs, scope));
+    else
+      scope.forget({field}, w.srcinfo);
+  }
+
+  void visit_if(const If& i) override {
+    Scope& scope = *scope_;
+    visit(i.cond);
+    Scope then_scope = scope;
+    then_scope.guards.push_back(Guard{translate(i.cond, scope), true});
+    walk(i.body, std::move(then_scope));
+    Scope else_scope = scope;
+    else_scope.guards.push_back(Guard{translate(i.cond, scope), false});
+    walk(i.orelse, std::move(else_scope));
+    scope.forget(config_fields_written(i.body), i.srcinfo);
+    scope.forget(config_fields_written(i.orelse), i.srcinfo);
+  }
+
+  void visit_for(const For& f) override {
+    Scope& scope = *scope_;
+    visit(f.lo);
+    visit(f.hi);
+    Scope body = scope;
+    body.loops.push_back(LoopRange{f.iter, translate(f.lo, scope),
+                                   translate(f.hi, scope), next_loop_id_++});
+    // Earlier iterations may have written these.
+    const std::vector<Location> written = config_fields_written(f.body);
+    body.forget(written, f.srcinfo);
+    walk(f.body, std::move(body));
+    scope.forget(written, f.srcinfo);
+  }
+
+  // An allocation's extents are evaluated where it is; a Free has no effect.
+  void visit_alloc(const Alloc& a) override {
+    if (a.kind == StmtKind::Alloc) locals_.insert(a.name);
+  }
+
+  void visit_call(const Call& c) override {
+    call(c);
+    scope_->forget(config_fields_written(c.f->body), c.srcinfo);
+  }
+
+  void visit_window_stmt(const WindowStmt& w) override {
+    if (w.rhs->kind != ExprKind::WindowExpr) return;
+    visit(w.rhs);  // the config reads of its bounds
+    scope_->views[w.name] = view_of_window(w.rhs->as<WindowExpr>(), *scope_);
+  }
+
+  void visit_with(const With& w) override {
+    walk(w.body, *scope_);
+    scope_->forget(config_fields_written(w.body), w.srcinfo);
+  }
+
+  void visit_sync(const Sync&) override {}
+
+  // Data reads and config reads.
+  void visit_read(const Read& r) override {
+    visit(r.idx);
+    if (!r.type.is_numeric()) return;
+    if (auto field = scope_->config_params.find(r.name);
+        field != scope_->config_params.end()) {
+      add(AccessKind::Read, field->second, {}, r.srcinfo);
+      return;
+    }
+    auto [buffer, idx] = resolve_access(r.name, r.idx, *scope_);
+    add(AccessKind::Read, Location{buffer, nullptr, ""}, std::move(idx),
+        r.srcinfo);
+  }
+
+  void visit_read_config(const ReadConfig& c) override {
+    add(AccessKind::Read, Location{Sym(), c.config, c.field}, {}, c.srcinfo);
   }
 
  private:
-  void call(const Call& c, const SrcInfo& srcinfo, const Scope& scope) {
+  void call(const Call& c) {
+    const Scope& scope = *scope_;
+    const SrcInfo& srcinfo = c.srcinfo;
     Scope callee;
     callee.loops = scope.loops;
     callee.guards = scope.guards;
@@ -360,20 +371,25 @@ class EffectCollector {
         callee.config_params[param.name] =
             scope.config_params.at(arg->as<Read>().name);
       } else if (param.type.is_numeric()) {
+        // The data is accessed in the callee; here, its window bounds or
+        // indices are evaluated.
         if (arg->kind == ExprKind::WindowExpr)
-          window_config_reads(arg->as<WindowExpr>(), scope);
+          visit(arg);
         else
-          for (const Expr& i : arg->as<Read>().idx) config_reads(i, scope);
+          visit(arg->as<Read>().idx);
         callee.views[param.name] = view_of_argument(arg, scope);
       } else {
-        config_reads(arg, scope);
+        visit(arg);
         callee.values[param.name] = translate(arg, scope);
       }
     }
     // The preconditions are checked at the call: they read the config
     // fields they mention there.
-    for (const Expr& pred : c.f->preds) config_reads(pred, callee);
-    block(c.f->body, std::move(callee));
+    Scope* caller = scope_;
+    scope_ = &callee;
+    visit(c.f->preds);
+    scope_ = caller;
+    walk(c.f->body, std::move(callee));
   }
 
   // The accesses evaluating an assigned value makes, as positions in the
@@ -383,88 +399,25 @@ class EffectCollector {
     bool complete;
   };
 
-  ValueReads value_reads(const Expr& rhs, const Scope& scope) {
+  ValueReads value_reads(const Expr& rhs) {
     const size_t begin = out_.size();
     const size_t left_out = left_out_;
-    reads(rhs, scope);
+    visit(rhs);
     return ValueReads{begin, out_.size(), left_out == left_out_};
   }
 
   // Links the write just added (the last access) to the value it stores.
-  void record_value(const ValueReads& value, const Expr& rhs,
-                    const Scope& scope) {
-    if (scope.call_site || !value.complete) return;
+  void record_value(const ValueReads& value, const Expr& rhs) {
+    if (scope_->call_site || !value.complete) return;
     const int write = static_cast<int>(out_.size()) - 1;
     out_.back().value = rhs;
     for (size_t k = value.begin; k < value.end; ++k) out_[k].value_of = write;
   }
 
-  // Data reads and config reads of an expression.
-  void reads(const Expr& e, const Scope& scope) {
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const auto& r = e->as<Read>();
-        for (const Expr& i : r.idx) config_reads(i, scope);
-        if (!e->type.is_numeric()) return;
-        if (auto field = scope.config_params.find(r.name);
-            field != scope.config_params.end()) {
-          add(AccessKind::Read, field->second, {}, e->srcinfo, scope);
-          return;
-        }
-        auto [buffer, idx] = resolve_access(r.name, r.idx, scope);
-        add(AccessKind::Read, Location{buffer, nullptr, ""}, std::move(idx),
-            e->srcinfo, scope);
-        return;
-      }
-      case ExprKind::ReadConfig: {
-        const auto& c = e->as<ReadConfig>();
-        add(AccessKind::Read, Location{Sym(), c.config, c.field}, {},
-            e->srcinfo, scope);
-        return;
-      }
-      case ExprKind::USub:
-        reads(e->as<USub>().arg, scope);
-        return;
-      case ExprKind::BinOp:
-        reads(e->as<BinOp>().lhs, scope);
-        reads(e->as<BinOp>().rhs, scope);
-        return;
-      case ExprKind::ExternCall:
-        for (const Expr& a : e->as<ExternCall>().args) reads(a, scope);
-        return;
-      case ExprKind::WindowExpr:
-        window_config_reads(e->as<WindowExpr>(), scope);
-        return;
-      case ExprKind::Const:
-      case ExprKind::StrideExpr:
-        return;
-    }
-  }
-
-  // Config reads are the only effects of control expressions.
-  void config_reads(const Expr& e, const Scope& scope) {
-    if (!e) return;
-    switch (e->kind) {
-      case ExprKind::ReadConfig:
-      case ExprKind::USub:
-      case ExprKind::BinOp:
-        reads(e, scope);
-        return;
-      default:
-        return;
-    }
-  }
-
-  void window_config_reads(const WindowExpr& w, const Scope& scope) {
-    for (const WindowAccess& a : w.idx) {
-      config_reads(a.lo, scope);
-      config_reads(a.hi, scope);
-    }
-  }
-
   // Whether the access was added: accesses of local buffers are left out.
   bool add(AccessKind kind, Location location, std::vector<Expr> idx,
-           const SrcInfo& srcinfo, const Scope& scope) {
+           const SrcInfo& srcinfo) {
+    const Scope& scope = *scope_;
     if (!location.is_config() && locals_.count(location.buffer)) {
       left_out_++;
       return false;
@@ -495,6 +448,8 @@ class EffectCollector {
   // Buffers allocated by the analysed code (symbols are unique, so one set
   // serves every block and callee).
   std::unordered_set<Sym> locals_;
+  // The scope of the statement being visited.
+  Scope* scope_ = nullptr;
 };
 
 }  // namespace
@@ -512,7 +467,7 @@ std::vector<Access> effects_of(const Block& block, const WindowEnv& env,
   scope.views = env;
   scope.forget(unknown_at_start,
                block.empty() ? SrcInfo{} : block.front()->srcinfo);
-  EffectCollector(out).block(block, std::move(scope));
+  EffectCollector(out).walk(block, std::move(scope));
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/control_exprs.hpp"
@@ -21,60 +22,49 @@ namespace {
 using cursors::Path;
 
 // Rebuilds code with every access of `x` given the extra indices.
-class AddIndices {
+class AddIndices : public IRMutator {
  public:
   AddIndices(Sym x, std::vector<Expr> extra, bool row, const Stmt& alloc)
       : x_(std::move(x)), extra_(std::move(extra)), row_(row), alloc_(alloc) {}
 
-  // A block that held only the allocation keeps a `pass`, as lift_alloc.
-  Block block(const Block& b) {
+ protected:
+  // The allocation leaves its block; a block that held only the allocation
+  // keeps a `pass`, as lift_alloc.
+  Block mutate_block(const Block& b) override {
     Block out;
     for (const Stmt& s : b)
-      if (s != alloc_) out.push_back(stmt(s));
+      if (s != alloc_) out.push_back(mutate(s));
     if (out.empty() && !b.empty()) out.push_back(make_pass(b.front()->srcinfo));
     return out;
   }
 
-  Stmt stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const Assign& a = s->as<Assign>();
-        std::vector<Expr> idx = a.name == x_ ? indices(a.idx) : a.idx;
-        Expr rhs = expr(a.rhs);
-        return s->kind == StmtKind::Assign
-                   ? make_assign(a.name, a.type, idx, rhs, s->srcinfo)
-                   : make_reduce(a.name, a.type, idx, rhs, s->srcinfo);
-      }
-      case StmtKind::For: {
-        const For& f = s->as<For>();
-        return make_for(f.iter, f.lo, f.hi, block(f.body), f.mode, s->srcinfo);
-      }
-      case StmtKind::If: {
-        const If& f = s->as<If>();
-        return make_if(f.cond, block(f.body), block(f.orelse), s->srcinfo);
-      }
-      case StmtKind::With:
-        return make_with(s->as<With>().ctx, block(s->as<With>().body),
-                         s->srcinfo);
-      case StmtKind::Call: {
-        const Call& c = s->as<Call>();
-        std::vector<Expr> args;
-        for (size_t k = 0; k < c.args.size(); ++k)
-          args.push_back(call_arg(c.args[k], c.f->args[k].type));
-        return make_call(c.f, args, s->srcinfo, c.barriers);
-      }
-      case StmtKind::WindowStmt: {
-        const WindowStmt& w = s->as<WindowStmt>();
-        return make_window_stmt(w.name, expr(w.rhs), s->srcinfo, w.mem);
-      }
-      case StmtKind::WriteConfig: {
-        const WriteConfig& w = s->as<WriteConfig>();
-        return make_write_config(w.config, w.field, expr(w.rhs), s->srcinfo);
-      }
-      default:
-        return s;
-    }
+  Stmt mutate_assign(const Stmt& s) override {
+    const Assign& a = s->as<Assign>();
+    if (a.name != x_) return IRMutator::mutate_assign(s);
+    Expr rhs = mutate(a.rhs);
+    return s->kind == StmtKind::Assign
+               ? make_assign(a.name, a.type, indices(a.idx), rhs, s->srcinfo)
+               : make_reduce(a.name, a.type, indices(a.idx), rhs, s->srcinfo);
+  }
+
+  Stmt mutate_call(const Stmt& s) override {
+    const Call& c = s->as<Call>();
+    std::vector<Expr> args;
+    for (size_t k = 0; k < c.args.size(); ++k)
+      args.push_back(call_arg(c.args[k], c.f->args[k].type));
+    return make_call(c.f, args, s->srcinfo, mutate(c.barriers));
+  }
+
+  Expr mutate_read(const Expr& e) override {
+    const Read& r = e->as<Read>();
+    if (r.name != x_) return IRMutator::mutate_read(e);
+    return make_read(x_, indices(r.idx), e->srcinfo, e->type);
+  }
+
+  Expr mutate_window_expr(const Expr& e) override {
+    const WindowExpr& w = e->as<WindowExpr>();
+    if (w.name != x_) return IRMutator::mutate_window_expr(e);
+    return make_window_expr(x_, combine(points(), w.idx), e->srcinfo, e->type);
   }
 
  private:
@@ -127,37 +117,7 @@ class AddIndices {
       Type t = Type::tensor(a->type.basetype(), a->type.shape(), true);
       return make_window_expr(x_, combine(points(), whole), a->srcinfo, t);
     }
-    return whole ? a : expr(a);
-  }
-
-  Expr expr(const Expr& e) {
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const Read& r = e->as<Read>();
-        if (r.name != x_) return e;
-        return make_read(x_, indices(r.idx), e->srcinfo, e->type);
-      }
-      case ExprKind::WindowExpr: {
-        const WindowExpr& w = e->as<WindowExpr>();
-        if (w.name != x_) return e;
-        return make_window_expr(x_, combine(points(), w.idx), e->srcinfo,
-                                e->type);
-      }
-      case ExprKind::USub:
-        return make_usub(expr(e->as<USub>().arg), e->srcinfo, e->type);
-      case ExprKind::BinOp: {
-        const BinOp& b = e->as<BinOp>();
-        return make_binop(b.op, expr(b.lhs), expr(b.rhs), e->srcinfo, e->type);
-      }
-      case ExprKind::ExternCall: {
-        const ExternCall& c = e->as<ExternCall>();
-        std::vector<Expr> args;
-        for (const Expr& a : c.args) args.push_back(expr(a));
-        return make_extern_call(c.f, args, e->srcinfo, e->type);
-      }
-      default:
-        return e;
-    }
+    return whole ? a : mutate(a);
   }
 };
 
@@ -275,7 +235,7 @@ Proc autolift_alloc(const Proc& proc, const cursors::Location& alloc,
   AddIndices rewrite(a.name, indices, row, s);
   const Stmt lifted = make_alloc(a.name, type, a.mem, s->srcinfo);
   return cursors::replace(proc, cursors::Location::node(site),
-                          {lifted, rewrite.stmt(site_stmt)})
+                          {lifted, rewrite.mutate(site_stmt)})
       .proc;
 }
 

@@ -8,6 +8,7 @@
 
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/child_blocks.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/new_expressions.hpp"
@@ -68,18 +69,10 @@ class SiteCollector {
     if ((s->kind == StmtKind::Assign || s->kind == StmtKind::Reduce) &&
         s->as<Assign>().name == buffer_)
       out_.push_back({Site::Kind::Write, path});
-    auto list = [&](const Block& b, Slot slot) {
-      for (int i = 0; i < static_cast<int>(b.size()); i++)
-        stmt(b[static_cast<size_t>(i)], child(path, Step{slot, i}));
-    };
-    if (s->kind == StmtKind::If) {
-      list(s->as<If>().body, Slot::Body);
-      list(s->as<If>().orelse, Slot::Orelse);
-    } else if (s->kind == StmtKind::For) {
-      list(s->as<For>().body, Slot::Body);
-    } else if (s->kind == StmtKind::With) {
-      list(s->as<With>().body, Slot::Body);
-    }
+    for (const ChildBlock& body : child_blocks(s))
+      for (int i = 0; i < static_cast<int>(body.block.size()); i++)
+        stmt(body.block[static_cast<size_t>(i)],
+             child(path, Step{body.slot, i}));
   }
 
  private:

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/child_blocks.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
 
 namespace exo2::primitives {
@@ -19,23 +20,9 @@ void collect_passes(const Block& list, const Path& owner, Slot slot,
     Path path = owner;
     path.push_back(Step{slot, i});
     const Stmt& s = list[static_cast<size_t>(i)];
-    switch (s->kind) {
-      case StmtKind::Pass:
-        out.push_back(path);
-        break;
-      case StmtKind::If:
-        collect_passes(s->as<If>().body, path, Slot::Body, out);
-        collect_passes(s->as<If>().orelse, path, Slot::Orelse, out);
-        break;
-      case StmtKind::For:
-        collect_passes(s->as<For>().body, path, Slot::Body, out);
-        break;
-      case StmtKind::With:
-        collect_passes(s->as<With>().body, path, Slot::Body, out);
-        break;
-      default:
-        break;
-    }
+    if (s->kind == StmtKind::Pass) out.push_back(path);
+    for (const ChildBlock& child : child_blocks(s))
+      collect_passes(child.block, path, child.slot, out);
   }
 }
 

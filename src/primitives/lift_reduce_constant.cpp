@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
@@ -41,13 +42,15 @@ struct ScaledReductions {
   bool all_scaled = true;
 };
 
-class ReductionFinder {
+class ReductionFinder
+    : private StmtFunctor<void(const Path&, ScaledReductions&)> {
  public:
   ReductionFinder(const Proc& proc, const Assign& init)
       : proc_(proc), init_(init) {}
 
-  void visit(const Block& list, const Path& owner, Slot slot,
-             ScaledReductions& out) {
+  // The reductions of `list`, the `slot` list of the statement at `owner`.
+  void find(const Block& list, const Path& owner, Slot slot,
+            ScaledReductions& out) {
     for (int i = 0; i < static_cast<int>(list.size()); i++) {
       Path path = owner;
       path.push_back(Step{slot, i});
@@ -56,35 +59,32 @@ class ReductionFinder {
   }
 
  private:
-  void visit(const Stmt& s, const Path& path, ScaledReductions& out) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-        if (s->as<Assign>().name == init_.name) out.all_scaled = false;
-        return;
-      case StmtKind::Reduce:
-        if (s->as<Reduce>().name != init_.name) return;
-        if (!is_scaled_reduction_of_init(s, path)) out.all_scaled = false;
-        out.paths.push_back(path);
-        return;
-      case StmtKind::If:
-        visit(s->as<If>().body, path, Slot::Body, out);
-        visit(s->as<If>().orelse, path, Slot::Orelse, out);
-        return;
-      case StmtKind::For:
-        visit(s->as<For>().body, path, Slot::Body, out);
-        return;
-      case StmtKind::WindowStmt:
-      case StmtKind::WriteConfig:
-      case StmtKind::Call:
-      case StmtKind::With:
-      case StmtKind::Sync:
-        throw UnsupportedStatementError("unsupported stmt type in loop body: " +
-                                        print_stmt(s));
-      case StmtKind::Pass:
-      case StmtKind::Alloc:
-      case StmtKind::Free:
-        return;
+  void visit_assign(const Stmt& s, const Path& path,
+                    ScaledReductions& out) override {
+    if (s->as<Assign>().name != init_.name) return;
+    if (s->kind == StmtKind::Assign) {
+      out.all_scaled = false;
+      return;
     }
+    if (!is_scaled_reduction_of_init(s, path)) out.all_scaled = false;
+    out.paths.push_back(path);
+  }
+  void visit_if(const Stmt& s, const Path& path,
+                ScaledReductions& out) override {
+    find(s->as<If>().body, path, Slot::Body, out);
+    find(s->as<If>().orelse, path, Slot::Orelse, out);
+  }
+  void visit_for(const Stmt& s, const Path& path,
+                 ScaledReductions& out) override {
+    find(s->as<For>().body, path, Slot::Body, out);
+  }
+  void visit_pass(const Stmt&, const Path&, ScaledReductions&) override {}
+  void visit_alloc(const Stmt&, const Path&, ScaledReductions&) override {}
+  // Window statements, config writes, calls, with blocks and syncs.
+  void visit_stmt_default(const Stmt& s, const Path&,
+                          ScaledReductions&) override {
+    throw UnsupportedStatementError("unsupported stmt type in loop body: " +
+                                    print_stmt(s));
   }
 
   // `x[idx'] += c * e` with `idx'` equal to the initialised element's
@@ -177,7 +177,7 @@ cursors::EditResult lift_reduce_constant(const Proc& proc,
              {.srcinfo = a.srcinfo});
 
   ScaledReductions found;
-  ReductionFinder(proc, init).visit(loop.body, second, Slot::Body, found);
+  ReductionFinder(proc, init).find(loop.body, second, Slot::Body, found);
   // Writes through windows of `x` are invisible to the syntactic search.
   size_t writes_to_x = 0;
   for (const Access& a : effects)

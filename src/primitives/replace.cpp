@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "exo2/analysis/aliasing.hpp"
+#include "exo2/analysis/call_site.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/core_ir/symbol_table.hpp"
 #include "exo2/cursors/navigation.hpp"
@@ -17,46 +18,6 @@
 
 namespace exo2::primitives {
 namespace {
-
-// A control expression of the callee (a precondition) in the caller's
-// terms: parameters replaced by the arguments; `stride(x, d)` of a data
-// parameter is the stride of the buffer passed (for a window `A[i, lo:hi]`,
-// dimension d of the window is the d-th interval dimension of A).
-Expr at_call(const Expr& e, const std::unordered_map<Sym, Expr>& args) {
-  switch (e->kind) {
-    case ExprKind::Read: {
-      auto it = args.find(e->as<Read>().name);
-      return it == args.end() ? e : it->second;
-    }
-    case ExprKind::USub:
-      return make_usub(at_call(e->as<USub>().arg, args), e->srcinfo, e->type);
-    case ExprKind::BinOp: {
-      const auto& b = e->as<BinOp>();
-      return make_binop(b.op, at_call(b.lhs, args), at_call(b.rhs, args),
-                        e->srcinfo, e->type);
-    }
-    case ExprKind::StrideExpr: {
-      const auto& s = e->as<StrideExpr>();
-      auto it = args.find(s.name);
-      if (it == args.end()) return e;
-      const Expr& actual = it->second;
-      if (actual->kind == ExprKind::Read)
-        return make_stride_expr(actual->as<Read>().name, s.dim, e->srcinfo,
-                                e->type);
-      if (actual->kind == ExprKind::WindowExpr) {
-        const auto& w = actual->as<WindowExpr>();
-        int seen = 0;
-        for (size_t d = 0; d < w.idx.size(); ++d)
-          if (w.idx[d].is_interval && seen++ == s.dim)
-            return make_stride_expr(w.name, static_cast<int>(d), e->srcinfo,
-                                    e->type);
-      }
-      return e;
-    }
-    default:
-      return e;
-  }
-}
 
 const Type* type_in_scope(const std::vector<SymbolInfo>& scope, const Sym& s) {
   for (const SymbolInfo& info : scope)
@@ -131,7 +92,7 @@ cursors::EditResult replace(const Proc& proc, const cursors::Location& block,
   }
 
   for (const Expr& pred : subproc->preds) {
-    Expr fact = at_call(pred, by_param);
+    Expr fact = at_call_site(pred, by_param);
     const std::string message =
         fmt::format("Could not verify assertion {} in {} at {}",
                     print_expr(pred), subproc->name, pred->srcinfo.str());

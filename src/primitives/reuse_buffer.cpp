@@ -8,6 +8,7 @@
 #include "exo2/analysis/effects.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/buffer_uses.hpp"
+#include "exo2/primitives/child_blocks.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
 #include "exo2/primitives/location_paths.hpp"
 #include "exo2/primitives/refusal.hpp"
@@ -16,7 +17,6 @@ namespace exo2::primitives {
 namespace {
 
 using cursors::Path;
-using cursors::Slot;
 
 // The first statement in program order, in `block` (whose first statement
 // is at `first`), that writes or reduces `buffer`; `windows` collects the
@@ -27,35 +27,24 @@ std::optional<Path> first_write(const Block& block, const Path& first,
     const Stmt& s = block[static_cast<size_t>(i)];
     Path path = first;
     path.back().index = first.back().index + i;
-    auto in = [&](const Block& b, Slot slot) {
+    const std::vector<ChildBlock> children = child_blocks(s);
+    for (const ChildBlock& child : children) {
       Path p = path;
-      p.push_back({slot, 0});
-      return first_write(b, p, buffer, windows);
-    };
-    std::optional<Path> found;
-    switch (s->kind) {
-      case StmtKind::For:
-        found = in(s->as<For>().body, Slot::Body);
-        break;
-      case StmtKind::If:
-        found = in(s->as<If>().body, Slot::Body);
-        if (!found) found = in(s->as<If>().orelse, Slot::Orelse);
-        break;
-      case StmtKind::With:
-        found = in(s->as<With>().body, Slot::Body);
-        break;
-      default:
-        for (const Access& a : effects_of(s, windows))
-          if (a.modifies() && !a.location.is_config() &&
-              a.location.buffer == buffer)
-            return path;
-        if (s->kind == StmtKind::WindowStmt) {
-          const auto& w = s->as<WindowStmt>();
-          if (w.rhs->kind == ExprKind::WindowExpr)
-            windows[w.name] = resolve_window(w.rhs->as<WindowExpr>(), windows);
-        }
+      p.push_back({child.slot, 0});
+      if (std::optional<Path> found =
+              first_write(child.block, p, buffer, windows))
+        return found;
     }
-    if (found) return found;
+    if (!children.empty()) continue;
+    for (const Access& a : effects_of(s, windows))
+      if (a.modifies() && !a.location.is_config() &&
+          a.location.buffer == buffer)
+        return path;
+    if (s->kind == StmtKind::WindowStmt) {
+      const auto& w = s->as<WindowStmt>();
+      if (w.rhs->kind == ExprKind::WindowExpr)
+        windows[w.name] = resolve_window(w.rhs->as<WindowExpr>(), windows);
+    }
   }
   return std::nullopt;
 }

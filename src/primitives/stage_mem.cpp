@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "exo2/analysis/effects.hpp"
+#include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/core_ir/typecheck.hpp"
 #include "exo2/cursors/navigation.hpp"
@@ -61,7 +62,7 @@ void callee_effects(const Stmt& call, int k, bool& reads, bool& writes) {
   }
 }
 
-class SiteCollector {
+class SiteCollector : private StmtFunctor<void(const Path&)> {
  public:
   SiteCollector(Sym x, size_t rank, std::unordered_set<Sym> aliases)
       : x_(std::move(x)), rank_(rank), aliases_(std::move(aliases)) {}
@@ -72,7 +73,7 @@ class SiteCollector {
     for (int i = 0; i < static_cast<int>(b.size()); i++) {
       Path p = first;
       p.back().index = first.back().index + i;
-      stmt(b[static_cast<size_t>(i)], p);
+      visit(b[static_cast<size_t>(i)], p);
     }
   }
 
@@ -124,64 +125,57 @@ class SiteCollector {
     sites.push_back(std::move(s));
   }
 
-  void stmt(const Stmt& s, const Path& path) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const Assign& a = s->as<Assign>();
-        cursors::for_each_expr_child(
-            s, [&](Step step, const Expr& e) { expr(e, child(path, step)); });
-        const bool reduce = s->kind == StmtKind::Reduce;
-        const auto kind = reduce ? Site::Kind::Reduce : Site::Kind::Assign;
-        if (a.name == x_) {
-          Site site = make_site(kind, path, a.idx, s->srcinfo, print_stmt(s));
-          site.reads = reduce;
-          site.writes = true;
-          sites.push_back(std::move(site));
-        } else if (staged_windows_.count(a.name)) {
-          staged_window_use(kind, path, reduce, true);
-        } else if (aliases_.count(a.name)) {
-          refuse_alias(a.name, s->srcinfo);
-        }
-        return;
-      }
-      case StmtKind::For: {
-        const For& f = s->as<For>();
-        loops_.push_back({f.iter, f.lo, f.hi});
-        block(f.body, child(path, {Slot::Body, 0}));
-        loops_.pop_back();
-        return;
-      }
-      case StmtKind::If: {
-        const If& f = s->as<If>();
-        guards_.push_back({f.cond, true});
-        block(f.body, child(path, {Slot::Body, 0}));
-        guards_.back().holds = false;
-        block(f.orelse, child(path, {Slot::Orelse, 0}));
-        guards_.pop_back();
-        return;
-      }
-      case StmtKind::With:
-        block(s->as<With>().body, child(path, {Slot::Body, 0}));
-        return;
-      case StmtKind::Call:
-        call(s, path);
-        return;
-      case StmtKind::WindowStmt: {
-        const WindowStmt& w = s->as<WindowStmt>();
-        const size_t before = sites.size();
-        expr(w.rhs, child(path, {Slot::Rhs, 0}));
-        if (sites.size() > before) staged_windows_.insert(w.name);
-        return;
-      }
-      default:
-        cursors::for_each_expr_child(
-            s, [&](Step step, const Expr& e) { expr(e, child(path, step)); });
-        return;
+  void visit_assign(const Stmt& s, const Path& path) override {
+    const Assign& a = s->as<Assign>();
+    cursors::for_each_expr_child(
+        s, [&](Step step, const Expr& e) { expr(e, child(path, step)); });
+    const bool reduce = s->kind == StmtKind::Reduce;
+    const auto kind = reduce ? Site::Kind::Reduce : Site::Kind::Assign;
+    if (a.name == x_) {
+      Site site = make_site(kind, path, a.idx, s->srcinfo, print_stmt(s));
+      site.reads = reduce;
+      site.writes = true;
+      sites.push_back(std::move(site));
+    } else if (staged_windows_.count(a.name)) {
+      staged_window_use(kind, path, reduce, true);
+    } else if (aliases_.count(a.name)) {
+      refuse_alias(a.name, s->srcinfo);
     }
   }
 
-  void call(const Stmt& s, const Path& path) {
+  void visit_for(const Stmt& s, const Path& path) override {
+    const For& f = s->as<For>();
+    loops_.push_back({f.iter, f.lo, f.hi});
+    block(f.body, child(path, {Slot::Body, 0}));
+    loops_.pop_back();
+  }
+
+  void visit_if(const Stmt& s, const Path& path) override {
+    const If& f = s->as<If>();
+    guards_.push_back({f.cond, true});
+    block(f.body, child(path, {Slot::Body, 0}));
+    guards_.back().holds = false;
+    block(f.orelse, child(path, {Slot::Orelse, 0}));
+    guards_.pop_back();
+  }
+
+  void visit_with(const Stmt& s, const Path& path) override {
+    block(s->as<With>().body, child(path, {Slot::Body, 0}));
+  }
+
+  void visit_window_stmt(const Stmt& s, const Path& path) override {
+    const WindowStmt& w = s->as<WindowStmt>();
+    const size_t before = sites.size();
+    expr(w.rhs, child(path, {Slot::Rhs, 0}));
+    if (sites.size() > before) staged_windows_.insert(w.name);
+  }
+
+  void visit_stmt_default(const Stmt& s, const Path& path) override {
+    cursors::for_each_expr_child(
+        s, [&](Step step, const Expr& e) { expr(e, child(path, step)); });
+  }
+
+  void visit_call(const Stmt& s, const Path& path) override {
     const Call& c = s->as<Call>();
     for (int k = 0; k < static_cast<int>(c.args.size()); k++) {
       const Expr& arg = c.args[static_cast<size_t>(k)];

@@ -3,14 +3,19 @@
 #include <algorithm>
 #include <optional>
 
+#include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
+#include "exo2/primitives/child_blocks.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 
 namespace exo2::primitives {
 namespace {
 
-class StrideObserver {
+// A statement's own expressions are searched for `stride(name, d)`; calls,
+// window statements and the statements with bodies look further.
+class StrideObserver
+    : private StmtFunctor<void(const Block&, const Sym&, std::set<int>&)> {
  public:
   std::set<int> in_block(const Block& b, const Sym& name) {
     std::set<int> out;
@@ -64,38 +69,35 @@ class StrideObserver {
     }
   }
 
+  // `rest`: the statements after `s` in its list.
   void stmt(const Stmt& s, const Block& rest, const Sym& name,
             std::set<int>& out) {
     cursors::for_each_expr_child(
         s, [&](cursors::Step, const Expr& e) { expr(e, name, out); });
-    switch (s->kind) {
-      case StmtKind::Call:
-        call(s->as<Call>(), name, out);
-        return;
-      case StmtKind::WindowStmt: {
-        const WindowStmt& w = s->as<WindowStmt>();
-        if (w.rhs->kind == ExprKind::WindowExpr &&
-            w.rhs->as<WindowExpr>().name == name)
-          through_window(w.rhs->as<WindowExpr>().idx, in_block(rest, w.name),
-                         out);
-        else if (w.rhs->kind == ExprKind::Read &&
-                 w.rhs->as<Read>().name == name)
-          for (int d : in_block(rest, w.name)) out.insert(d);
-        return;
-      }
-      case StmtKind::If:
-        for (int d : in_block(s->as<If>().body, name)) out.insert(d);
-        for (int d : in_block(s->as<If>().orelse, name)) out.insert(d);
-        return;
-      case StmtKind::For:
-        for (int d : in_block(s->as<For>().body, name)) out.insert(d);
-        return;
-      case StmtKind::With:
-        for (int d : in_block(s->as<With>().body, name)) out.insert(d);
-        return;
-      default:
-        return;
-    }
+    visit(s, rest, name, out);
+  }
+
+  void visit_call(const Stmt& s, const Block&, const Sym& name,
+                  std::set<int>& out) override {
+    call(s->as<Call>(), name, out);
+  }
+
+  void visit_window_stmt(const Stmt& s, const Block& rest, const Sym& name,
+                         std::set<int>& out) override {
+    const WindowStmt& w = s->as<WindowStmt>();
+    if (w.rhs->kind == ExprKind::WindowExpr &&
+        w.rhs->as<WindowExpr>().name == name)
+      through_window(w.rhs->as<WindowExpr>().idx, in_block(rest, w.name), out);
+    else if (w.rhs->kind == ExprKind::Read && w.rhs->as<Read>().name == name)
+      for (int d : in_block(rest, w.name)) out.insert(d);
+  }
+
+  // Statements with bodies look into them; other statements have only
+  // their own expressions.
+  void visit_stmt_default(const Stmt& s, const Block&, const Sym& name,
+                          std::set<int>& out) override {
+    for (const ChildBlock& child : child_blocks(s))
+      for (int d : in_block(child.block, name)) out.insert(d);
   }
 };
 

@@ -10,6 +10,8 @@
 #include <unordered_set>
 
 #include "exo2/core_ir/equality.hpp"
+#include "exo2/core_ir/ir_functor.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 
@@ -135,7 +137,14 @@ double const_number(const Const& c) {
 
 // ---- The unifier ----------------------------------------------------------
 
-class Unifier {
+// The sub-procedure's statements and data expressions are matched against
+// the block's side by side: each pattern node dispatches on its kind, and
+// the block's node of the same kind comes along as the argument.
+class Unifier : private StmtFunctor<void(const Stmt&)>,
+                private ExprFunctor<void(const Expr&)> {
+  using StmtUnifier = StmtFunctor<void(const Stmt&)>;
+  using DataUnifier = ExprFunctor<void(const Expr&)>;
+
  public:
   Unifier(const Proc& subproc, const Block& block,
           const std::vector<SymbolInfo>& scope)
@@ -198,82 +207,83 @@ class Unifier {
           "cannot unify a {} statement (@{}) with a {} statement (@{})",
           kind_name(ps->kind), ps->srcinfo.str(), kind_name(bs->kind),
           bs->srcinfo.str()));
-    switch (ps->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const auto& p = ps->as<Assign>();
-        const auto& b = bs->as<Assign>();
-        unify_access(p.name, p.type, p.idx, ps->srcinfo, b.name, b.idx,
-                     bs->srcinfo);
-        unify_expr(p.rhs, b.rhs);
-        return;
-      }
-      case StmtKind::WriteConfig: {
-        const auto& p = ps->as<WriteConfig>();
-        const auto& b = bs->as<WriteConfig>();
-        if (!p.config->same_as(*b.config) || p.field != b.field)
-          fail(fmt::format(
-              "cannot unify the write of {}.{} (@{}) with the write of {}.{} "
-              "(@{})",
-              p.config->name(), p.field, ps->srcinfo.str(), b.config->name(),
-              b.field, bs->srcinfo.str()));
-        unify_expr(p.rhs, b.rhs);
-        return;
-      }
-      case StmtKind::Pass:
-        return;
-      case StmtKind::If: {
-        const auto& p = ps->as<If>();
-        const auto& b = bs->as<If>();
-        unify_expr(p.cond, b.cond);
-        unify_block(p.body, b.body);
-        unify_block(p.orelse, b.orelse);
-        return;
-      }
-      case StmtKind::For: {
-        const auto& p = ps->as<For>();
-        const auto& b = bs->as<For>();
-        if (p.mode->name() != b.mode->name() ||
-            p.mode->extra_args() != b.mode->extra_args())
-          fail(fmt::format("cannot unify a {} loop (@{}) with a {} loop (@{})",
-                           p.mode->name(), ps->srcinfo.str(), b.mode->name(),
-                           bs->srcinfo.str()));
-        bind(p.iter, b.iter, Type(TypeKind::Index));
-        unify_control(p.lo, b.lo);
-        unify_control(p.hi, b.hi);
-        unify_block(p.body, b.body);
-        return;
-      }
-      case StmtKind::Alloc: {
-        const auto& p = ps->as<Alloc>();
-        const auto& b = bs->as<Alloc>();
-        check_precision(p.type, ps->srcinfo, b.type, bs->srcinfo);
-        unify_shapes(p.type, ps->srcinfo, b.type, bs->srcinfo);
-        bind(p.name, b.name, b.type);
-        return;
-      }
-      case StmtKind::WindowStmt: {
-        const auto& p = ps->as<WindowStmt>();
-        const auto& b = bs->as<WindowStmt>();
-        unify_window_expr(p.rhs, b.rhs);
-        bind(p.name, b.name, b.rhs->type);
-        return;
-      }
-      case StmtKind::Call: {
-        const auto& p = ps->as<Call>();
-        const auto& b = bs->as<Call>();
-        if (p.f != b.f && !equal(p.f, b.f))
-          fail(fmt::format(
-              "cannot unify a call to '{}' (@{}) with a call to {} (@{})",
-              p.f->name, ps->srcinfo.str(), b.f->name, bs->srcinfo.str()));
-        for (size_t k = 0; k < p.args.size(); k++)
-          unify_call_arg(p.f->args[k], p.args[k], b.args[k]);
-        return;
-      }
-      default:
-        fail(fmt::format("cannot unify {} statements (@{})",
-                         kind_name(ps->kind), ps->srcinfo.str()));
-    }
+    StmtUnifier::visit(ps, bs);
+  }
+
+  void visit_assign(const Stmt& ps, const Stmt& bs) override {
+    const auto& p = ps->as<Assign>();
+    const auto& b = bs->as<Assign>();
+    unify_access(p.name, p.type, p.idx, ps->srcinfo, b.name, b.idx,
+                 bs->srcinfo);
+    unify_expr(p.rhs, b.rhs);
+  }
+
+  void visit_write_config(const Stmt& ps, const Stmt& bs) override {
+    const auto& p = ps->as<WriteConfig>();
+    const auto& b = bs->as<WriteConfig>();
+    if (!p.config->same_as(*b.config) || p.field != b.field)
+      fail(fmt::format(
+          "cannot unify the write of {}.{} (@{}) with the write of {}.{} "
+          "(@{})",
+          p.config->name(), p.field, ps->srcinfo.str(), b.config->name(),
+          b.field, bs->srcinfo.str()));
+    unify_expr(p.rhs, b.rhs);
+  }
+
+  void visit_pass(const Stmt&, const Stmt&) override {}
+
+  void visit_if(const Stmt& ps, const Stmt& bs) override {
+    const auto& p = ps->as<If>();
+    const auto& b = bs->as<If>();
+    unify_expr(p.cond, b.cond);
+    unify_block(p.body, b.body);
+    unify_block(p.orelse, b.orelse);
+  }
+
+  void visit_for(const Stmt& ps, const Stmt& bs) override {
+    const auto& p = ps->as<For>();
+    const auto& b = bs->as<For>();
+    if (p.mode->name() != b.mode->name() ||
+        p.mode->extra_args() != b.mode->extra_args())
+      fail(fmt::format("cannot unify a {} loop (@{}) with a {} loop (@{})",
+                       p.mode->name(), ps->srcinfo.str(), b.mode->name(),
+                       bs->srcinfo.str()));
+    bind(p.iter, b.iter, Type(TypeKind::Index));
+    unify_control(p.lo, b.lo);
+    unify_control(p.hi, b.hi);
+    unify_block(p.body, b.body);
+  }
+
+  void visit_alloc(const Stmt& ps, const Stmt& bs) override {
+    const auto& p = ps->as<Alloc>();
+    const auto& b = bs->as<Alloc>();
+    check_precision(p.type, ps->srcinfo, b.type, bs->srcinfo);
+    unify_shapes(p.type, ps->srcinfo, b.type, bs->srcinfo);
+    bind(p.name, b.name, b.type);
+  }
+
+  void visit_window_stmt(const Stmt& ps, const Stmt& bs) override {
+    const auto& p = ps->as<WindowStmt>();
+    const auto& b = bs->as<WindowStmt>();
+    unify_window_expr(p.rhs, b.rhs);
+    bind(p.name, b.name, b.rhs->type);
+  }
+
+  void visit_call(const Stmt& ps, const Stmt& bs) override {
+    const auto& p = ps->as<Call>();
+    const auto& b = bs->as<Call>();
+    if (p.f != b.f && !equal(p.f, b.f))
+      fail(fmt::format(
+          "cannot unify a call to '{}' (@{}) with a call to {} (@{})",
+          p.f->name, ps->srcinfo.str(), b.f->name, bs->srcinfo.str()));
+    for (size_t k = 0; k < p.args.size(); k++)
+      unify_call_arg(p.f->args[k], p.args[k], b.args[k]);
+  }
+
+  // With and Sync statements.
+  void visit_stmt_default(const Stmt& ps, const Stmt&) override {
+    fail(fmt::format("cannot unify {} statements (@{})", kind_name(ps->kind),
+                     ps->srcinfo.str()));
   }
 
   // A variable the sub-procedure binds stands for the block's at the same
@@ -500,56 +510,59 @@ class Unifier {
 
   void unify_data(const Expr& pe, const Expr& be) {
     if (pe->kind != be->kind) mismatch_exprs(pe, be);
-    switch (pe->kind) {
-      case ExprKind::Read: {
-        const auto& p = pe->as<Read>();
-        const auto& b = be->as<Read>();
-        unify_access(p.name, pe->type, p.idx, pe->srcinfo, b.name, b.idx,
-                     be->srcinfo);
-        return;
-      }
-      case ExprKind::Const:
-        if (const_number(pe->as<Const>()) != const_number(be->as<Const>()))
-          fail(fmt::format("cannot unify {} (@{}) with {} (@{})",
-                           print_expr(pe), pe->srcinfo.str(), print_expr(be),
-                           be->srcinfo.str()));
-        return;
-      case ExprKind::USub:
-        return unify_expr(pe->as<USub>().arg, be->as<USub>().arg);
-      case ExprKind::BinOp: {
-        const auto& p = pe->as<BinOp>();
-        const auto& b = be->as<BinOp>();
-        if (p.op != b.op)
-          fail(fmt::format("cannot unify a '{}' (@{}) with a '{}' (@{})",
-                           binop_text(p.op), pe->srcinfo.str(),
-                           binop_text(b.op), be->srcinfo.str()));
-        unify_expr(p.lhs, b.lhs);
-        unify_expr(p.rhs, b.rhs);
-        return;
-      }
-      case ExprKind::ExternCall: {
-        const auto& p = pe->as<ExternCall>();
-        const auto& b = be->as<ExternCall>();
-        if (!p.f->same_as(*b.f) || p.args.size() != b.args.size())
-          fail(fmt::format(
-              "cannot unify builtin '{}' (@{}) with builtin '{}' (@{})",
-              p.f->name(), pe->srcinfo.str(), b.f->name(), be->srcinfo.str()));
-        for (size_t k = 0; k < p.args.size(); k++)
-          unify_expr(p.args[k], b.args[k]);
-        return;
-      }
-      case ExprKind::ReadConfig: {
-        const auto& p = pe->as<ReadConfig>();
-        const auto& b = be->as<ReadConfig>();
-        if (!p.config->same_as(*b.config) || p.field != b.field)
-          fail(fmt::format(
-              "cannot unify readconfig '{}.{}' with readconfig '{}.{}'",
-              p.config->name(), p.field, b.config->name(), b.field));
-        return;
-      }
-      default:
-        mismatch_exprs(pe, be);
-    }
+    DataUnifier::visit(pe, be);
+  }
+
+  void visit_read(const Expr& pe, const Expr& be) override {
+    const auto& p = pe->as<Read>();
+    const auto& b = be->as<Read>();
+    unify_access(p.name, pe->type, p.idx, pe->srcinfo, b.name, b.idx,
+                 be->srcinfo);
+  }
+
+  void visit_const(const Expr& pe, const Expr& be) override {
+    if (const_number(pe->as<Const>()) != const_number(be->as<Const>()))
+      fail(fmt::format("cannot unify {} (@{}) with {} (@{})", print_expr(pe),
+                       pe->srcinfo.str(), print_expr(be), be->srcinfo.str()));
+  }
+
+  void visit_usub(const Expr& pe, const Expr& be) override {
+    unify_expr(pe->as<USub>().arg, be->as<USub>().arg);
+  }
+
+  void visit_binop(const Expr& pe, const Expr& be) override {
+    const auto& p = pe->as<BinOp>();
+    const auto& b = be->as<BinOp>();
+    if (p.op != b.op)
+      fail(fmt::format("cannot unify a '{}' (@{}) with a '{}' (@{})",
+                       binop_text(p.op), pe->srcinfo.str(), binop_text(b.op),
+                       be->srcinfo.str()));
+    unify_expr(p.lhs, b.lhs);
+    unify_expr(p.rhs, b.rhs);
+  }
+
+  void visit_extern_call(const Expr& pe, const Expr& be) override {
+    const auto& p = pe->as<ExternCall>();
+    const auto& b = be->as<ExternCall>();
+    if (!p.f->same_as(*b.f) || p.args.size() != b.args.size())
+      fail(fmt::format(
+          "cannot unify builtin '{}' (@{}) with builtin '{}' (@{})",
+          p.f->name(), pe->srcinfo.str(), b.f->name(), be->srcinfo.str()));
+    for (size_t k = 0; k < p.args.size(); k++) unify_expr(p.args[k], b.args[k]);
+  }
+
+  void visit_read_config(const Expr& pe, const Expr& be) override {
+    const auto& p = pe->as<ReadConfig>();
+    const auto& b = be->as<ReadConfig>();
+    if (!p.config->same_as(*b.config) || p.field != b.field)
+      fail(
+          fmt::format("cannot unify readconfig '{}.{}' with readconfig '{}.{}'",
+                      p.config->name(), p.field, b.config->name(), b.field));
+  }
+
+  // Windows and strides are no data values.
+  void visit_expr_default(const Expr& pe, const Expr& be) override {
+    mismatch_exprs(pe, be);
   }
 
   static bool is_control_comparison(const Expr& e) {
@@ -637,99 +650,124 @@ class Unifier {
                           }});
   }
 
+  // Whether an expression of the block mentions a value bound inside it.
+  class MentionsBound : public IRVisitor {
+   public:
+    explicit MentionsBound(const std::unordered_set<Sym>& bound)
+        : bound_(bound) {}
+    bool found = false;
+
+   protected:
+    void visit_read(const Read& r) override {
+      if (bound_.count(r.name)) return found_it();
+      IRVisitor::visit_read(r);
+    }
+    void visit_window_expr(const WindowExpr& w) override {
+      if (bound_.count(w.name)) found_it();
+    }
+    void visit_stride_expr(const StrideExpr& s) override {
+      if (bound_.count(s.name)) found_it();
+    }
+
+   private:
+    void found_it() {
+      found = true;
+      stop();
+    }
+    const std::unordered_set<Sym>& bound_;
+  };
   bool mentions_bound(const Expr& e) const {
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const auto& r = e->as<Read>();
-        if (block_bound_.count(r.name)) return true;
-        for (const Expr& i : r.idx)
-          if (mentions_bound(i)) return true;
-        return false;
-      }
-      case ExprKind::USub:
-        return mentions_bound(e->as<USub>().arg);
-      case ExprKind::BinOp:
-        return mentions_bound(e->as<BinOp>().lhs) ||
-               mentions_bound(e->as<BinOp>().rhs);
-      case ExprKind::ExternCall:
-        for (const Expr& a : e->as<ExternCall>().args)
-          if (mentions_bound(a)) return true;
-        return false;
-      case ExprKind::WindowExpr:
-        return block_bound_.count(e->as<WindowExpr>().name) > 0;
-      case ExprKind::StrideExpr:
-        return block_bound_.count(e->as<StrideExpr>().name) > 0;
-      default:
-        return false;
-    }
+    MentionsBound mentions(block_bound_);
+    mentions.visit(e);
+    return mentions.found;
   }
 
-  // A control expression of the sub-procedure.
-  Linear sub_linear(const Expr& e) {
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const Sym& s = e->as<Read>().name;
-        if (auto it = control_params_.find(s); it != control_params_.end()) {
-          used_.insert(s);
-          return Linear::of_var(it->second);
-        }
-        if (auto it = renaming_.find(s); it != renaming_.end())
-          return Linear::of_var(block_var(it->second));
-        fail(fmt::format("cannot unify the variable {} (@{})", s.name(),
+  // A control expression of the sub-procedure as a linear form.
+  class SubLinear : public ExprFunctor<Linear()> {
+   public:
+    explicit SubLinear(Unifier& u) : u_(u) {}
+
+   protected:
+    Linear visit_read(const Expr& e) override {
+      const Sym& s = e->as<Read>().name;
+      if (auto it = u_.control_params_.find(s);
+          it != u_.control_params_.end()) {
+        u_.used_.insert(s);
+        return Linear::of_var(it->second);
+      }
+      if (auto it = u_.renaming_.find(s); it != u_.renaming_.end())
+        return Linear::of_var(u_.block_var(it->second));
+      fail(fmt::format("cannot unify the variable {} (@{})", s.name(),
+                       e->srcinfo.str()));
+    }
+    Linear visit_const(const Expr& e) override {
+      if (!e->as<Const>().is_int())
+        fail(fmt::format("cannot unify the literal {} (@{})", print_expr(e),
                          e->srcinfo.str()));
-      }
-      case ExprKind::Const:
-        if (!e->as<Const>().is_int())
-          fail(fmt::format("cannot unify the literal {} (@{})", print_expr(e),
-                           e->srcinfo.str()));
-        return Linear::of_const(e->as<Const>().int_value());
-      case ExprKind::USub: {
-        Linear l = sub_linear(e->as<USub>().arg);
-        l.scale(-1);
-        return l;
-      }
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        if (b.op == BinOpKind::Div || b.op == BinOpKind::Mod)
-          fail(
-              "unification with sub-procedures making use of '%' or '/' "
-              "operations is not currently supported");
-        return arithmetic(b, sub_linear(b.lhs), sub_linear(b.rhs));
-      }
-      case ExprKind::ReadConfig:
-        return Linear::of_var(opaque_var(e));
-      default:
-        fail(fmt::format(
-            "unification with sub-procedures using {} (@{}) in control "
-            "expressions is not currently supported",
-            print_expr(e), e->srcinfo.str()));
+      return Linear::of_const(e->as<Const>().int_value());
     }
-  }
+    Linear visit_usub(const Expr& e) override {
+      Linear l = visit(e->as<USub>().arg);
+      l.scale(-1);
+      return l;
+    }
+    Linear visit_binop(const Expr& e) override {
+      const auto& b = e->as<BinOp>();
+      if (b.op == BinOpKind::Div || b.op == BinOpKind::Mod)
+        fail(
+            "unification with sub-procedures making use of '%' or '/' "
+            "operations is not currently supported");
+      return u_.arithmetic(b, visit(b.lhs), visit(b.rhs));
+    }
+    Linear visit_read_config(const Expr& e) override {
+      return Linear::of_var(u_.opaque_var(e));
+    }
+    Linear visit_expr_default(const Expr& e) override {
+      fail(fmt::format(
+          "unification with sub-procedures using {} (@{}) in control "
+          "expressions is not currently supported",
+          print_expr(e), e->srcinfo.str()));
+    }
 
-  // A control expression of the block.
-  Linear block_linear(const Expr& e) {
-    switch (e->kind) {
-      case ExprKind::Read:
-        return Linear::of_var(block_var(e->as<Read>().name));
-      case ExprKind::Const:
-        if (!e->as<Const>().is_int()) return Linear::of_var(opaque_var(e));
-        return Linear::of_const(e->as<Const>().int_value());
-      case ExprKind::USub: {
-        Linear l = block_linear(e->as<USub>().arg);
-        l.scale(-1);
-        return l;
-      }
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        if (b.op == BinOpKind::Add || b.op == BinOpKind::Sub ||
-            b.op == BinOpKind::Mul)
-          return arithmetic(b, block_linear(b.lhs), block_linear(b.rhs));
-        return Linear::of_var(opaque_var(e));
-      }
-      default:
-        return Linear::of_var(opaque_var(e));
+   private:
+    Unifier& u_;
+  };
+  Linear sub_linear(const Expr& e) { return SubLinear(*this).visit(e); }
+
+  // A control expression of the block as a linear form: what is not affine
+  // in its variables is an opaque value.
+  class BlockLinear : public ExprFunctor<Linear()> {
+   public:
+    explicit BlockLinear(Unifier& u) : u_(u) {}
+
+   protected:
+    Linear visit_read(const Expr& e) override {
+      return Linear::of_var(u_.block_var(e->as<Read>().name));
     }
-  }
+    Linear visit_const(const Expr& e) override {
+      if (!e->as<Const>().is_int()) return Linear::of_var(u_.opaque_var(e));
+      return Linear::of_const(e->as<Const>().int_value());
+    }
+    Linear visit_usub(const Expr& e) override {
+      Linear l = visit(e->as<USub>().arg);
+      l.scale(-1);
+      return l;
+    }
+    Linear visit_binop(const Expr& e) override {
+      const auto& b = e->as<BinOp>();
+      if (b.op == BinOpKind::Add || b.op == BinOpKind::Sub ||
+          b.op == BinOpKind::Mul)
+        return u_.arithmetic(b, visit(b.lhs), visit(b.rhs));
+      return Linear::of_var(u_.opaque_var(e));
+    }
+    Linear visit_expr_default(const Expr& e) override {
+      return Linear::of_var(u_.opaque_var(e));
+    }
+
+   private:
+    Unifier& u_;
+  };
+  Linear block_linear(const Expr& e) { return BlockLinear(*this).visit(e); }
 
   Linear arithmetic(const BinOp& b, Linear lhs, Linear rhs) {
     switch (b.op) {

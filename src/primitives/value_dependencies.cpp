@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "exo2/core_ir/stmt.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 
 namespace exo2::primitives {
 namespace {
@@ -24,174 +24,159 @@ Key key_of(const ConfigPtr& c, const std::string& field) {
 // through a window of it or a nested call.
 bool touches(const Block& block, const Sym& p, bool writes);
 
-bool expr_reads(const Expr& e, const std::set<Sym>& names) {
-  switch (e->kind) {
-    case ExprKind::Read: {
-      const Read& r = e->as<Read>();
-      if (names.count(r.name)) return true;
-      for (const Expr& i : r.idx)
-        if (expr_reads(i, names)) return true;
-      return false;
-    }
-    case ExprKind::WindowExpr:
-      return names.count(e->as<WindowExpr>().name) > 0;
-    case ExprKind::USub:
-      return expr_reads(e->as<USub>().arg, names);
-    case ExprKind::BinOp:
-      return expr_reads(e->as<BinOp>().lhs, names) ||
-             expr_reads(e->as<BinOp>().rhs, names);
-    case ExprKind::ExternCall:
-      for (const Expr& a : e->as<ExternCall>().args)
-        if (expr_reads(a, names)) return true;
-      return false;
-    default:
-      return false;
+// Whether an expression reads one of `names`, or makes a window of one.
+class ReadsAny : public IRVisitor {
+ public:
+  explicit ReadsAny(const std::set<Sym>& names) : names_(names) {}
+  bool found = false;
+
+ protected:
+  void visit_read(const Read& r) override {
+    if (names_.count(r.name)) return found_it();
+    IRVisitor::visit_read(r);
   }
+  void visit_window_expr(const WindowExpr& w) override {
+    if (names_.count(w.name)) found_it();
+  }
+
+ private:
+  void found_it() {
+    found = true;
+    stop();
+  }
+  const std::set<Sym>& names_;
+};
+
+bool expr_reads(const Expr& e, const std::set<Sym>& names) {
+  ReadsAny reads(names);
+  reads.visit(e);
+  return reads.found;
 }
 
-bool block_touches(const Block& block, std::set<Sym>& names, bool writes) {
-  for (const Stmt& s : block) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const Assign& a = s->as<Assign>();
-        if (writes && names.count(a.name)) return true;
-        if (!writes) {
-          if (s->kind == StmtKind::Reduce && names.count(a.name)) return true;
-          if (expr_reads(a.rhs, names)) return true;
-        }
-        break;
-      }
-      case StmtKind::WindowStmt: {
-        const WindowStmt& w = s->as<WindowStmt>();
-        if (names.count(w.rhs->as<WindowExpr>().name)) names.insert(w.name);
-        break;
-      }
-      case StmtKind::If: {
-        const If& f = s->as<If>();
-        if (!writes && expr_reads(f.cond, names)) return true;
-        if (block_touches(f.body, names, writes) ||
-            block_touches(f.orelse, names, writes))
-          return true;
-        break;
-      }
-      case StmtKind::For:
-        if (block_touches(s->as<For>().body, names, writes)) return true;
-        break;
-      case StmtKind::With:
-        if (block_touches(s->as<With>().body, names, writes)) return true;
-        break;
-      case StmtKind::Call: {
-        const Call& c = s->as<Call>();
-        for (size_t k = 0; k < c.args.size() && k < c.f->args.size(); ++k) {
-          const Expr& a = c.args[k];
-          Sym passed;
-          if (a->kind == ExprKind::Read && a->as<Read>().idx.empty())
-            passed = a->as<Read>().name;
-          else if (a->kind == ExprKind::WindowExpr)
-            passed = a->as<WindowExpr>().name;
-          if (passed.valid() && names.count(passed) &&
-              touches(c.f->body, c.f->args[k].name, writes))
-            return true;
-          if (!writes && !passed.valid() && expr_reads(a, names)) return true;
-        }
-        break;
-      }
-      default:
-        break;
+// Whether a block writes (or reads) one of `names`; the windows made of
+// them join `names` as they are met.
+class TouchesAny : public IRVisitor {
+ public:
+  TouchesAny(std::set<Sym>& names, bool writes)
+      : IRVisitor(Visits::StatementsOnly), names_(names), writes_(writes) {}
+  bool found = false;
+
+ protected:
+  void visit_assign(const Assign& a) override {
+    if (writes_ && names_.count(a.name)) return found_it();
+    if (!writes_) {
+      if (a.kind == StmtKind::Reduce && names_.count(a.name)) return found_it();
+      if (expr_reads(a.rhs, names_)) return found_it();
     }
   }
-  return false;
-}
+  void visit_window_stmt(const WindowStmt& w) override {
+    if (names_.count(w.rhs->as<WindowExpr>().name)) names_.insert(w.name);
+  }
+  void visit_if(const If& i) override {
+    if (!writes_ && expr_reads(i.cond, names_)) return found_it();
+    IRVisitor::visit_if(i);
+  }
+  void visit_call(const Call& c) override {
+    for (size_t k = 0; k < c.args.size() && k < c.f->args.size(); ++k) {
+      const Expr& a = c.args[k];
+      Sym passed;
+      if (a->kind == ExprKind::Read && a->as<Read>().idx.empty())
+        passed = a->as<Read>().name;
+      else if (a->kind == ExprKind::WindowExpr)
+        passed = a->as<WindowExpr>().name;
+      if (passed.valid() && names_.count(passed) &&
+          touches(c.f->body, c.f->args[k].name, writes_))
+        return found_it();
+      if (!writes_ && !passed.valid() && expr_reads(a, names_))
+        return found_it();
+    }
+  }
+
+ private:
+  void found_it() {
+    found = true;
+    stop();
+  }
+  std::set<Sym>& names_;
+  bool writes_;
+};
 
 bool touches(const Block& block, const Sym& p, bool writes) {
   std::set<Sym> names{p};
-  return block_touches(block, names, writes);
+  TouchesAny touches(names, writes);
+  touches.visit(block);
+  return touches.found;
 }
 
-// The config fields a callee reads or writes.
-void configs_of(const Block& block, bool writes, std::set<Key>& out);
+// The config fields an expression reads.
+class ConfigReads : public IRVisitor {
+ public:
+  explicit ConfigReads(std::set<Key>& out) : out_(out) {}
 
-void configs_of_expr(const Expr& e, std::set<Key>& out) {
-  switch (e->kind) {
-    case ExprKind::ReadConfig:
-      out.insert(key_of(e->as<ReadConfig>().config, e->as<ReadConfig>().field));
-      break;
-    case ExprKind::Read:
-      for (const Expr& i : e->as<Read>().idx) configs_of_expr(i, out);
-      break;
-    case ExprKind::USub:
-      configs_of_expr(e->as<USub>().arg, out);
-      break;
-    case ExprKind::BinOp:
-      configs_of_expr(e->as<BinOp>().lhs, out);
-      configs_of_expr(e->as<BinOp>().rhs, out);
-      break;
-    case ExprKind::ExternCall:
-      for (const Expr& a : e->as<ExternCall>().args) configs_of_expr(a, out);
-      break;
-    case ExprKind::WindowExpr:
-      for (const WindowAccess& w : e->as<WindowExpr>().idx) {
-        configs_of_expr(w.lo, out);
-        if (w.hi) configs_of_expr(w.hi, out);
-      }
-      break;
-    default:
-      break;
+ protected:
+  void visit_read_config(const ReadConfig& r) override {
+    out_.insert(key_of(r.config, r.field));
   }
-}
+
+ private:
+  std::set<Key>& out_;
+};
+
+// The config fields the statements (and the callees) write, or those that
+// their assigned values, indices, conditions, bounds and call arguments
+// read.
+class ConfigsOf : public IRVisitor {
+ public:
+  ConfigsOf(bool writes, std::set<Key>& out)
+      : IRVisitor(Visits::StatementsOnly), writes_(writes), out_(out) {}
+
+ protected:
+  void visit_write_config(const WriteConfig& w) override {
+    if (writes_)
+      out_.insert(key_of(w.config, w.field));
+    else
+      reads(w.rhs);
+  }
+  void visit_assign(const Assign& a) override {
+    if (writes_) return;
+    for (const Expr& i : a.idx) reads(i);
+    reads(a.rhs);
+  }
+  void visit_if(const If& i) override {
+    if (!writes_) reads(i.cond);
+    IRVisitor::visit_if(i);
+  }
+  void visit_for(const For& f) override {
+    if (!writes_) {
+      reads(f.lo);
+      reads(f.hi);
+    }
+    IRVisitor::visit_for(f);
+  }
+  void visit_call(const Call& c) override {
+    if (!writes_)
+      for (const Expr& a : c.args) reads(a);
+    visit(c.f->body);
+  }
+
+ private:
+  void reads(const Expr& e) { ConfigReads(out_).visit(e); }
+  bool writes_;
+  std::set<Key>& out_;
+};
 
 void configs_of(const Block& block, bool writes, std::set<Key>& out) {
-  for (const Stmt& s : block) {
-    switch (s->kind) {
-      case StmtKind::WriteConfig: {
-        const WriteConfig& w = s->as<WriteConfig>();
-        if (writes)
-          out.insert(key_of(w.config, w.field));
-        else
-          configs_of_expr(w.rhs, out);
-        break;
-      }
-      case StmtKind::Assign:
-      case StmtKind::Reduce:
-        if (!writes) {
-          for (const Expr& i : s->as<Assign>().idx) configs_of_expr(i, out);
-          configs_of_expr(s->as<Assign>().rhs, out);
-        }
-        break;
-      case StmtKind::If:
-        if (!writes) configs_of_expr(s->as<If>().cond, out);
-        configs_of(s->as<If>().body, writes, out);
-        configs_of(s->as<If>().orelse, writes, out);
-        break;
-      case StmtKind::For:
-        if (!writes) {
-          configs_of_expr(s->as<For>().lo, out);
-          configs_of_expr(s->as<For>().hi, out);
-        }
-        configs_of(s->as<For>().body, writes, out);
-        break;
-      case StmtKind::With:
-        configs_of(s->as<With>().body, writes, out);
-        break;
-      case StmtKind::Call: {
-        const Call& c = s->as<Call>();
-        if (!writes)
-          for (const Expr& a : c.args) configs_of_expr(a, out);
-        configs_of(c.f->body, writes, out);
-        break;
-      }
-      default:
-        break;
-    }
-  }
+  ConfigsOf(writes, out).visit(block);
 }
 
 // The dependency graph of a block: for each written name, the names whose
 // values may flow into it.
-class DependencyGraph {
+// Statements add edges from what they read to what they write; expressions
+// report their reads to the write being visited (and, in a condition or a
+// loop's bounds, to the context of the code under it).
+class DependencyGraph : public IRVisitor {
  public:
-  explicit DependencyGraph(const Block& block) { stmts(block); }
+  explicit DependencyGraph(const Block& block) { visit(block); }
 
   // The transitive dependencies of `k`.
   std::set<Key> closure(const Key& k) const {
@@ -229,113 +214,76 @@ class DependencyGraph {
     if (control_) context_.insert(k);
   }
 
-  void expr(const Expr& e) {
-    switch (e->kind) {
-      case ExprKind::Read:
-        read(key_of(buffer(e->as<Read>().name)));
-        for (const Expr& i : e->as<Read>().idx) expr(i);
-        break;
-      case ExprKind::WindowExpr:
-        read(key_of(buffer(e->as<WindowExpr>().name)));
-        for (const WindowAccess& w : e->as<WindowExpr>().idx) {
-          expr(w.lo);
-          if (w.hi) expr(w.hi);
-        }
-        break;
-      case ExprKind::ReadConfig:
-        read(key_of(e->as<ReadConfig>().config, e->as<ReadConfig>().field));
-        break;
-      case ExprKind::USub:
-        expr(e->as<USub>().arg);
-        break;
-      case ExprKind::BinOp:
-        expr(e->as<BinOp>().lhs);
-        expr(e->as<BinOp>().rhs);
-        break;
-      case ExprKind::ExternCall:
-        for (const Expr& a : e->as<ExternCall>().args) expr(a);
-        break;
-      default:
-        break;
-    }
+  void visit_read(const Read& r) override {
+    read(key_of(buffer(r.name)));
+    IRVisitor::visit_read(r);
+  }
+  void visit_window_expr(const WindowExpr& w) override {
+    read(key_of(buffer(w.name)));
+    IRVisitor::visit_window_expr(w);
+  }
+  void visit_read_config(const ReadConfig& r) override {
+    read(key_of(r.config, r.field));
   }
 
   // Reads `e` on behalf of the write to `k`.
   void expr_into(const Key& k, const Expr& e) {
     const Key* saved = lhs_;
     lhs_ = &k;
-    expr(e);
+    visit(e);
     lhs_ = saved;
   }
 
-  void stmts(const Block& block) {
-    for (const Stmt& s : block) stmt(s);
+  void visit_assign(const Assign& a) override {
+    const Key k = key_of(buffer(a.name));
+    write_to(k);
+    for (const Expr& i : a.idx) expr_into(k, i);
+    expr_into(k, a.rhs);
   }
 
-  void stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const Assign& a = s->as<Assign>();
-        const Key k = key_of(buffer(a.name));
-        write_to(k);
-        for (const Expr& i : a.idx) expr_into(k, i);
-        expr_into(k, a.rhs);
-        break;
-      }
-      case StmtKind::WriteConfig: {
-        const WriteConfig& w = s->as<WriteConfig>();
-        const Key k = key_of(w.config, w.field);
-        write_to(k);
-        expr_into(k, w.rhs);
-        break;
-      }
-      case StmtKind::WindowStmt: {
-        const WindowStmt& w = s->as<WindowStmt>();
-        const Sym viewed = buffer(w.rhs->as<WindowExpr>().name);
-        alias_[w.name] = viewed;
-        const Key k = key_of(viewed);
-        deps_[k].insert(k);
-        expr_into(k, w.rhs);
-        break;
-      }
-      case StmtKind::If: {
-        const std::set<Key> saved = context_;
-        control_ = true;
-        expr(s->as<If>().cond);
-        control_ = false;
-        stmts(s->as<If>().body);
-        stmts(s->as<If>().orelse);
-        context_ = saved;
-        break;
-      }
-      case StmtKind::For: {
-        const For& f = s->as<For>();
-        const std::set<Key> saved = context_;
-        const Key iter = key_of(f.iter);
-        deps_[iter].insert(iter);
-        control_ = true;
-        expr_into(iter, f.lo);
-        expr_into(iter, f.hi);
-        control_ = false;
-        stmts(f.body);
-        context_ = saved;
-        break;
-      }
-      case StmtKind::With:
-        stmts(s->as<With>().body);
-        break;
-      case StmtKind::Call:
-        call(s->as<Call>());
-        break;
-      default:
-        break;
-    }
+  void visit_write_config(const WriteConfig& w) override {
+    const Key k = key_of(w.config, w.field);
+    write_to(k);
+    expr_into(k, w.rhs);
   }
+
+  void visit_window_stmt(const WindowStmt& w) override {
+    const Sym viewed = buffer(w.rhs->as<WindowExpr>().name);
+    alias_[w.name] = viewed;
+    const Key k = key_of(viewed);
+    deps_[k].insert(k);
+    expr_into(k, w.rhs);
+  }
+
+  void visit_if(const If& i) override {
+    const std::set<Key> saved = context_;
+    control_ = true;
+    visit(i.cond);
+    control_ = false;
+    visit(i.body);
+    visit(i.orelse);
+    context_ = saved;
+  }
+
+  void visit_for(const For& f) override {
+    const std::set<Key> saved = context_;
+    const Key iter = key_of(f.iter);
+    deps_[iter].insert(iter);
+    control_ = true;
+    expr_into(iter, f.lo);
+    expr_into(iter, f.hi);
+    control_ = false;
+    visit(f.body);
+    context_ = saved;
+  }
+
+  // Allocations' extents and barriers give no value to anything.
+  void visit_alloc(const Alloc&) override {}
+  void visit_sync(const Sync&) override {}
 
   // Each buffer and config field the callee writes depends on everything
   // the callee may read.
-  void call(const Call& c) {
+  void visit_call(const Call& c) override {
     std::set<Key> read_configs, written_configs;
     configs_of(c.f->body, false, read_configs);
     configs_of(c.f->body, true, written_configs);

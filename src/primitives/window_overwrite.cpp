@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/primitives/control_exprs.hpp"
 #include "exo2/primitives/substitute.hpp"
@@ -133,7 +134,9 @@ std::optional<Cube> for_some_iteration(const Cube& cube, const Sym& iter,
   return std::nullopt;
 }
 
-class OverwriteWalker {
+// Loops, branches and with blocks combine what their bodies write; any
+// other statement is a leaf whose accesses are the staged ones at its path.
+class OverwriteWalker : private StmtFunctor<void(const Path&, Cubes&, bool)> {
  public:
   OverwriteWalker(QueryContext& ctx, const std::vector<StagedAccess>& accesses,
                   std::vector<Sym> elements)
@@ -157,7 +160,7 @@ class OverwriteWalker {
     for (size_t i = 0; i < b.size(); i++) {
       Path p = first;
       p.back().index = first.back().index + static_cast<int>(i);
-      stmt(b[i], p, written, check);
+      visit(b[i], p, written, check);
     }
   }
 
@@ -327,21 +330,21 @@ class OverwriteWalker {
     }
   }
 
-  void stmt(const Stmt& s, const Path& path, Cubes& written, bool check) {
-    switch (s->kind) {
-      case StmtKind::For:
-        loop(s->as<For>(), path, written, check);
-        return;
-      case StmtKind::If:
-        branches(s->as<If>(), path, written, check);
-        return;
-      case StmtKind::With:
-        block(s->as<With>().body, child(path, {Slot::Body, 0}), written, check);
-        return;
-      default:
-        leaf(path, written, check);
-        return;
-    }
+  void visit_for(const Stmt& s, const Path& path, Cubes& written,
+                 bool check) override {
+    loop(s->as<For>(), path, written, check);
+  }
+  void visit_if(const Stmt& s, const Path& path, Cubes& written,
+                bool check) override {
+    branches(s->as<If>(), path, written, check);
+  }
+  void visit_with(const Stmt& s, const Path& path, Cubes& written,
+                  bool check) override {
+    block(s->as<With>().body, child(path, {Slot::Body, 0}), written, check);
+  }
+  void visit_stmt_default(const Stmt&, const Path& path, Cubes& written,
+                          bool check) override {
+    leaf(path, written, check);
   }
 };
 

@@ -1,13 +1,19 @@
-// The traversal bases (core_ir/ir_visitor.hpp): the example of
+// The traversal bases (core_ir/ir_visitor.hpp, core_ir/ir_functor.hpp) and
+// primitives/child_blocks.hpp: the examples of
 // docs/internals/traversal.md, and the sharing a mutator promises.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
 
 #include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/primitives/child_blocks.hpp"
 #include "typed_ir_builders.hpp"
 
-// --- the example of docs/internals/traversal.md, as written there ---------
+// --- the examples of docs/internals/traversal.md, as written there --------
 
 // How many times `var` is read (as `var`, without indices).
 class CountReads : public exo2::IRVisitor {
@@ -41,6 +47,44 @@ class AddOne : public exo2::IRMutator {
 
  private:
   exo2::Sym var_;
+};
+
+// The value of an integer expression, given the values of its variables.
+class Evaluate
+    : public exo2::ExprFunctor<int64_t(const std::map<exo2::Sym, int64_t>&)> {
+ protected:
+  int64_t visit_const(const exo2::Expr& e,
+                      const std::map<exo2::Sym, int64_t>&) override {
+    return e->as<exo2::Const>().int_value();
+  }
+  int64_t visit_read(const exo2::Expr& e,
+                     const std::map<exo2::Sym, int64_t>& values) override {
+    return values.at(e->as<exo2::Read>().name);
+  }
+  int64_t visit_usub(const exo2::Expr& e,
+                     const std::map<exo2::Sym, int64_t>& values) override {
+    return -visit(e->as<exo2::USub>().arg, values);
+  }
+  int64_t visit_binop(const exo2::Expr& e,
+                      const std::map<exo2::Sym, int64_t>& values) override {
+    const auto& b = e->as<exo2::BinOp>();
+    const int64_t l = visit(b.lhs, values), r = visit(b.rhs, values);
+    if (b.op == exo2::BinOpKind::Add) return l + r;
+    if (b.op == exo2::BinOpKind::Mul) return l * r;
+    throw std::invalid_argument("Evaluate: only + and *");
+  }
+};
+
+// How deep loops nest in a statement.
+class LoopDepth : public exo2::StmtFunctor<int()> {
+ protected:
+  int visit_for(const exo2::Stmt& s) override {
+    int deepest = 0;
+    for (const exo2::Stmt& b : s->as<exo2::For>().body)
+      deepest = std::max(deepest, visit(b));
+    return 1 + deepest;
+  }
+  int visit_stmt_default(const exo2::Stmt&) override { return 0; }
 };
 
 // ---------------------------------------------------------------------------
@@ -96,71 +140,44 @@ TEST(IRTraversal, MutatorThatChangesNothingReturnsItsInput) {
   for (size_t s = 0; s < out.size(); s++) EXPECT_EQ(out[s], p->body[s]);
 }
 
-// --- the functors: a value per node, with extra arguments ------------------
-
-// The value of an integer expression in which every read has the value
-// `reads`; -1 for what it cannot evaluate (the example of
-// docs/internals/traversal.md, "Functors").
-class Evaluate : public ExprFunctor<int64_t, int64_t> {
- protected:
-  int64_t visit_const(const Expr& e, int64_t) override {
-    return e->as<Const>().int_value();
-  }
-  int64_t visit_read(const Expr&, int64_t reads) override { return reads; }
-  int64_t visit_binop(const Expr& e, int64_t reads) override {
-    const auto& b = e->as<BinOp>();
-    const int64_t x = apply(b.lhs, reads), y = apply(b.rhs, reads);
-    return b.op == BinOpKind::Add ? x + y : x * y;
-  }
-  int64_t otherwise(const Expr&, int64_t) override { return -1; }
-};
-
-TEST(IRTraversal, ExprFunctorReturnsAValueAndPassesItsArguments) {
-  Sym i("i");
-  Evaluate eval;
-  EXPECT_EQ(eval.apply(add(mul(v(i), lit(3)), lit(4)), 5), 19);
-  // USub is not overridden: it goes to `otherwise`.
-  EXPECT_EQ(eval.apply(add(neg(v(i)), lit(4)), 5), 3);
+TEST(IRTraversal, ExprFunctorComputesAValuePerKind) {
+  Sym n("n");
+  Evaluate evaluate;
+  EXPECT_EQ(evaluate.visit(add(mul(sz(n), lit(3)), neg(lit(2))), {{n, 5}}), 13);
 }
 
-// The names of the statements of a block, one level deep, with a prefix.
-class StatementNames : public StmtFunctor<std::string, const char*> {
- protected:
-  std::string visit_assign(const Stmt& s, const char* prefix) override {
-    return std::string(prefix) +
-           (s->kind == StmtKind::Reduce ? "reduce" : "assign");
-  }
-  std::string visit_for(const Stmt& s, const char* prefix) override {
-    return std::string(prefix) + "for " + s->as<For>().iter.name();
-  }
-  std::string otherwise(const Stmt& s, const char* prefix) override {
-    return std::string(prefix) + kind_name(s->kind);
-  }
-};
-
-TEST(IRTraversal, StmtFunctorDispatchesOnKindAndDefaultsToOtherwise) {
+TEST(IRTraversal, FunctorRefusesAKindItDoesNotHandle) {
   Kernel k;
-  const Proc p = k.proc();
-  StatementNames names;
-  EXPECT_EQ(names.apply(p->body[0], "- "), "- assign");
-  EXPECT_EQ(names.apply(p->body[1], "- "), "- for i");
-  EXPECT_EQ(names.apply(make_pass(at(1)), "- "), "- Pass");
+  Evaluate evaluate;
+  // A window is no integer: Evaluate does not override visit_window_expr.
+  EXPECT_THROW(evaluate.visit(win(k.x, {pt(lit(0))}), {}), std::logic_error);
 }
 
-TEST(IRTraversal, ChildBlocksComeInPrintingOrder) {
+TEST(IRTraversal, StmtFunctorDefaultCoversTheKindsNotOverridden) {
+  Kernel k;
+  Sym j("j");
+  const Proc p = k.proc();
+  LoopDepth depth;
+  EXPECT_EQ(depth.visit(p->body[0]), 0);
+  EXPECT_EQ(depth.visit(p->body[1]), 1);
+  EXPECT_EQ(depth.visit(loop(j, lit(0), lit(2), {p->body[1]})), 2);
+}
+
+TEST(IRTraversal, ChildBlocksGivesEachBodyWithTheSlotOfItsPathSteps) {
   Kernel k;
   const Proc p = k.proc();
-  const Stmt loop = p->body[1];
-  const Stmt branch = make_if(truth(true), {p->body[0]}, {p->body[2]}, at(1));
-  std::vector<const Block*> seen;
-  auto note = [&](const Block& b) { seen.push_back(&b); };
-  for_each_child_block(*loop, note);
-  for_each_child_block(*branch, note);
-  for_each_child_block(*p->body[0], note);  // an assignment holds none
-  ASSERT_EQ(seen.size(), 3u);
-  EXPECT_EQ(seen[0], &loop->as<For>().body);
-  EXPECT_EQ(seen[1], &branch->as<If>().body);
-  EXPECT_EQ(seen[2], &branch->as<If>().orelse);
+  const Stmt branch = cond(lt(v(k.i), lit(1)), {p->body[0]});
+  const auto in_if = primitives::child_blocks(branch);
+  ASSERT_EQ(in_if.size(), 2u);
+  EXPECT_EQ(in_if[0].slot, cursors::Slot::Body);
+  EXPECT_EQ(&in_if[0].block, &branch->as<If>().body);
+  // The else branch is listed even when empty.
+  EXPECT_EQ(in_if[1].slot, cursors::Slot::Orelse);
+  EXPECT_TRUE(in_if[1].block.empty());
+  const auto in_loop = primitives::child_blocks(p->body[1]);
+  ASSERT_EQ(in_loop.size(), 1u);
+  EXPECT_EQ(&in_loop[0].block, &p->body[1]->as<For>().body);
+  EXPECT_TRUE(primitives::child_blocks(p->body[0]).empty());
 }
 
 }  // namespace

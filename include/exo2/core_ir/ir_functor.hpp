@@ -1,25 +1,31 @@
-// Functions of IR nodes that return a value: `ExprFunctor<R, Args...>` and
-// `StmtFunctor<R, Args...>` dispatch on a node's kind to one virtual method
-// per kind, as `IRVisitor` does, but each method returns an `R` and takes
-// extra arguments (a precedence, the threads that run a statement). They
-// suit code that handles every kind itself and decides where to descend:
-// printers, code emitters, evaluators, interpreters. A kind a functor does
-// not override goes to `otherwise`, which every functor defines (an error,
-// or "nothing to do"). Methods receive the node as its shared pointer, to
-// print it or keep it. docs/internals/traversal.md shows when to use which
-// base.
+// The typed traversal bases: `ExprFunctor<R(Args...)>` computes a value of
+// type R from an expression, `StmtFunctor<R(Args...)>` from a statement, as
+// TVM's ExprFunctor. `visit(node, args...)` dispatches on the node's kind to
+// one virtual method per kind, which receives the node (as the shared
+// pointer: `e->as<BinOp>()` gives the fields) and the extra arguments. A
+// method that is not overridden calls `visit_expr_default` /
+// `visit_stmt_default`, which throws: a functor either handles a kind or
+// says what the other kinds give. Unlike IRVisitor, nothing descends by
+// itself: an override recurses by calling `visit` on the children it wants.
+// docs/internals/traversal.md says when to use which base.
 #pragma once
+
+#include <stdexcept>
+#include <string>
 
 #include "exo2/core_ir/proc.hpp"
 
 namespace exo2 {
 
+template <class Signature>
+class ExprFunctor;
+
 template <class R, class... Args>
-class ExprFunctor {
+class ExprFunctor<R(Args...)> {
  public:
   virtual ~ExprFunctor() = default;
 
-  R apply(const Expr& e, Args... args) {
+  R visit(const Expr& e, Args... args) {
     switch (e->kind) {
       case ExprKind::Read:
         return visit_read(e, args...);
@@ -38,47 +44,50 @@ class ExprFunctor {
       case ExprKind::ReadConfig:
         return visit_read_config(e, args...);
     }
-    return otherwise(e, args...);
+    return visit_expr_default(e, args...);
   }
 
  protected:
-  // The kinds that are not overridden.
-  virtual R otherwise(const Expr& e, Args... args) = 0;
-
   virtual R visit_read(const Expr& e, Args... args) {
-    return otherwise(e, args...);
+    return visit_expr_default(e, args...);
   }
   virtual R visit_const(const Expr& e, Args... args) {
-    return otherwise(e, args...);
+    return visit_expr_default(e, args...);
   }
   virtual R visit_usub(const Expr& e, Args... args) {
-    return otherwise(e, args...);
+    return visit_expr_default(e, args...);
   }
   virtual R visit_binop(const Expr& e, Args... args) {
-    return otherwise(e, args...);
+    return visit_expr_default(e, args...);
   }
   virtual R visit_extern_call(const Expr& e, Args... args) {
-    return otherwise(e, args...);
+    return visit_expr_default(e, args...);
   }
   virtual R visit_window_expr(const Expr& e, Args... args) {
-    return otherwise(e, args...);
+    return visit_expr_default(e, args...);
   }
   virtual R visit_stride_expr(const Expr& e, Args... args) {
-    return otherwise(e, args...);
+    return visit_expr_default(e, args...);
   }
   virtual R visit_read_config(const Expr& e, Args... args) {
-    return otherwise(e, args...);
+    return visit_expr_default(e, args...);
+  }
+  // What the kinds a functor does not override give.
+  virtual R visit_expr_default(const Expr& e, Args...) {
+    throw std::logic_error(std::string("ExprFunctor: no case for ") +
+                           kind_name(e->kind));
   }
 };
 
-// Assign and Reduce share `visit_assign`, Alloc and Free `visit_alloc`, as
-// in `IRVisitor` (read `s->kind` to tell them apart).
+template <class Signature>
+class StmtFunctor;
+
 template <class R, class... Args>
-class StmtFunctor {
+class StmtFunctor<R(Args...)> {
  public:
   virtual ~StmtFunctor() = default;
 
-  R apply(const Stmt& s, Args... args) {
+  R visit(const Stmt& s, Args... args) {
     switch (s->kind) {
       case StmtKind::Assign:
       case StmtKind::Reduce:
@@ -103,42 +112,46 @@ class StmtFunctor {
       case StmtKind::Sync:
         return visit_sync(s, args...);
     }
-    return otherwise(s, args...);
+    return visit_stmt_default(s, args...);
   }
 
  protected:
-  // The kinds that are not overridden.
-  virtual R otherwise(const Stmt& s, Args... args) = 0;
-
+  // Assign and Reduce share `visit_assign`; Alloc and Free `visit_alloc`
+  // (read `s->kind` to tell them apart), as in IRVisitor.
   virtual R visit_assign(const Stmt& s, Args... args) {
-    return otherwise(s, args...);
+    return visit_stmt_default(s, args...);
   }
   virtual R visit_write_config(const Stmt& s, Args... args) {
-    return otherwise(s, args...);
+    return visit_stmt_default(s, args...);
   }
   virtual R visit_pass(const Stmt& s, Args... args) {
-    return otherwise(s, args...);
+    return visit_stmt_default(s, args...);
   }
   virtual R visit_if(const Stmt& s, Args... args) {
-    return otherwise(s, args...);
+    return visit_stmt_default(s, args...);
   }
   virtual R visit_for(const Stmt& s, Args... args) {
-    return otherwise(s, args...);
+    return visit_stmt_default(s, args...);
   }
   virtual R visit_alloc(const Stmt& s, Args... args) {
-    return otherwise(s, args...);
+    return visit_stmt_default(s, args...);
   }
   virtual R visit_call(const Stmt& s, Args... args) {
-    return otherwise(s, args...);
+    return visit_stmt_default(s, args...);
   }
   virtual R visit_window_stmt(const Stmt& s, Args... args) {
-    return otherwise(s, args...);
+    return visit_stmt_default(s, args...);
   }
   virtual R visit_with(const Stmt& s, Args... args) {
-    return otherwise(s, args...);
+    return visit_stmt_default(s, args...);
   }
   virtual R visit_sync(const Stmt& s, Args... args) {
-    return otherwise(s, args...);
+    return visit_stmt_default(s, args...);
+  }
+  // What the kinds a functor does not override give.
+  virtual R visit_stmt_default(const Stmt& s, Args...) {
+    throw std::logic_error(std::string("StmtFunctor: no case for ") +
+                           kind_name(s->kind));
   }
 };
 

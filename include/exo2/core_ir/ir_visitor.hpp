@@ -115,26 +115,4 @@ class IRMutator {
 bool same_nodes(const std::vector<Expr>& a, const std::vector<Expr>& b);
 bool same_nodes(const Block& a, const Block& b);
 
-// Calls `f(block)` on each statement list `s` holds, in the order the
-// printer shows them: a loop's body; a branch's body, then its else branch;
-// a `with` block's body. Statements of other kinds hold none. For code that
-// needs each statement's list and position (what a visitor does not give).
-template <class F>
-void for_each_child_block(const StmtNode& s, F&& f) {
-  switch (s.kind) {
-    case StmtKind::For:
-      f(s.as<For>().body);
-      return;
-    case StmtKind::If:
-      f(s.as<If>().body);
-      f(s.as<If>().orelse);
-      return;
-    case StmtKind::With:
-      f(s.as<With>().body);
-      return;
-    default:
-      return;
-  }
-}
-
 }  // namespace exo2

@@ -20,6 +20,8 @@
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
 #include "exo2/core_ir/instr_template.hpp"
+#include "exo2/core_ir/ir_functor.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 
 namespace exo2 {
@@ -158,7 +160,13 @@ std::string window_struct_def(TypeKind elem, size_t dims, bool is_const) {
       guard, name, is_const ? "const " : "", Type(elem).ctype(), dims);
 }
 
-class CFunctionEmitter {
+// Statements are emitted as lines (`visit(stmt)`), expressions printed as C
+// text at a precedence (`visit(expr, precedence)`): Halide's CodeGen_C.
+class CFunctionEmitter : private StmtFunctor<void()>,
+                         private ExprFunctor<std::string(int)> {
+  using StmtEmitter = StmtFunctor<void()>;
+  using ExprPrinter = ExprFunctor<std::string(int)>;
+
  public:
   CFunctionEmitter(const Proc& p, std::string ctxt_type, bool is_public)
       : proc_(p), ctxt_type_(std::move(ctxt_type)), is_public_(is_public) {}
@@ -218,7 +226,9 @@ class CFunctionEmitter {
       add_line("EXO_ASSUME(" + expr(pred) + ");");
     }
 
-    if (allocates_static(proc_->body) && !is_leaf(proc_->body))
+    StaticMemoryUse static_use;
+    static_use.visit(proc_->body);
+    if (static_use.allocates_static && static_use.calls_procedures)
       throw CodegenError(CodegenError::Kind::MemGen,
                          "Cannot generate static memory in non-leaf procs");
 
@@ -320,31 +330,23 @@ class CFunctionEmitter {
 
   // The procedures the body calls are C functions that no local name may
   // hide (a subprocedure named like a loop iterator around its call).
-  void reserve_callee_names(const Block& b) {
-    for (const Stmt& s : b) {
-      switch (s->kind) {
-        case StmtKind::Call:
-          if (!s->as<Call>().f->is_instr()) {
-            const std::string name = c_identifier(s->as<Call>().f->name);
-            names_.back()[name] = name;
-            result_.callees.push_back(name);
-          }
-          break;
-        case StmtKind::If:
-          reserve_callee_names(s->as<If>().body);
-          reserve_callee_names(s->as<If>().orelse);
-          break;
-        case StmtKind::For:
-          reserve_callee_names(s->as<For>().body);
-          break;
-        case StmtKind::With:
-          reserve_callee_names(s->as<With>().body);
-          break;
-        default:
-          break;
-      }
+  class CalleeNames : public IRVisitor {
+   public:
+    explicit CalleeNames(CFunctionEmitter& c)
+        : IRVisitor(Visits::StatementsOnly), c_(c) {}
+
+   protected:
+    void visit_call(const Call& call) override {
+      if (call.f->is_instr()) return;
+      const std::string name = c_identifier(call.f->name);
+      c_.names_.back()[name] = name;
+      c_.result_.callees.push_back(name);
     }
-  }
+
+   private:
+    CFunctionEmitter& c_;
+  };
+  void reserve_callee_names(const Block& b) { CalleeNames(*this).visit(b); }
 
   // The C name of a symbol.
   const std::string& c_name(const Sym& s) { return env_.at(s); }
@@ -364,30 +366,25 @@ class CFunctionEmitter {
   }
 
   // ---- static memory -----------------------------------------------------
-  static bool allocates_static(const Block& b) {
-    for (const Stmt& s : b) {
-      if (s->kind == StmtKind::Alloc && s->as<Alloc>().mem &&
-          s->as<Alloc>().mem->is_static())
-        return true;
-      if (s->kind == StmtKind::For && allocates_static(s->as<For>().body))
-        return true;
-      if (s->kind == StmtKind::If && (allocates_static(s->as<If>().body) ||
-                                      allocates_static(s->as<If>().orelse)))
-        return true;
+  // Whether a body allocates in a static memory, and whether it calls a
+  // procedure (an instruction is no call in C). With blocks are left out:
+  // the emitter refuses them.
+  class StaticMemoryUse : public IRVisitor {
+   public:
+    StaticMemoryUse() : IRVisitor(Visits::StatementsOnly) {}
+    bool allocates_static = false;
+    bool calls_procedures = false;
+
+   protected:
+    void visit_alloc(const Alloc& a) override {
+      if (a.kind == StmtKind::Alloc && a.mem && a.mem->is_static())
+        allocates_static = true;
     }
-    return false;
-  }
-  static bool is_leaf(const Block& b) {
-    for (const Stmt& s : b) {
-      if (s->kind == StmtKind::Call && !s->as<Call>().f->is_instr())
-        return false;
-      if (s->kind == StmtKind::For && !is_leaf(s->as<For>().body)) return false;
-      if (s->kind == StmtKind::If &&
-          (!is_leaf(s->as<If>().body) || !is_leaf(s->as<If>().orelse)))
-        return false;
+    void visit_call(const Call& c) override {
+      if (!c.f->is_instr()) calls_procedures = true;
     }
-    return true;
-  }
+    void visit_with(const With&) override {}
+  };
 
   // ---- index arithmetic --------------------------------------------------
   // Integer `/` and `%` are floor division and floor modulo
@@ -405,40 +402,50 @@ class CFunctionEmitter {
   // A lower bound of `e` from sizes (at least 1), loop iterators (at least
   // their start's bound) and literals, or nullopt: the cheap test that
   // settles ordinary index arithmetic without the solver.
-  std::optional<int64_t> lower_bound(const Expr& e) const {
-    switch (e->kind) {
-      case ExprKind::Const:
-        if (!e->as<Const>().is_int()) return std::nullopt;
-        return e->as<Const>().int_value();
-      case ExprKind::Read: {
-        const Sym& name = e->as<Read>().name;
-        auto it = iter_lower_bounds_.find(name);
-        if (it != iter_lower_bounds_.end()) return it->second;
-        auto t = types_.find(name);
-        if (t != types_.end() && t->second.kind() == TypeKind::Size) return 1;
-        return std::nullopt;
-      }
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        const std::optional<int64_t> divisor = positive_literal(b.rhs);
-        if (b.op == BinOpKind::Mod && divisor) return 0;
-        const std::optional<int64_t> l = lower_bound(b.lhs);
-        if (!l) return std::nullopt;
-        if (b.op == BinOpKind::Div && divisor) return floor_div(*l, *divisor);
-        const std::optional<int64_t> r = lower_bound(b.rhs);
-        if (!r) return std::nullopt;
-        int64_t out = 0;
-        if (b.op == BinOpKind::Add && !__builtin_add_overflow(*l, *r, &out))
-          return out;
-        // A product of two non-negative bounds bounds the product.
-        if (b.op == BinOpKind::Mul && *l >= 0 && *r >= 0 &&
-            !__builtin_mul_overflow(*l, *r, &out))
-          return out;
-        return std::nullopt;
-      }
-      default:
-        return std::nullopt;
+  class LowerBound : public ExprFunctor<std::optional<int64_t>()> {
+   public:
+    explicit LowerBound(const CFunctionEmitter& c) : c_(c) {}
+
+   protected:
+    std::optional<int64_t> visit_const(const Expr& e) override {
+      if (!e->as<Const>().is_int()) return std::nullopt;
+      return e->as<Const>().int_value();
     }
+    std::optional<int64_t> visit_read(const Expr& e) override {
+      const Sym& name = e->as<Read>().name;
+      auto it = c_.iter_lower_bounds_.find(name);
+      if (it != c_.iter_lower_bounds_.end()) return it->second;
+      auto t = c_.types_.find(name);
+      if (t != c_.types_.end() && t->second.kind() == TypeKind::Size) return 1;
+      return std::nullopt;
+    }
+    std::optional<int64_t> visit_binop(const Expr& e) override {
+      const auto& b = e->as<BinOp>();
+      const std::optional<int64_t> divisor = positive_literal(b.rhs);
+      if (b.op == BinOpKind::Mod && divisor) return 0;
+      const std::optional<int64_t> l = visit(b.lhs);
+      if (!l) return std::nullopt;
+      if (b.op == BinOpKind::Div && divisor) return floor_div(*l, *divisor);
+      const std::optional<int64_t> r = visit(b.rhs);
+      if (!r) return std::nullopt;
+      int64_t out = 0;
+      if (b.op == BinOpKind::Add && !__builtin_add_overflow(*l, *r, &out))
+        return out;
+      // A product of two non-negative bounds bounds the product.
+      if (b.op == BinOpKind::Mul && *l >= 0 && *r >= 0 &&
+          !__builtin_mul_overflow(*l, *r, &out))
+        return out;
+      return std::nullopt;
+    }
+    std::optional<int64_t> visit_expr_default(const Expr&) override {
+      return std::nullopt;
+    }
+
+   private:
+    const CFunctionEmitter& c_;
+  };
+  std::optional<int64_t> lower_bound(const Expr& e) const {
+    return LowerBound(*this).visit(e);
   }
 
   static std::optional<int64_t> positive_literal(const Expr& e) {
@@ -474,38 +481,53 @@ class CFunctionEmitter {
     return "exo_floor_mod(" + lhs + ", " + rhs + ")";
   }
 
-  CIndexPtr lift(const Expr& e) {
-    auto c = std::make_shared<CIndex>();
-    c->source = e;
-    switch (e->kind) {
-      case ExprKind::Read:
-        c->kind = CIndex::Kind::Read;
-        c->text = c_name(e->as<Read>().name);
-        return c;
-      case ExprKind::ReadConfig:
-        c->kind = CIndex::Kind::Read;
-        c->text = expr(e);
-        return c;
-      case ExprKind::Const:
-        return CIndex::constant(e->as<Const>().int_value());
-      case ExprKind::BinOp:
-        return CIndex::binop(e->as<BinOp>().op, lift(e->as<BinOp>().lhs),
-                             lift(e->as<BinOp>().rhs), e);
-      case ExprKind::USub:
-        c->kind = CIndex::Kind::USub;
-        c->lhs = lift(e->as<USub>().arg);
-        return c;
-      case ExprKind::StrideExpr: {
-        const auto& s = e->as<StrideExpr>();
-        return strides(s.name)[s.dim];
-      }
-      default:
-        throw CodegenError(CodegenError::Kind::Type,
-                           e->srcinfo.str() +
-                               ": unsupported index expression " +
-                               print_expr(e));
+  // The CIndex tree of an index expression.
+  class IndexLifter : public ExprFunctor<CIndexPtr()> {
+   public:
+    explicit IndexLifter(CFunctionEmitter& c) : c_(c) {}
+
+   protected:
+    CIndexPtr visit_read(const Expr& e) override {
+      return read(e, c_.c_name(e->as<Read>().name));
     }
-  }
+    CIndexPtr visit_read_config(const Expr& e) override {
+      return read(e, c_.expr(e));
+    }
+    CIndexPtr visit_const(const Expr& e) override {
+      return CIndex::constant(e->as<Const>().int_value());
+    }
+    CIndexPtr visit_binop(const Expr& e) override {
+      const auto& b = e->as<BinOp>();
+      return CIndex::binop(b.op, visit(b.lhs), visit(b.rhs), e);
+    }
+    CIndexPtr visit_usub(const Expr& e) override {
+      auto c = std::make_shared<CIndex>();
+      c->source = e;
+      c->kind = CIndex::Kind::USub;
+      c->lhs = visit(e->as<USub>().arg);
+      return c;
+    }
+    CIndexPtr visit_stride_expr(const Expr& e) override {
+      const auto& s = e->as<StrideExpr>();
+      return c_.strides(s.name)[s.dim];
+    }
+    CIndexPtr visit_expr_default(const Expr& e) override {
+      throw CodegenError(
+          CodegenError::Kind::Type,
+          e->srcinfo.str() + ": unsupported index expression " + print_expr(e));
+    }
+
+   private:
+    static CIndexPtr read(const Expr& e, std::string text) {
+      auto c = std::make_shared<CIndex>();
+      c->source = e;
+      c->kind = CIndex::Kind::Read;
+      c->text = std::move(text);
+      return c;
+    }
+    CFunctionEmitter& c_;
+  };
+  CIndexPtr lift(const Expr& e) { return IndexLifter(*this).visit(e); }
 
   std::string cindex(const CIndexPtr& e, int prec) {
     using K = CIndex::Kind;
@@ -693,66 +715,77 @@ class CFunctionEmitter {
     return config_field(r.config, r.field);
   }
 
+  // `e` as C text, parenthesized where an operator around it binds at
+  // precedence `prec` or tighter.
   std::string expr(const Expr& e, int prec = 0) {
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const auto& r = e->as<Read>();
-        const Type& t = types_.at(r.name);
-        if (!t.is_numeric()) return c_name(r.name);
-        const MemoryPtr& mem = memory(r.name);
-        if (!mem->can_read())
-          throw CodegenError(CodegenError::Kind::MemGen,
-                             e->srcinfo.str() + ": cannot read from buffer '" +
-                                 r.name.name() + "' in memory '" + mem->name() +
-                                 "'");
-        std::string value;
-        if (scalar_refs_.count(r.name))
-          value = "*" + c_name(r.name);
-        else if (!t.is_tensor())
-          value = c_name(r.name);
-        else
-          value = access(r.name, r.idx);
-        return is_bf16(t) ? bf16_to_f32(value) : value;
-      }
-      case ExprKind::WindowExpr: {
-        const auto& w = e->as<WindowExpr>();
-        return window_literal(w, e->type, !non_const_.count(root(w.name)));
-      }
-      case ExprKind::Const:
-        return constant(e->as<Const>());
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        const bool int_div_mod =
-            (b.op == BinOpKind::Div || b.op == BinOpKind::Mod) &&
-            !e->type.is_numeric();
-        if (int_div_mod && !truncation_is_floor(b.lhs, b.rhs))
-          return floor_call(b.op, expr(b.lhs), expr(b.rhs));
-        if (int_div_mod && b.op == BinOpKind::Div)
-          return "((" + expr(b.lhs) + ") / (" + expr(b.rhs) + "))";
-        const int local = precedence(b.op);
-        const std::string lhs = expr(b.lhs, local);
-        const std::string rhs = expr(b.rhs, local + 1);
-        std::string s = lhs + " " + c_operator(b.op) + " " + rhs;
-        return local < prec ? "(" + s + ")" : s;
-      }
-      case ExprKind::USub:
-        return "-" + expr(e->as<USub>().arg, kUnaryMinusPrecedence);
-      case ExprKind::ExternCall: {
-        const auto& x = e->as<ExternCall>();
-        std::vector<std::string> args;
-        for (const Expr& a : x.args) args.push_back(expr(a));
-        const std::string ctype = e->type.basetype().ctype();
-        result_.externs.emplace_back(x.f, ctype);
-        return x.f->compile(args, ctype);
-      }
-      case ExprKind::StrideExpr: {
-        const auto& s = e->as<StrideExpr>();
-        return cindex(simplify(strides(s.name)[s.dim]), 0);
-      }
-      case ExprKind::ReadConfig:
-        return config_read(e->as<ReadConfig>());
-    }
-    return "";
+    return ExprPrinter::visit(e, prec);
+  }
+
+  std::string visit_read(const Expr& e, int) override {
+    const auto& r = e->as<Read>();
+    const Type& t = types_.at(r.name);
+    if (!t.is_numeric()) return c_name(r.name);
+    const MemoryPtr& mem = memory(r.name);
+    if (!mem->can_read())
+      throw CodegenError(CodegenError::Kind::MemGen,
+                         e->srcinfo.str() + ": cannot read from buffer '" +
+                             r.name.name() + "' in memory '" + mem->name() +
+                             "'");
+    std::string value;
+    if (scalar_refs_.count(r.name))
+      value = "*" + c_name(r.name);
+    else if (!t.is_tensor())
+      value = c_name(r.name);
+    else
+      value = access(r.name, r.idx);
+    return is_bf16(t) ? bf16_to_f32(value) : value;
+  }
+
+  std::string visit_window_expr(const Expr& e, int) override {
+    const auto& w = e->as<WindowExpr>();
+    return window_literal(w, e->type, !non_const_.count(root(w.name)));
+  }
+
+  std::string visit_const(const Expr& e, int) override {
+    return constant(e->as<Const>());
+  }
+
+  std::string visit_binop(const Expr& e, int prec) override {
+    const auto& b = e->as<BinOp>();
+    const bool int_div_mod =
+        (b.op == BinOpKind::Div || b.op == BinOpKind::Mod) &&
+        !e->type.is_numeric();
+    if (int_div_mod && !truncation_is_floor(b.lhs, b.rhs))
+      return floor_call(b.op, expr(b.lhs), expr(b.rhs));
+    if (int_div_mod && b.op == BinOpKind::Div)
+      return "((" + expr(b.lhs) + ") / (" + expr(b.rhs) + "))";
+    const int local = precedence(b.op);
+    const std::string lhs = expr(b.lhs, local);
+    const std::string rhs = expr(b.rhs, local + 1);
+    std::string s = lhs + " " + c_operator(b.op) + " " + rhs;
+    return local < prec ? "(" + s + ")" : s;
+  }
+
+  std::string visit_usub(const Expr& e, int) override {
+    return "-" + expr(e->as<USub>().arg, kUnaryMinusPrecedence);
+  }
+
+  std::string visit_extern_call(const Expr& e, int) override {
+    const auto& x = e->as<ExternCall>();
+    std::vector<std::string> args;
+    for (const Expr& a : x.args) args.push_back(expr(a));
+    const std::string ctype = e->type.basetype().ctype();
+    result_.externs.emplace_back(x.f, ctype);
+    return x.f->compile(args, ctype);
+  }
+
+  std::string visit_stride_expr(const Expr& e, int) override {
+    const auto& s = e->as<StrideExpr>();
+    return cindex(simplify(strides(s.name)[s.dim]), 0);
+  }
+
+  std::string visit_read_config(const Expr& e, int) override {
+    return config_read(e->as<ReadConfig>());
   }
 
   // A call argument: buffers and scalar parameters pass through, local
@@ -882,186 +915,182 @@ class CFunctionEmitter {
     }
   }
 
-  void stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::Pass:
-        add_line("; // NO-OP");
-        break;
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const auto& a = s->as<Assign>();
-        std::string lhs;
-        if (scalar_refs_.count(a.name))
-          lhs = "*" + c_name(a.name);
-        else if (types_.at(a.name).is_real_scalar())
-          lhs = c_name(a.name);
-        else
-          lhs = access(a.name, a.idx);
-        std::string rhs = expr(a.rhs);
-        const Type lt = a.type.basetype(), rt = a.rhs->type.basetype();
-        const Memory::Access info{a.name.name(), s->srcinfo};
-        const MemoryPtr& mem = memory(a.name);
-        if (is_bf16(lt)) {
-          // 16-bit storage, float arithmetic, rounded once when stored.
-          if (s->kind == StmtKind::Reduce) rhs = bf16_to_f32(lhs) + " + " + rhs;
-          add_line(mem->write(info, lhs, f32_to_bf16(rhs)));
-          break;
-        }
-        if (lt.kind() != rt.kind())
-          rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
-        add_line(s->kind == StmtKind::Assign ? mem->write(info, lhs, rhs)
-                                             : mem->reduce(info, lhs, rhs));
-        break;
-      }
-      case StmtKind::WriteConfig: {
-        const auto& w = s->as<WriteConfig>();
-        if (!w.config->is_allow_rw())
-          throw CodegenError(CodegenError::Kind::Config,
-                             s->srcinfo.str() + ": cannot write to config '" +
-                                 w.config->name() + "'");
-        std::string rhs = expr(w.rhs);
-        const Type& lt = w.config->lookup_type(w.field);
-        if (lt.kind() != w.rhs->type.kind() && !lt.is_indexable() &&
-            lt.is_real_scalar())
-          rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
-        add_line(config_field(w.config, w.field) + " = " + rhs + ";");
-        break;
-      }
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        const auto& rhs = w.rhs->as<WindowExpr>();
-        const Sym base = root(rhs.name);
-        const std::string text =
-            window_literal(rhs, w.rhs->type, !non_const_.count(base));
-        const std::string wt =
-            window_type(w.rhs->type, !non_const_.count(base));
-        const std::string name = new_name(w.name);
-        types_[w.name] = w.rhs->type;
-        mems_[w.name] = memory(rhs.name);
-        window_root_[w.name] = base;
-        add_line("struct " + wt + " " + name + " = " + text + ";");
-        break;
-      }
-      case StmtKind::If: {
-        const auto& i = s->as<If>();
-        add_line("if (" + expr(i.cond) + ") {");
-        push_scope();
-        indent();
-        block(i.body);
-        dedent();
-        pop_scope();
-        if (!i.orelse.empty()) {
-          add_line("} else {");
-          push_scope();
-          indent();
-          block(i.orelse);
-          dedent();
-          pop_scope();
-        }
-        add_line("}");
-        break;
-      }
-      case StmtKind::For: {
-        const auto& f = s->as<For>();
-        const bool parallel = f.mode && f.mode->is_parallel();
-        const std::string lo = expr(f.lo), hi = expr(f.hi);
-        push_scope();
-        const std::string it = new_name(f.iter);
-        types_[f.iter] = Type(TypeKind::Index);
-        smt_.push();
-        z3::expr i = smt_.var(f.iter);
-        if (holds_throughout(f.lo)) smt_.assume(smt_.encode(f.lo) <= i);
-        if (holds_throughout(f.hi)) smt_.assume(i < smt_.encode(f.hi));
-        if (std::optional<int64_t> lb = lower_bound(f.lo))
-          iter_lower_bounds_[f.iter] = *lb;
-        if (parallel) {
-          add_line("#pragma omp parallel for");
-          parallel_loops_.push_back(&f);
-        }
-        // The object language evaluates a loop's bounds once. C's condition
-        // is evaluated every iteration, so a bound the body may change (it
-        // reads a config field the body writes) is kept in a local. `par`
-        // bodies write no config field (check_parallel_loops).
-        if (!parallel && bound_may_change(f.hi, f.body)) {
-          const std::string end = new_name(Sym(f.iter.name() + "_hi"));
-          add_line(fmt::format(
-              "for (int_fast32_t {0} = {1}, {2} = {3}; {0} < {2}; {0}++) {{",
-              it, lo, end, hi));
-        } else {
-          add_line(fmt::format(
-              "for (int_fast32_t {0} = {1}; {0} < {2}; {0}++) {{", it, lo, hi));
-        }
-        indent();
-        block(f.body);
-        dedent();
-        if (parallel) parallel_loops_.pop_back();
-        iter_lower_bounds_.erase(f.iter);
-        smt_.pop();
-        pop_scope();
-        add_line("}");
-        break;
-      }
-      case StmtKind::Alloc:
-      case StmtKind::Free: {
-        const auto& a = s->as<Alloc>();
-        const std::string name =
-            s->kind == StmtKind::Alloc ? new_name(a.name) : c_name(a.name);
-        if (s->kind == StmtKind::Alloc) {
-          types_[a.name] = a.type;
-          mems_[a.name] = a.mem;
-        }
-        std::vector<std::string> shape;
-        for (size_t k = 0; k < a.type.shape().size(); ++k)
-          shape.push_back(s->kind == StmtKind::Alloc
-                              ? alloc_extent(a.name, k, a.type.shape()[k])
-                              : extent_text(a.name, k, a.type.shape()[k]));
-        const std::string ctype = a.type.basetype().ctype();
-        if (s->kind == StmtKind::Free) {
-          add_line(a.mem->free(name, ctype, shape, s->srcinfo));
-          break;
-        }
-        const std::string text = a.mem->alloc(name, ctype, shape, s->srcinfo);
-        if (declares_static_storage(text)) {
-          result_.static_storage = true;
-          if (!parallel_loops_.empty())
-            throw CodegenError(
-                CodegenError::Kind::MemGen,
-                s->srcinfo.str() + ": buffer '" + a.name.name() +
-                    "' in memory " + a.mem->name() +
-                    " is a C `static` variable: " +
-                    static_in_parallel_loop(*parallel_loops_.back()));
-        }
-        add_line(text);
-        break;
-      }
-      case StmtKind::Call: {
-        const auto& c = s->as<Call>();
-        std::vector<std::string> args;
-        for (size_t k = 0; k < c.args.size(); ++k)
-          args.push_back(call_arg(c.args[k], c.f, k));
-        if (c.f->is_instr()) {
-          instr_call(c, args);
-          break;
-        }
-        std::string joined = c_name(ctxt_);
-        for (const auto& a : args) joined += "," + a;
-        const std::string callee = c_identifier(c.f->name);
-        if (!parallel_loops_.empty())
-          result_.calls_in_parallel_loops.emplace_back(
-              callee, s->srcinfo.str() + ": the call of " + c.f->name +
-                          " allocates a C `static` variable (directly or "
-                          "in a procedure it calls): " +
-                          static_in_parallel_loop(*parallel_loops_.back()));
-        add_line(callee + "(" + joined + ");");
-        break;
-      }
-      case StmtKind::With:
-      case StmtKind::Sync:
-        throw CodegenError(CodegenError::Kind::Type,
-                           s->srcinfo.str() +
-                               ": the C backend cannot compile CUDA "
-                               "constructs (with blocks, sync statements)");
+  void stmt(const Stmt& s) { StmtEmitter::visit(s); }
+
+  void visit_pass(const Stmt&) override { add_line("; // NO-OP"); }
+
+  void visit_assign(const Stmt& s) override {
+    const auto& a = s->as<Assign>();
+    std::string lhs;
+    if (scalar_refs_.count(a.name))
+      lhs = "*" + c_name(a.name);
+    else if (types_.at(a.name).is_real_scalar())
+      lhs = c_name(a.name);
+    else
+      lhs = access(a.name, a.idx);
+    std::string rhs = expr(a.rhs);
+    const Type lt = a.type.basetype(), rt = a.rhs->type.basetype();
+    const Memory::Access info{a.name.name(), s->srcinfo};
+    const MemoryPtr& mem = memory(a.name);
+    if (is_bf16(lt)) {
+      // 16-bit storage, float arithmetic, rounded once when stored.
+      if (s->kind == StmtKind::Reduce) rhs = bf16_to_f32(lhs) + " + " + rhs;
+      add_line(mem->write(info, lhs, f32_to_bf16(rhs)));
+      return;
     }
+    if (lt.kind() != rt.kind())
+      rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
+    add_line(s->kind == StmtKind::Assign ? mem->write(info, lhs, rhs)
+                                         : mem->reduce(info, lhs, rhs));
+  }
+
+  void visit_write_config(const Stmt& s) override {
+    const auto& w = s->as<WriteConfig>();
+    if (!w.config->is_allow_rw())
+      throw CodegenError(CodegenError::Kind::Config,
+                         s->srcinfo.str() + ": cannot write to config '" +
+                             w.config->name() + "'");
+    std::string rhs = expr(w.rhs);
+    const Type& lt = w.config->lookup_type(w.field);
+    if (lt.kind() != w.rhs->type.kind() && !lt.is_indexable() &&
+        lt.is_real_scalar())
+      rhs = std::string("(") + lt.ctype() + ")(" + rhs + ")";
+    add_line(config_field(w.config, w.field) + " = " + rhs + ";");
+  }
+
+  void visit_window_stmt(const Stmt& s) override {
+    const auto& w = s->as<WindowStmt>();
+    const auto& rhs = w.rhs->as<WindowExpr>();
+    const Sym base = root(rhs.name);
+    const std::string text =
+        window_literal(rhs, w.rhs->type, !non_const_.count(base));
+    const std::string wt = window_type(w.rhs->type, !non_const_.count(base));
+    const std::string name = new_name(w.name);
+    types_[w.name] = w.rhs->type;
+    mems_[w.name] = memory(rhs.name);
+    window_root_[w.name] = base;
+    add_line("struct " + wt + " " + name + " = " + text + ";");
+  }
+
+  void visit_if(const Stmt& s) override {
+    const auto& i = s->as<If>();
+    add_line("if (" + expr(i.cond) + ") {");
+    push_scope();
+    indent();
+    block(i.body);
+    dedent();
+    pop_scope();
+    if (!i.orelse.empty()) {
+      add_line("} else {");
+      push_scope();
+      indent();
+      block(i.orelse);
+      dedent();
+      pop_scope();
+    }
+    add_line("}");
+  }
+
+  void visit_for(const Stmt& s) override {
+    const auto& f = s->as<For>();
+    const bool parallel = f.mode && f.mode->is_parallel();
+    const std::string lo = expr(f.lo), hi = expr(f.hi);
+    push_scope();
+    const std::string it = new_name(f.iter);
+    types_[f.iter] = Type(TypeKind::Index);
+    smt_.push();
+    z3::expr i = smt_.var(f.iter);
+    if (holds_throughout(f.lo)) smt_.assume(smt_.encode(f.lo) <= i);
+    if (holds_throughout(f.hi)) smt_.assume(i < smt_.encode(f.hi));
+    if (std::optional<int64_t> lb = lower_bound(f.lo))
+      iter_lower_bounds_[f.iter] = *lb;
+    if (parallel) {
+      add_line("#pragma omp parallel for");
+      parallel_loops_.push_back(&f);
+    }
+    // The object language evaluates a loop's bounds once. C's condition
+    // is evaluated every iteration, so a bound the body may change (it
+    // reads a config field the body writes) is kept in a local. `par`
+    // bodies write no config field (check_parallel_loops).
+    if (!parallel && bound_may_change(f.hi, f.body)) {
+      const std::string end = new_name(Sym(f.iter.name() + "_hi"));
+      add_line(fmt::format(
+          "for (int_fast32_t {0} = {1}, {2} = {3}; {0} < {2}; {0}++) {{", it,
+          lo, end, hi));
+    } else {
+      add_line(fmt::format("for (int_fast32_t {0} = {1}; {0} < {2}; {0}++) {{",
+                           it, lo, hi));
+    }
+    indent();
+    block(f.body);
+    dedent();
+    if (parallel) parallel_loops_.pop_back();
+    iter_lower_bounds_.erase(f.iter);
+    smt_.pop();
+    pop_scope();
+    add_line("}");
+  }
+
+  void visit_alloc(const Stmt& s) override {
+    const auto& a = s->as<Alloc>();
+    const std::string name =
+        s->kind == StmtKind::Alloc ? new_name(a.name) : c_name(a.name);
+    if (s->kind == StmtKind::Alloc) {
+      types_[a.name] = a.type;
+      mems_[a.name] = a.mem;
+    }
+    std::vector<std::string> shape;
+    for (size_t k = 0; k < a.type.shape().size(); ++k)
+      shape.push_back(s->kind == StmtKind::Alloc
+                          ? alloc_extent(a.name, k, a.type.shape()[k])
+                          : extent_text(a.name, k, a.type.shape()[k]));
+    const std::string ctype = a.type.basetype().ctype();
+    if (s->kind == StmtKind::Free) {
+      add_line(a.mem->free(name, ctype, shape, s->srcinfo));
+      return;
+    }
+    const std::string text = a.mem->alloc(name, ctype, shape, s->srcinfo);
+    if (declares_static_storage(text)) {
+      result_.static_storage = true;
+      if (!parallel_loops_.empty())
+        throw CodegenError(
+            CodegenError::Kind::MemGen,
+            s->srcinfo.str() + ": buffer '" + a.name.name() + "' in memory " +
+                a.mem->name() + " is a C `static` variable: " +
+                static_in_parallel_loop(*parallel_loops_.back()));
+    }
+    add_line(text);
+  }
+
+  void visit_call(const Stmt& s) override {
+    const auto& c = s->as<Call>();
+    std::vector<std::string> args;
+    for (size_t k = 0; k < c.args.size(); ++k)
+      args.push_back(call_arg(c.args[k], c.f, k));
+    if (c.f->is_instr()) {
+      instr_call(c, args);
+      return;
+    }
+    std::string joined = c_name(ctxt_);
+    for (const auto& a : args) joined += "," + a;
+    const std::string callee = c_identifier(c.f->name);
+    if (!parallel_loops_.empty())
+      result_.calls_in_parallel_loops.emplace_back(
+          callee, s->srcinfo.str() + ": the call of " + c.f->name +
+                      " allocates a C `static` variable (directly or "
+                      "in a procedure it calls): " +
+                      static_in_parallel_loop(*parallel_loops_.back()));
+    add_line(callee + "(" + joined + ");");
+  }
+
+  // The C backend compiles no CUDA construct.
+  void visit_with(const Stmt& s) override { cuda_construct(s); }
+  void visit_sync(const Stmt& s) override { cuda_construct(s); }
+  [[noreturn]] static void cuda_construct(const Stmt& s) {
+    throw CodegenError(CodegenError::Kind::Type,
+                       s->srcinfo.str() +
+                           ": the C backend cannot compile CUDA "
+                           "constructs (with blocks, sync statements)");
   }
 };
 

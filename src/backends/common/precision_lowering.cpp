@@ -175,33 +175,33 @@ class PrecisionLowering : public IRMutator {
   }
 
   // Gives the `R` leaves of a data expression the precision `kind`.
-  class Coerce : public ExprFunctor<Expr, TypeKind> {
+  class Coerce : public ExprFunctor<Expr(TypeKind)> {
    protected:
     Expr visit_const(const Expr& e, TypeKind kind) override {
       return with_type(e, Type(kind));
     }
     Expr visit_usub(const Expr& e, TypeKind kind) override {
       const Expr& arg = e->as<USub>().arg;
-      return make_usub(is_r(arg->type) ? apply(arg, kind) : arg, e->srcinfo,
+      return make_usub(is_r(arg->type) ? visit(arg, kind) : arg, e->srcinfo,
                        Type(kind));
     }
     Expr visit_binop(const Expr& e, TypeKind kind) override {
       const auto& b = e->as<BinOp>();
-      return make_binop(b.op, is_r(b.lhs->type) ? apply(b.lhs, kind) : b.lhs,
-                        is_r(b.rhs->type) ? apply(b.rhs, kind) : b.rhs,
+      return make_binop(b.op, is_r(b.lhs->type) ? visit(b.lhs, kind) : b.lhs,
+                        is_r(b.rhs->type) ? visit(b.rhs, kind) : b.rhs,
                         e->srcinfo, Type(kind));
     }
     Expr visit_extern_call(const Expr& e, TypeKind kind) override {
       const auto& x = e->as<ExternCall>();
       std::vector<Expr> args;
       for (const Expr& a : x.args)
-        args.push_back(is_r(a->type) ? apply(a, kind) : a);
+        args.push_back(is_r(a->type) ? visit(a, kind) : a);
       return make_extern_call(x.f, std::move(args), e->srcinfo, Type(kind));
     }
-    Expr otherwise(const Expr& e, TypeKind) override { return e; }
+    Expr visit_expr_default(const Expr& e, TypeKind) override { return e; }
   };
   static Expr coerce(const Expr& e, TypeKind kind) {
-    return Coerce().apply(e, kind);
+    return Coerce().visit(e, kind);
   }
 };
 

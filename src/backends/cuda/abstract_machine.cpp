@@ -206,14 +206,14 @@ class Machine {
   }
 
   // The value of a control expression under the current environment.
-  class Evaluator : public ExprFunctor<int64_t> {
+  class Evaluator : public ExprFunctor<int64_t()> {
    public:
     explicit Evaluator(Machine& m) : m_(m) {}
 
    protected:
     int64_t visit_read(const Expr& e) override {
       auto it = m_.env_.find(e->as<Read>().name);
-      if (it == m_.env_.end()) return otherwise(e);
+      if (it == m_.env_.end()) return visit_expr_default(e);
       return it->second;
     }
     int64_t visit_const(const Expr& e) override {
@@ -223,13 +223,13 @@ class Machine {
       return static_cast<int64_t>(std::get<double>(c.value));
     }
     int64_t visit_usub(const Expr& e) override {
-      return -apply(e->as<USub>().arg);
+      return -visit(e->as<USub>().arg);
     }
     int64_t visit_binop(const Expr& e) override {
       const auto& b = e->as<BinOp>();
-      if (b.op == BinOpKind::And) return apply(b.lhs) && apply(b.rhs);
-      if (b.op == BinOpKind::Or) return apply(b.lhs) || apply(b.rhs);
-      const int64_t x = apply(b.lhs), y = apply(b.rhs);
+      if (b.op == BinOpKind::And) return visit(b.lhs) && visit(b.rhs);
+      if (b.op == BinOpKind::Or) return visit(b.lhs) || visit(b.rhs);
+      const int64_t x = visit(b.lhs), y = visit(b.rhs);
       switch (b.op) {
         case BinOpKind::Add:
           return x + y;
@@ -266,7 +266,7 @@ class Machine {
         stride *= b.extents[d];
       return stride;
     }
-    int64_t otherwise(const Expr& e) override {
+    int64_t visit_expr_default(const Expr& e) override {
       throw CodegenError(CodegenError::Kind::Value,
                          fmt::format("{}: check_parallel cannot evaluate "
                                      "{}",
@@ -278,7 +278,7 @@ class Machine {
   };
   Evaluator evaluator_{*this};
 
-  int64_t eval(const Expr& e) { return evaluator_.apply(e); }
+  int64_t eval(const Expr& e) { return evaluator_.visit(e); }
 
   // ---- buffers ------------------------------------------------------------
   int new_buffer(const std::string& name, MemKind kind, const Type& t,
@@ -321,12 +321,12 @@ class Machine {
 
   // ---- host code ----------------------------------------------------------
   // Runs the host statements, and the kernels they launch.
-  class HostStatement : public StmtFunctor<void> {
+  class HostStatement : public StmtFunctor<void()> {
    public:
     explicit HostStatement(Machine& m) : m_(m) {}
 
     void run(const Block& b) {
-      for (const Stmt& s : b) apply(s);
+      for (const Stmt& s : b) visit(s);
     }
 
    protected:
@@ -359,7 +359,7 @@ class Machine {
         if (ka.kernel.with.get() == s.get()) m_.kernel(ka);
     }
     // Everything else of the host does not touch kernel buffers.
-    void otherwise(const Stmt&) override {}
+    void visit_stmt_default(const Stmt&) override {}
 
    private:
     Machine& m_;
@@ -434,12 +434,12 @@ class Machine {
   void block(const Block& b, int cta) {
     for (const Stmt& s : b) {
       ++events_;
-      kernel_statement_.apply(s, cta);
+      kernel_statement_.visit(s, cta);
     }
   }
 
   // Runs a kernel statement on CTA `cta`, recording its accesses.
-  class KernelStatement : public StmtFunctor<void, int> {
+  class KernelStatement : public StmtFunctor<void(int)> {
    public:
     explicit KernelStatement(Machine& m) : m_(m) {}
 
@@ -505,7 +505,7 @@ class Machine {
     void visit_call(const Stmt& s, int cta) override { m_.call(s, cta); }
     void visit_sync(const Stmt& s, int cta) override { m_.sync(s, cta); }
     // Pass; kernels write no configuration fields (the static check).
-    void otherwise(const Stmt&, int) override {}
+    void visit_stmt_default(const Stmt&, int) override {}
 
    private:
     Machine& m_;

@@ -25,7 +25,7 @@ std::optional<int64_t> int_literal(const Expr& e) {
   return std::nullopt;
 }
 
-class Analysis : public StmtFunctor<void, const Collective&, bool> {
+class Analysis : public StmtFunctor<void(const Collective&, bool)> {
  public:
   Analysis(const Kernel& k, std::vector<Diagnostic>& errors)
       : kernel_(k), errors_(errors) {}
@@ -49,7 +49,7 @@ class Analysis : public StmtFunctor<void, const Collective&, bool> {
   void block(const Block& b, const Collective& c, bool in_warps) {
     for (const Stmt& s : b) {
       map_[s.get()] = c;
-      apply(s, c, in_warps);
+      visit(s, c, in_warps);
     }
   }
 
@@ -105,7 +105,7 @@ class Analysis : public StmtFunctor<void, const Collective&, bool> {
     block(w.body, c, true);
   }
   // Statements without a body run on the collective of their list.
-  void otherwise(const Stmt&, const Collective&, bool) override {}
+  void visit_stmt_default(const Stmt&, const Collective&, bool) override {}
 
   Collective cut(const For& f, const Collective& parent) {
     const Unit u = loop_unit(f);

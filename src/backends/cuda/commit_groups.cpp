@@ -8,6 +8,7 @@
 #include "exo2/core_ir/equality.hpp"
 #include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
+#include "exo2/primitives/child_blocks.hpp"
 #include "exo2/primitives/substitute.hpp"
 
 namespace exo2::cuda {
@@ -96,7 +97,8 @@ class Depths : public IRVisitor {
       const Stmt& s = b[i];
       if (s->kind == StmtKind::Alloc)
         memories_[s->as<Alloc>().name] = s->as<Alloc>().mem;
-      for_each_child_block(*s, [&](const Block& c) { index(c, s.get()); });
+      for (const primitives::ChildBlock& c : primitives::child_blocks(s))
+        index(c.block, s.get());
     }
   }
 

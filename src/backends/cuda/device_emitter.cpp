@@ -188,7 +188,7 @@ struct Alias {
   std::vector<WindowAccess> idx;
 };
 
-class KernelEmitter : public StmtFunctor<void> {
+class KernelEmitter : public StmtFunctor<void()> {
  public:
   KernelEmitter(const KernelAnalysis& ka, std::string lib)
       : k_(ka.kernel), cm_(ka.collectives), lib_(std::move(lib)) {}
@@ -578,7 +578,7 @@ class KernelEmitter : public StmtFunctor<void> {
 
   // A control expression, as C text that binds at least as tightly as
   // precedence `prec` needs.
-  class ControlText : public ExprFunctor<std::string, int> {
+  class ControlText : public ExprFunctor<std::string(int)> {
    public:
     explicit ControlText(KernelEmitter& emitter) : emitter_(emitter) {}
 
@@ -600,7 +600,7 @@ class KernelEmitter : public StmtFunctor<void> {
                                : std::to_string(v);
     }
     std::string visit_usub(const Expr& e, int) override {
-      return "-" + apply(e->as<USub>().arg, kUnaryPrecedence);
+      return "-" + visit(e->as<USub>().arg, kUnaryPrecedence);
     }
     std::string visit_binop(const Expr& e, int prec) override {
       const auto& b = e->as<BinOp>();
@@ -608,18 +608,18 @@ class KernelEmitter : public StmtFunctor<void> {
         const bool positive_divisor = int_literal(b.rhs).value_or(0) > 0 ||
                                       emitter_.non_negative_strict(b.rhs);
         if (positive_divisor && emitter_.non_negative(b.lhs)) {
-          const std::string s = apply(b.lhs, 60) +
+          const std::string s = visit(b.lhs, 60) +
                                 (b.op == BinOpKind::Div ? " / " : " % ") +
-                                apply(b.rhs, 61);
+                                visit(b.rhs, 61);
           return prec > 60 ? "(" + s + ")" : s;
         }
         return fmt::format("{}_{}({}, {})", emitter_.lib_,
                            b.op == BinOpKind::Div ? "floor_div" : "floor_mod",
-                           apply(b.lhs, 0), apply(b.rhs, 0));
+                           visit(b.lhs, 0), visit(b.rhs, 0));
       }
       const int local = precedence(b.op);
-      const std::string s = apply(b.lhs, local) + " " + c_operator(b.op) + " " +
-                            apply(b.rhs, local + 1);
+      const std::string s = visit(b.lhs, local) + " " + c_operator(b.op) + " " +
+                            visit(b.rhs, local + 1);
       return local < prec ? "(" + s + ")" : s;
     }
     std::string visit_stride_expr(const Expr& e, int) override {
@@ -627,7 +627,7 @@ class KernelEmitter : public StmtFunctor<void> {
       const DeviceBuffer& b = emitter_.buffer(st.name, e->srcinfo);
       return b.strides.at(st.dim);
     }
-    std::string otherwise(const Expr& e, int) override {
+    std::string visit_expr_default(const Expr& e, int) override {
       emitter_.fail(e->srcinfo,
                     "unsupported expression in a kernel: " + print_expr(e));
     }
@@ -638,7 +638,7 @@ class KernelEmitter : public StmtFunctor<void> {
   ControlText control_text_{*this};
 
   std::string ctrl(const Expr& e, int prec = 0) {
-    return control_text_.apply(e, prec);
+    return control_text_.visit(e, prec);
   }
 
   bool non_negative_strict(const Expr& e) {
@@ -702,7 +702,7 @@ class KernelEmitter : public StmtFunctor<void> {
   }
 
   // A data expression: (text, type kind of its value).
-  class DataText : public ExprFunctor<std::pair<std::string, TypeKind>, int> {
+  class DataText : public ExprFunctor<std::pair<std::string, TypeKind>(int)> {
    public:
     explicit DataText(KernelEmitter& emitter) : emitter_(emitter) {}
 
@@ -731,22 +731,22 @@ class KernelEmitter : public StmtFunctor<void> {
       return {s, t};
     }
     Text visit_usub(const Expr& e, int) override {
-      auto [a, at] = apply(e->as<USub>().arg, kUnaryPrecedence);
+      auto [a, at] = visit(e->as<USub>().arg, kUnaryPrecedence);
       return {"-" + a, kind_of(e)};
     }
     Text visit_binop(const Expr& e, int prec) override {
       const TypeKind t = kind_of(e);
       const auto& b = e->as<BinOp>();
       const int local = precedence(b.op);
-      auto [l, lt] = apply(b.lhs, local);
-      auto [r, rt] = apply(b.rhs, local + 1);
+      auto [l, lt] = visit(b.lhs, local);
+      auto [r, rt] = visit(b.rhs, local + 1);
       const std::string ct = compute_type(t);
       if (compute_type(lt) != ct) l = "(" + ct + ")(" + l + ")";
       if (compute_type(rt) != ct) r = "(" + ct + ")(" + r + ")";
       const std::string s = l + " " + c_operator(b.op) + " " + r;
       return {local < prec ? "(" + s + ")" : s, t};
     }
-    Text otherwise(const Expr& e, int) override {
+    Text visit_expr_default(const Expr& e, int) override {
       emitter_.fail(e->srcinfo, "unsupported data expression in a kernel: " +
                                     print_expr(e));
     }
@@ -757,12 +757,12 @@ class KernelEmitter : public StmtFunctor<void> {
   DataText data_text_{*this};
 
   std::pair<std::string, TypeKind> data(const Expr& e, int prec = 0) {
-    return data_text_.apply(e, prec);
+    return data_text_.visit(e, prec);
   }
 
   // ---- statements ---------------------------------------------------------
   void block(const Block& b) {
-    for (const Stmt& s : b) apply(s);
+    for (const Stmt& s : b) visit(s);
   }
 
   const Collective& collective(const Stmt& s) { return cm_.at(s.get()); }
@@ -793,7 +793,7 @@ class KernelEmitter : public StmtFunctor<void> {
   void visit_call(const Stmt& s) override { call(s); }
   void visit_sync(const Stmt& s) override { sync(s); }
   // The one kind left: configuration writes.
-  void otherwise(const Stmt& s) override {
+  void visit_stmt_default(const Stmt& s) override {
     fail(s->srcinfo, "kernels cannot write configuration fields");
   }
 

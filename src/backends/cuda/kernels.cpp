@@ -90,7 +90,7 @@ struct HostVar {
   int order = 0;    // declaration order, for the kernel's parameter order
 };
 
-class KernelFinder : public StmtFunctor<void> {
+class KernelFinder : public StmtFunctor<void()> {
  public:
   KernelFinder(const Proc& p, std::string prefix)
       : proc_(p), prefix_(std::move(prefix)) {}
@@ -122,7 +122,7 @@ class KernelFinder : public StmtFunctor<void> {
   }
 
   void block(const Block& b) {
-    for (const Stmt& s : b) apply(s);
+    for (const Stmt& s : b) visit(s);
   }
 
   void visit_alloc(const Stmt& s) override {
@@ -179,7 +179,7 @@ class KernelFinder : public StmtFunctor<void> {
           "synchronisation statements are only allowed inside a kernel");
   }
   // The rest of the host code declares nothing a kernel could use.
-  void otherwise(const Stmt&) override {}
+  void visit_stmt_default(const Stmt&) override {}
 
   void kernel(const Stmt& s, const DeviceFunction& config) {
     const auto& w = s->as<With>();
