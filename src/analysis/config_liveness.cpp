@@ -47,7 +47,7 @@ struct Outcome {
 
 // One override per statement kind: what running the statement does to the
 // field's value (`in_proc` is false inside callees).
-class FieldScanner : public StmtFunctor<Outcome(bool)> {
+class FieldScanner final : public StmtFunctor<Outcome(bool)> {
  public:
   FieldScanner(const Proc& p, const Location& field,
                std::vector<const StmtNode*> skipped)

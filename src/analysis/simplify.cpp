@@ -57,7 +57,7 @@ struct AffineForm {
 
 // Whether an expression has parts the normal form keeps as they are:
 // anything but reads, literals, negations and `+ - *`.
-class HasOpaquePart : public ExprFunctor<bool()> {
+class HasOpaquePart final : public ExprFunctor<bool()> {
  protected:
   bool visit_read(const Expr&) override { return false; }
   bool visit_const(const Expr&) override { return false; }
@@ -77,7 +77,7 @@ bool has_opaque_part(const Expr& e) { return HasOpaquePart().visit(e); }
 bool same_control_expr(const Expr& a, const Expr& b);
 
 // Compares a node of `a` with the node of `b` of the same kind.
-class SameControlExpr : public ExprFunctor<bool(const Expr&)> {
+class SameControlExpr final : public ExprFunctor<bool(const Expr&)> {
  protected:
   bool visit_read(const Expr& a, const Expr& b) override {
     return a->as<Read>().idx.empty() && b->as<Read>().idx.empty() &&
@@ -115,7 +115,7 @@ struct SumForm {
   // What `add` does per kind: variables and integer literals go to the
   // affine form, sums and products by constants are taken apart, and
   // everything else is an atom.
-  class Adder : public ExprFunctor<void(int64_t)> {
+  class Adder final : public ExprFunctor<void(int64_t)> {
    public:
     explicit Adder(SumForm& f) : f_(f) {}
 
@@ -267,7 +267,7 @@ Terms terms_of(const AffineForm& f) {
 // ---- The rewrite ------------------------------------------------------------
 
 // Statements are rewritten by one override per kind.
-class Simplifier : public StmtFunctor<void(Block&)> {
+class Simplifier final : public StmtFunctor<void(Block&)> {
  public:
   Simplifier(const Proc& p, const SimplifyOptions& options,
              KeptStatements* kept)
@@ -477,7 +477,7 @@ class Simplifier : public StmtFunctor<void(Block&)> {
 
   // The normal form of a data or boolean expression: its index parts
   // normalized, one override per kind.
-  class Normalize : public ExprFunctor<Expr()> {
+  class Normalize final : public ExprFunctor<Expr()> {
    public:
     explicit Normalize(Simplifier& s) : s_(s) {}
 
@@ -629,7 +629,7 @@ class Simplifier : public StmtFunctor<void(Block&)> {
   // Whether `e` is made of literals and reads of the procedure's control
   // arguments.
   bool reads_only_arguments(const Expr& e) const {
-    class ReadsOnly : public ExprFunctor<bool()> {
+    class ReadsOnly final : public ExprFunctor<bool()> {
      public:
       explicit ReadsOnly(const std::set<Sym>& arguments)
           : arguments_(arguments) {}
@@ -736,7 +736,7 @@ class Simplifier : public StmtFunctor<void(Block&)> {
   Expr fold_children(const Expr& e) { return Fold(*this).visit(e); }
 
   // An expression with its children folded, one override per kind.
-  class Fold : public ExprFunctor<Expr()> {
+  class Fold final : public ExprFunctor<Expr()> {
    public:
     explicit Fold(Simplifier& s) : s_(s) {}
 

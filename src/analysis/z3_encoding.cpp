@@ -195,7 +195,7 @@ namespace {
 
 // Whether an expression is in the encoded fragment: control values, with
 // `/` and `%` by positive integer literals.
-class Encodable : public ExprFunctor<bool()> {
+class Encodable final : public ExprFunctor<bool()> {
  protected:
   bool visit_read(const Expr& e) override {
     return e->as<Read>().idx.empty() && e->type.is_control();
@@ -226,7 +226,7 @@ bool SmtEncoder::is_encodable(const Expr& e) {
   return e && Encodable().visit(e);
 }
 
-class ExprEncoding : public ExprFunctor<z3::expr()> {
+class ExprEncoding final : public ExprFunctor<z3::expr()> {
  public:
   explicit ExprEncoding(SmtEncoder& enc) : enc_(enc) {}
 

@@ -106,7 +106,7 @@ py::list window_idx(const CursorHandle& c) {
 
 // The name a cursor's `name()` reports: what a statement or expression
 // declares, writes, reads or calls.
-class StmtName : public StmtFunctor<std::string()> {
+class StmtName final : public StmtFunctor<std::string()> {
  protected:
   std::string visit_assign(const Stmt& s) override {
     return s->as<Assign>().name.name();
@@ -128,7 +128,7 @@ class StmtName : public StmtFunctor<std::string()> {
   }
 };
 
-class ExprName : public ExprFunctor<std::string()> {
+class ExprName final : public ExprFunctor<std::string()> {
  protected:
   std::string visit_read(const Expr& e) override {
     return e->as<Read>().name.name();

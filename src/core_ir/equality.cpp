@@ -20,8 +20,8 @@ bool same_object(const ExternalObject* a, const ExternalObject* b) {
 // standing for the symbol bound at the same place in `a`.
 // One override per kind compares a node of `a` with the node of `b` of the
 // same kind.
-class Comparer : public ExprFunctor<bool(const Expr&)>,
-                 public StmtFunctor<bool(const Stmt&)> {
+class Comparer final : public ExprFunctor<bool(const Expr&)>,
+                       public StmtFunctor<bool(const Stmt&)> {
  public:
   explicit Comparer(std::optional<SymRenaming> renaming = std::nullopt)
       : renaming_(std::move(renaming)) {}

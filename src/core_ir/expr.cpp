@@ -96,7 +96,7 @@ Expr make_read_config(ConfigPtr config, std::string field, SrcInfo s, Type t) {
 namespace {
 
 // A copy of an expression with another type.
-class WithType : public ExprFunctor<Expr(Type)> {
+class WithType final : public ExprFunctor<Expr(Type)> {
  protected:
   Expr visit_read(const Expr& e, Type t) override {
     const auto& r = e->as<Read>();

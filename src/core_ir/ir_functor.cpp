@@ -4,24 +4,8 @@ namespace exo2 {
 
 namespace {
 
-// Statement list `which` of a statement (null where it has none).
-class ChildBlock : public StmtFunctor<const Block*(int)> {
- protected:
-  const Block* visit_if(const Stmt& s, int which) override {
-    const auto& i = s->as<If>();
-    return which == 0 ? &i.body : which == 1 ? &i.orelse : nullptr;
-  }
-  const Block* visit_for(const Stmt& s, int which) override {
-    return which == 0 ? &s->as<For>().body : nullptr;
-  }
-  const Block* visit_with(const Stmt& s, int which) override {
-    return which == 0 ? &s->as<With>().body : nullptr;
-  }
-  const Block* visit_default(const Stmt&, int) override { return nullptr; }
-};
-
 // The statement with statement list `which` replaced.
-class WithChildBlock : public StmtFunctor<Stmt(int, Block)> {
+class WithChildBlock final : public StmtFunctor<Stmt(int, Block)> {
  protected:
   Stmt visit_if(const Stmt& s, int which, Block body) override {
     const auto& i = s->as<If>();
@@ -39,10 +23,6 @@ class WithChildBlock : public StmtFunctor<Stmt(int, Block)> {
 };
 
 }  // namespace
-
-const Block* child_block(const Stmt& s, int which) {
-  return ChildBlock().visit(s, which);
-}
 
 Stmt with_child_block(const Stmt& s, int which, Block body) {
   if (!child_block(s, which))

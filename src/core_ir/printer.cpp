@@ -142,8 +142,9 @@ class NameScopes {
 using PrintPath = std::vector<std::pair<int, int>>;
 
 // Expressions and statements print by one override per kind.
-class Printer : public ExprFunctor<std::string(int)>,
-                public StmtFunctor<void(int, const std::string&, PrintPath&)> {
+class Printer final
+    : public ExprFunctor<std::string(int)>,
+      public StmtFunctor<void(int, const std::string&, PrintPath&)> {
  public:
   Printer(bool suffixes, PrintMarker marker)
       : names_(suffixes), marker_(std::move(marker)) {}

@@ -50,8 +50,8 @@ const Type kError(TypeKind::Error);
 
 // Statements and expressions are checked by one override per kind; each
 // override checks its children itself, in source order.
-class TypeChecker : public StmtFunctor<Stmt()>,
-                    public ExprFunctor<Expr(Context)> {
+class TypeChecker final : public StmtFunctor<Stmt()>,
+                          public ExprFunctor<Expr(Context)> {
  public:
   Proc check(const Proc& p) {
     std::vector<FnArg> args;

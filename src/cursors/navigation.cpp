@@ -39,7 +39,7 @@ const Block& statement_list(const Proc& proc, const Stmt& owner, Slot slot) {
 namespace {
 
 // The child a step from a statement enters (null where there is none).
-class StmtChild : public StmtFunctor<Expr(Step)> {
+class StmtChild final : public StmtFunctor<Expr(Step)> {
  protected:
   Expr visit_assign(const Stmt& s, Step step) override {
     const auto& a = s->as<Assign>();
@@ -82,7 +82,7 @@ class StmtChild : public StmtFunctor<Expr(Step)> {
 };
 
 // The child a step from an expression enters (null where there is none).
-class ExprChild : public ExprFunctor<Expr(Step)> {
+class ExprChild final : public ExprFunctor<Expr(Step)> {
  protected:
   Expr visit_read(const Expr& e, Step step) override {
     return step.slot == Slot::Idx ? list_entry(e->as<Read>().idx, step.index)

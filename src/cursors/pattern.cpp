@@ -32,7 +32,7 @@ bool match_pairwise(const std::vector<ExprPattern>& pats,
 }
 
 // Whether an expression matches a pattern, one override per kind.
-class ExprMatch : public ExprFunctor<bool(const ExprPattern&)> {
+class ExprMatch final : public ExprFunctor<bool(const ExprPattern&)> {
   using K = ExprPattern::Kind;
 
  protected:
@@ -92,7 +92,7 @@ int match_sequence(const std::vector<StmtPattern>& pats, const Block& list,
                    int lo, int hi);
 
 // Whether a statement matches a pattern, one override per kind.
-class StmtMatch : public StmtFunctor<bool(const StmtPattern&)> {
+class StmtMatch final : public StmtFunctor<bool(const StmtPattern&)> {
   using K = StmtPattern::Kind;
 
  protected:

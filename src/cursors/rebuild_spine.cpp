@@ -26,7 +26,7 @@ Type with_dim(const Type& t, int index, Expr e) {
 }
 
 // A statement with the expression at one step replaced.
-class StmtWithChild : public StmtFunctor<Stmt(Step, Expr)> {
+class StmtWithChild final : public StmtFunctor<Stmt(Step, Expr)> {
  protected:
   Stmt visit_assign(const Stmt& s, Step step, Expr e) override {
     const auto& a = s->as<Assign>();
@@ -86,7 +86,7 @@ Stmt copy_with_expr(const Stmt& s, Step step, Expr e) {
 }
 
 // An expression with the child at one step replaced.
-class ExprWithChild : public ExprFunctor<Expr(Step, Expr)> {
+class ExprWithChild final : public ExprFunctor<Expr(Step, Expr)> {
  protected:
   Expr visit_read(const Expr& e, Step step, Expr child) override {
     const auto& r = e->as<Read>();

@@ -109,7 +109,7 @@ void each_entry(Slot slot, const std::vector<Expr>& es, F& f) {
 
 // The expression children of a statement, one override per kind.
 template <class F>
-class StmtExprChildren : public StmtFunctor<void(F&)> {
+class StmtExprChildren final : public StmtFunctor<void(F&)> {
  protected:
   void visit_assign(const Stmt& s, F& f) override {
     each_entry(Slot::Idx, s->as<Assign>().idx, f);
@@ -142,7 +142,7 @@ class StmtExprChildren : public StmtFunctor<void(F&)> {
 
 // The children of an expression, one override per kind.
 template <class F>
-class ExprChildren : public ExprFunctor<void(F&)> {
+class ExprChildren final : public ExprFunctor<void(F&)> {
  protected:
   void visit_read(const Expr& e, F& f) override {
     each_entry(Slot::Idx, e->as<Read>().idx, f);
