@@ -6,6 +6,7 @@
 
 #include "exo2/analysis/config_state.hpp"
 #include "exo2/core_ir/equality.hpp"
+#include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/core_ir/ir_visitor.hpp"
 #include "statement_steps.hpp"
 
@@ -44,7 +45,9 @@ struct Outcome {
   bool overwrites = false;  // the value is certainly replaced
 };
 
-class FieldScanner {
+// One override per statement kind: what running the statement does to the
+// field's value (`in_proc` is false inside callees).
+class FieldScanner final : public StmtFunctor<Outcome(bool)> {
  public:
   FieldScanner(const Proc& p, const Location& field,
                std::vector<const StmtNode*> skipped)
@@ -53,7 +56,7 @@ class FieldScanner {
   // Statements [lo, hi) of `b`; `in_proc` is false inside callees.
   Outcome range(const Block& b, size_t lo, size_t hi, bool in_proc) {
     for (size_t k = lo; k < hi; ++k) {
-      Outcome o = stmt(b[k], in_proc);
+      Outcome o = visit(b[k], in_proc);
       if (o.read || o.overwrites) return o;
     }
     return {};
@@ -63,69 +66,74 @@ class FieldScanner {
   }
 
  private:
-  Outcome stmt(const Stmt& s, bool in_proc) {
-    Outcome out;
-    auto read = [&](const Expr& e) {
-      if (out.read) return;
-      if (const ExprNode* r = find_read(e, field_)) {
-        out.read = true;
-        out.read_at = r->srcinfo;
-      }
-    };
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce:
-        for (const Expr& i : s->as<Assign>().idx) read(i);
-        read(s->as<Assign>().rhs);
-        return out;
-      case StmtKind::WriteConfig: {
-        const auto& w = s->as<WriteConfig>();
-        read(w.rhs);
-        out.overwrites = !out.read && w.config->same_as(*field_.config) &&
-                         w.field == field_.field && !is_skipped(s);
-        return out;
-      }
-      case StmtKind::WindowStmt:
-        read(s->as<WindowStmt>().rhs);
-        return out;
-      case StmtKind::Alloc:
-      case StmtKind::Free:
-        for (const Expr& d : s->as<Alloc>().type.shape()) read(d);
-        return out;
-      case StmtKind::Pass:
-      case StmtKind::Sync:
-        return out;
-      case StmtKind::If: {
-        const auto& i = s->as<If>();
-        read(i.cond);
-        if (out.read) return out;
-        Outcome body = block(i.body, in_proc);
-        if (body.read) return body;
-        Outcome orelse = block(i.orelse, in_proc);
-        if (orelse.read) return orelse;
-        out.overwrites = body.overwrites && orelse.overwrites;
-        return out;
-      }
-      case StmtKind::For: {
-        const auto& f = s->as<For>();
-        read(f.lo);
-        read(f.hi);
-        if (out.read) return out;
-        Outcome body = block(f.body, in_proc);
-        if (body.read) return body;
-        out.overwrites = body.overwrites && runs_at_least_once(f, in_proc);
-        return out;
-      }
-      case StmtKind::With:
-        return block(s->as<With>().body, in_proc);
-      case StmtKind::Call:
-        for (const Expr& a : s->as<Call>().args) read(a);
-        // The preconditions are checked at the call.
-        for (const Expr& pred : s->as<Call>().f->preds) read(pred);
-        if (out.read) return out;
-        return block(s->as<Call>().f->body, false);
+  // Records in `out` the first read of the field in `e`, if it has none.
+  void read(Outcome& out, const Expr& e) {
+    if (out.read) return;
+    if (const ExprNode* r = find_read(e, field_)) {
+      out.read = true;
+      out.read_at = r->srcinfo;
     }
+  }
+
+  Outcome visit_assign(const Stmt& s, bool) override {
+    Outcome out;
+    for (const Expr& i : s->as<Assign>().idx) read(out, i);
+    read(out, s->as<Assign>().rhs);
     return out;
+  }
+  Outcome visit_write_config(const Stmt& s, bool) override {
+    const auto& w = s->as<WriteConfig>();
+    Outcome out;
+    read(out, w.rhs);
+    out.overwrites = !out.read && w.config->same_as(*field_.config) &&
+                     w.field == field_.field && !is_skipped(s);
+    return out;
+  }
+  Outcome visit_window_stmt(const Stmt& s, bool) override {
+    Outcome out;
+    read(out, s->as<WindowStmt>().rhs);
+    return out;
+  }
+  Outcome visit_alloc(const Stmt& s, bool) override {
+    Outcome out;
+    for (const Expr& d : s->as<Alloc>().type.shape()) read(out, d);
+    return out;
+  }
+  Outcome visit_pass(const Stmt&, bool) override { return {}; }
+  Outcome visit_sync(const Stmt&, bool) override { return {}; }
+  Outcome visit_if(const Stmt& s, bool in_proc) override {
+    const auto& i = s->as<If>();
+    Outcome out;
+    read(out, i.cond);
+    if (out.read) return out;
+    Outcome body = block(i.body, in_proc);
+    if (body.read) return body;
+    Outcome orelse = block(i.orelse, in_proc);
+    if (orelse.read) return orelse;
+    out.overwrites = body.overwrites && orelse.overwrites;
+    return out;
+  }
+  Outcome visit_for(const Stmt& s, bool in_proc) override {
+    const auto& f = s->as<For>();
+    Outcome out;
+    read(out, f.lo);
+    read(out, f.hi);
+    if (out.read) return out;
+    Outcome body = block(f.body, in_proc);
+    if (body.read) return body;
+    out.overwrites = body.overwrites && runs_at_least_once(f, in_proc);
+    return out;
+  }
+  Outcome visit_with(const Stmt& s, bool in_proc) override {
+    return block(s->as<With>().body, in_proc);
+  }
+  Outcome visit_call(const Stmt& s, bool) override {
+    Outcome out;
+    for (const Expr& a : s->as<Call>().args) read(out, a);
+    // The preconditions are checked at the call.
+    for (const Expr& pred : s->as<Call>().f->preds) read(out, pred);
+    if (out.read) return out;
+    return block(s->as<Call>().f->body, false);
   }
 
   bool is_skipped(const Stmt& s) const {

@@ -10,6 +10,8 @@
 
 #include "exo2/analysis/config_state.hpp"
 #include "exo2/core_ir/equality.hpp"
+#include "exo2/core_ir/ir_functor.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/core_ir/symbol_table.hpp"
 #include "statement_steps.hpp"
@@ -20,21 +22,9 @@ namespace exo2 {
 
 namespace {
 
-const Block& child_block(const Stmt& s, int child) {
-  switch (s->kind) {
-    case StmtKind::For:
-      if (child == 0) return s->as<For>().body;
-      break;
-    case StmtKind::If:
-      if (child == 0) return s->as<If>().body;
-      if (child == 1) return s->as<If>().orelse;
-      break;
-    case StmtKind::With:
-      if (child == 0) return s->as<With>().body;
-      break;
-    default:
-      break;
-  }
+// Statement list `child` of `s` (0: the body, 1: an if's else branch).
+const Block& child_block_of(const Stmt& s, int child) {
+  if (const Block* b = child_block(s, child)) return *b;
   throw std::out_of_range("stmt_at: statement has no such child block");
 }
 
@@ -50,7 +40,7 @@ const Stmt& stmt_at(const Proc& p, const cursors::Path& path) {
   const StatementSteps steps = statement_steps(path);
   const Block* block = &p->body;
   for (const auto& [index, child] : steps.enclosing)
-    block = &child_block(stmt_in(*block, index), child);
+    block = &child_block_of(stmt_in(*block, index), child);
   return stmt_in(*block, steps.index);
 }
 
@@ -83,7 +73,7 @@ QueryContext::QueryContext(const Proc& p, const cursors::Path& path,
     } else if (s->kind == StmtKind::If) {
       enter_branch(s->as<If>().cond, child == 0);
     }
-    block = &child_block(s, child);
+    block = &child_block_of(s, child);
   }
   advance_to(at.index);
   // The walk's scopes stay entered for the life of this context.
@@ -142,25 +132,23 @@ void QueryContext::declare_window(const Sym& name, const WindowExpr& w) {
 // `e` with each control config read replaced by a new variable bound to the
 // field's current value, so that later writes of the field leave it alone.
 Expr QueryContext::pin_config_reads(const Expr& e) {
-  switch (e->kind) {
-    case ExprKind::ReadConfig: {
+  class PinConfigReads : public IRMutator {
+   public:
+    explicit PinConfigReads(SmtEncoder& enc) : enc_(enc) {}
+
+   protected:
+    Expr mutate_read_config(const Expr& e) override {
       const auto& r = e->as<ReadConfig>();
       if (!e->type.is_control()) return e;
       const Sym pinned(r.config->name() + "_" + r.field);
-      encoder_.bind(pinned, encoder_.config_field(*r.config, r.field));
+      enc_.bind(pinned, enc_.config_field(*r.config, r.field));
       return make_read(pinned, {}, e->srcinfo, e->type);
     }
-    case ExprKind::USub:
-      return make_usub(pin_config_reads(e->as<USub>().arg), e->srcinfo,
-                       e->type);
-    case ExprKind::BinOp: {
-      const auto& b = e->as<BinOp>();
-      return make_binop(b.op, pin_config_reads(b.lhs), pin_config_reads(b.rhs),
-                        e->srcinfo, e->type);
-    }
-    default:
-      return e;
-  }
+
+   private:
+    SmtEncoder& enc_;
+  };
+  return PinConfigReads(encoder_).mutate(e);
 }
 
 void QueryContext::leave() {
@@ -425,36 +413,33 @@ struct SplitPart {
   Sym iter;
 };
 
+// Whether `e` reads `sym`, as a value, a buffer, a window or a stride.
 bool mentions_symbol(const Expr& e, const Sym& sym) {
-  if (!e) return false;
-  auto any = [&](const std::vector<Expr>& es) {
-    for (const Expr& x : es)
-      if (mentions_symbol(x, sym)) return true;
-    return false;
-  };
-  switch (e->kind) {
-    case ExprKind::Read:
-      return e->as<Read>().name == sym || any(e->as<Read>().idx);
-    case ExprKind::USub:
-      return mentions_symbol(e->as<USub>().arg, sym);
-    case ExprKind::BinOp:
-      return mentions_symbol(e->as<BinOp>().lhs, sym) ||
-             mentions_symbol(e->as<BinOp>().rhs, sym);
-    case ExprKind::ExternCall:
-      return any(e->as<ExternCall>().args);
-    case ExprKind::WindowExpr: {
-      const auto& w = e->as<WindowExpr>();
-      if (w.name == sym) return true;
-      for (const WindowAccess& a : w.idx)
-        if (mentions_symbol(a.lo, sym) || mentions_symbol(a.hi, sym))
-          return true;
-      return false;
+  class Mentions : public IRVisitor {
+   public:
+    explicit Mentions(const Sym& sym) : sym_(sym) {}
+    bool found = false;
+
+   protected:
+    void visit_read(const Read& e) override {
+      if (!note(e.name)) IRVisitor::visit_read(e);
     }
-    case ExprKind::StrideExpr:
-      return e->as<StrideExpr>().name == sym;
-    default:
-      return false;
-  }
+    void visit_window_expr(const WindowExpr& e) override {
+      if (!note(e.name)) IRVisitor::visit_window_expr(e);
+    }
+    void visit_stride_expr(const StrideExpr& e) override { note(e.name); }
+
+   private:
+    const Sym& sym_;
+    bool note(const Sym& name) {
+      if (name != sym_) return false;
+      found = true;
+      stop();
+      return true;
+    }
+  } mentions(sym);
+  mentions.visit(e);
+  return mentions.found;
 }
 
 // Whether the instances of `a` (element, inner loops, guards) are the same
@@ -931,7 +916,7 @@ SafetyResult prove_dead_after(const Proc& p, const cursors::Path& path,
   const Block* block = &p->body;
   for (const auto& [index, child] : at.enclosing) {
     levels.emplace_back(block, index);
-    block = &child_block(stmt_in(*block, index), child);
+    block = &child_block_of(stmt_in(*block, index), child);
   }
   levels.emplace_back(block, at.index);
   stmt_in(*block, at.index);
@@ -1010,7 +995,7 @@ SafetyResult prove_element_dead_after(const Proc& p, const cursors::Path& path,
   const Block* block = &p->body;
   for (const auto& [index, child] : at.enclosing) {
     levels.emplace_back(block, index);
-    block = &child_block(stmt_in(*block, index), child);
+    block = &child_block_of(stmt_in(*block, index), child);
   }
   levels.emplace_back(block, at.index);
   // Config fields written by loops left behind (or rerun): their values in

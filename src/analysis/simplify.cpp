@@ -11,6 +11,7 @@
 #include "exo2/analysis/config_state.hpp"
 #include "exo2/analysis/queries.hpp"
 #include "exo2/core_ir/equality.hpp"
+#include "exo2/core_ir/ir_functor.hpp"
 
 namespace exo2 {
 
@@ -54,42 +55,49 @@ struct AffineForm {
   std::map<Sym, std::pair<int64_t, Type>> terms;
 };
 
-// Whether an expression has parts the normal form keeps as they are.
-bool has_opaque_part(const Expr& e) {
-  switch (e->kind) {
-    case ExprKind::Read:
-    case ExprKind::Const:
-      return false;
-    case ExprKind::USub:
-      return has_opaque_part(e->as<USub>().arg);
-    case ExprKind::BinOp: {
-      const auto& b = e->as<BinOp>();
-      if (b.op == BinOpKind::Div || b.op == BinOpKind::Mod) return true;
-      return has_opaque_part(b.lhs) || has_opaque_part(b.rhs);
-    }
-    default:
-      return true;
+// Whether an expression has parts the normal form keeps as they are:
+// anything but reads, literals, negations and `+ - *`.
+class HasOpaquePart final : public ExprFunctor<bool()> {
+ protected:
+  bool visit_read(const Expr&) override { return false; }
+  bool visit_const(const Expr&) override { return false; }
+  bool visit_usub(const Expr& e) override { return visit(e->as<USub>().arg); }
+  bool visit_binop(const Expr& e) override {
+    const auto& b = e->as<BinOp>();
+    if (b.op == BinOpKind::Div || b.op == BinOpKind::Mod) return true;
+    return visit(b.lhs) || visit(b.rhs);
   }
-}
+  bool visit_expr_default(const Expr&) override { return true; }
+};
+
+bool has_opaque_part(const Expr& e) { return HasOpaquePart().visit(e); }
 
 // Structural equality of control expressions, ignoring whether a part is
 // typed `size`, `index` or `int` (`n / 8` reads the same either way).
-bool same_control_expr(const Expr& a, const Expr& b) {
-  if (a->kind != b->kind) return false;
-  switch (a->kind) {
-    case ExprKind::Read:
-      return a->as<Read>().idx.empty() && b->as<Read>().idx.empty() &&
-             a->as<Read>().name == b->as<Read>().name;
-    case ExprKind::USub:
-      return same_control_expr(a->as<USub>().arg, b->as<USub>().arg);
-    case ExprKind::BinOp: {
-      const auto &x = a->as<BinOp>(), &y = b->as<BinOp>();
-      return x.op == y.op && same_control_expr(x.lhs, y.lhs) &&
-             same_control_expr(x.rhs, y.rhs);
-    }
-    default:
-      return equal(a, b);
+bool same_control_expr(const Expr& a, const Expr& b);
+
+// Compares a node of `a` with the node of `b` of the same kind.
+class SameControlExpr final : public ExprFunctor<bool(const Expr&)> {
+ protected:
+  bool visit_read(const Expr& a, const Expr& b) override {
+    return a->as<Read>().idx.empty() && b->as<Read>().idx.empty() &&
+           a->as<Read>().name == b->as<Read>().name;
   }
+  bool visit_usub(const Expr& a, const Expr& b) override {
+    return same_control_expr(a->as<USub>().arg, b->as<USub>().arg);
+  }
+  bool visit_binop(const Expr& a, const Expr& b) override {
+    const auto &x = a->as<BinOp>(), &y = b->as<BinOp>();
+    return x.op == y.op && same_control_expr(x.lhs, y.lhs) &&
+           same_control_expr(x.rhs, y.rhs);
+  }
+  bool visit_expr_default(const Expr& a, const Expr& b) override {
+    return equal(a, b);
+  }
+};
+
+bool same_control_expr(const Expr& a, const Expr& b) {
+  return a->kind == b->kind && SameControlExpr().visit(a, b);
 }
 
 // A sum: the affine form of its variables plus its atoms (maximal opaque
@@ -101,51 +109,61 @@ struct SumForm {
   int occurrences = 0;                          // atoms before combining
   bool ok = true;  // false: the sum holds a non-integer literal
 
-  void add(const Expr& e, int64_t coeff) {
-    switch (e->kind) {
-      case ExprKind::Read:
-        if (!e->as<Read>().idx.empty()) break;
-        {
-          auto [it, fresh] = affine.terms.emplace(
-              e->as<Read>().name, std::make_pair(coeff, e->type));
-          if (!fresh) it->second.first += coeff;
-        }
+  // Adds `coeff` times `e`.
+  void add(const Expr& e, int64_t coeff) { Adder(*this).visit(e, coeff); }
+
+  // What `add` does per kind: variables and integer literals go to the
+  // affine form, sums and products by constants are taken apart, and
+  // everything else is an atom.
+  class Adder final : public ExprFunctor<void(int64_t)> {
+   public:
+    explicit Adder(SumForm& f) : f_(f) {}
+
+   protected:
+    void visit_read(const Expr& e, int64_t coeff) override {
+      if (!e->as<Read>().idx.empty()) return visit_expr_default(e, coeff);
+      auto [it, fresh] = f_.affine.terms.emplace(
+          e->as<Read>().name, std::make_pair(coeff, e->type));
+      if (!fresh) it->second.first += coeff;
+    }
+    void visit_const(const Expr& e, int64_t coeff) override {
+      if (is_int_const(e))
+        f_.affine.constant += coeff * e->as<Const>().int_value();
+      else
+        f_.ok = false;
+    }
+    void visit_usub(const Expr& e, int64_t coeff) override {
+      visit(e->as<USub>().arg, -coeff);
+    }
+    void visit_binop(const Expr& e, int64_t coeff) override {
+      const auto& b = e->as<BinOp>();
+      if (b.op == BinOpKind::Add || b.op == BinOpKind::Sub) {
+        visit(b.lhs, coeff);
+        visit(b.rhs, b.op == BinOpKind::Add ? coeff : -coeff);
         return;
-      case ExprKind::Const:
-        if (is_int_const(e))
-          affine.constant += coeff * e->as<Const>().int_value();
-        else
-          ok = false;
-        return;
-      case ExprKind::USub:
-        add(e->as<USub>().arg, -coeff);
-        return;
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        if (b.op == BinOpKind::Add || b.op == BinOpKind::Sub) {
-          add(b.lhs, coeff);
-          add(b.rhs, b.op == BinOpKind::Add ? coeff : -coeff);
+      }
+      if (b.op == BinOpKind::Mul) {
+        SumForm l, r;
+        l.add(b.lhs, 1);
+        r.add(b.rhs, 1);
+        if (!l.ok || !r.ok) {
+          f_.ok = false;
           return;
         }
-        if (b.op == BinOpKind::Mul) {
-          SumForm l, r;
-          l.add(b.lhs, 1);
-          r.add(b.rhs, 1);
-          if (!l.ok || !r.ok) {
-            ok = false;
-            return;
-          }
-          if (l.is_constant()) return merge(r, coeff * l.affine.constant);
-          if (r.is_constant()) return merge(l, coeff * r.affine.constant);
-        }
-        break;
+        if (l.is_constant()) return f_.merge(r, coeff * l.affine.constant);
+        if (r.is_constant()) return f_.merge(l, coeff * r.affine.constant);
       }
-      default:
-        break;
+      visit_expr_default(e, coeff);
     }
-    ++occurrences;
-    add_atom(e, coeff);
-  }
+    // An atom.
+    void visit_expr_default(const Expr& e, int64_t coeff) override {
+      ++f_.occurrences;
+      f_.add_atom(e, coeff);
+    }
+
+   private:
+    SumForm& f_;
+  };
 
   void add_atom(const Expr& e, int64_t coeff) {
     for (auto& [atom, c] : atoms) {
@@ -248,7 +266,8 @@ Terms terms_of(const AffineForm& f) {
 
 // ---- The rewrite ------------------------------------------------------------
 
-class Simplifier {
+// Statements are rewritten by one override per kind.
+class Simplifier final : public StmtFunctor<void(Block&)> {
  public:
   Simplifier(const Proc& p, const SimplifyOptions& options,
              KeptStatements* kept)
@@ -291,7 +310,7 @@ class Simplifier {
   void stmt(const Stmt& s, Block& out, cursors::Step step) {
     old_path_.push_back(step);
     const size_t before = out.size();
-    rewrite(s, out);
+    visit(s, out);
     if (s->kind != StmtKind::If && out.size() == before + 1) keep(out);
     // An if and a `with` advance past themselves (an if replaced by its
     // branch through the branch's statements).
@@ -338,64 +357,47 @@ class Simplifier {
     return result;
   }
 
-  void rewrite(const Stmt& s, Block& out) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const auto& a = s->as<Assign>();
-        std::vector<Expr> idx = exprs(a.idx);
-        Expr rhs = expr(a.rhs);
-        out.push_back(s->kind == StmtKind::Assign
-                          ? make_assign(a.name, a.type, idx, rhs, s->srcinfo)
-                          : make_reduce(a.name, a.type, idx, rhs, s->srcinfo));
-        return;
-      }
-      case StmtKind::WriteConfig: {
-        const auto& w = s->as<WriteConfig>();
-        out.push_back(
-            make_write_config(w.config, w.field, expr(w.rhs), s->srcinfo));
-        return;
-      }
-      case StmtKind::If:
-        if_stmt(s, out);
-        return;
-      case StmtKind::For:
-        for_stmt(s, out);
-        return;
-      case StmtKind::Alloc: {
-        const auto& a = s->as<Alloc>();
-        out.push_back(make_alloc(a.name, type(a.type), a.mem, s->srcinfo));
-        return;
-      }
-      case StmtKind::Call: {
-        const auto& c = s->as<Call>();
-        out.push_back(
-            make_call(c.f, exprs(c.args), s->srcinfo, exprs(c.barriers)));
-        return;
-      }
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        out.push_back(make_window_stmt(w.name, expr(w.rhs), s->srcinfo, w.mem));
-        return;
-      }
-      case StmtKind::With: {
-        const auto& w = s->as<With>();
-        out.push_back(make_with(
-            w.ctx, child_block(w.body, cursors::Slot::Body, out), s->srcinfo));
-        return;
-      }
-      case StmtKind::Sync:
-        out.push_back(
-            with_barriers(s->as<Sync>(), exprs(s->as<Sync>().barriers)));
-        return;
-      case StmtKind::Pass:
-      case StmtKind::Free:
-        out.push_back(s);
-        return;
-    }
+  // One override per statement kind: appends what `s` becomes to `out`.
+  void visit_assign(const Stmt& s, Block& out) override {
+    const auto& a = s->as<Assign>();
+    std::vector<Expr> idx = exprs(a.idx);
+    Expr rhs = expr(a.rhs);
+    out.push_back(s->kind == StmtKind::Assign
+                      ? make_assign(a.name, a.type, idx, rhs, s->srcinfo)
+                      : make_reduce(a.name, a.type, idx, rhs, s->srcinfo));
   }
+  void visit_write_config(const Stmt& s, Block& out) override {
+    const auto& w = s->as<WriteConfig>();
+    out.push_back(
+        make_write_config(w.config, w.field, expr(w.rhs), s->srcinfo));
+  }
+  void visit_alloc(const Stmt& s, Block& out) override {
+    const auto& a = s->as<Alloc>();
+    if (s->kind == StmtKind::Free) {
+      out.push_back(s);
+      return;
+    }
+    out.push_back(make_alloc(a.name, type(a.type), a.mem, s->srcinfo));
+  }
+  void visit_call(const Stmt& s, Block& out) override {
+    const auto& c = s->as<Call>();
+    out.push_back(make_call(c.f, exprs(c.args), s->srcinfo, exprs(c.barriers)));
+  }
+  void visit_window_stmt(const Stmt& s, Block& out) override {
+    const auto& w = s->as<WindowStmt>();
+    out.push_back(make_window_stmt(w.name, expr(w.rhs), s->srcinfo, w.mem));
+  }
+  void visit_with(const Stmt& s, Block& out) override {
+    const auto& w = s->as<With>();
+    out.push_back(make_with(
+        w.ctx, child_block(w.body, cursors::Slot::Body, out), s->srcinfo));
+  }
+  void visit_sync(const Stmt& s, Block& out) override {
+    out.push_back(with_barriers(s->as<Sync>(), exprs(s->as<Sync>().barriers)));
+  }
+  void visit_pass(const Stmt& s, Block& out) override { out.push_back(s); }
 
-  void if_stmt(const Stmt& s, Block& out) {
+  void visit_if(const Stmt& s, Block& out) override {
     const auto& i = s->as<If>();
     Expr cond = expr(i.cond);
     std::optional<bool> taken;
@@ -430,7 +432,7 @@ class Simplifier {
     passed(s);
   }
 
-  void for_stmt(const Stmt& s, Block& out) {
+  void visit_for(const Stmt& s, Block& out) override {
     const auto& f = s->as<For>();
     Expr lo = expr(f.lo);
     Expr hi = expr(f.hi);
@@ -470,39 +472,51 @@ class Simplifier {
   // Step 1: the normal form, applied to every maximal index expression.
   Expr normalize(const Expr& e) {
     if (e->type.is_indexable()) return normalize_index(e);
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const auto& r = e->as<Read>();
-        if (r.idx.empty()) return e;
-        return make_read(r.name, exprs_normalized(r.idx), e->srcinfo, e->type);
-      }
-      case ExprKind::USub:
-        return make_usub(normalize(e->as<USub>().arg), e->srcinfo, e->type);
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        return make_binop(b.op, normalize(b.lhs), normalize(b.rhs), e->srcinfo,
-                          e->type);
-      }
-      case ExprKind::ExternCall: {
-        const auto& c = e->as<ExternCall>();
-        return make_extern_call(c.f, exprs_normalized(c.args), e->srcinfo,
-                                e->type);
-      }
-      case ExprKind::WindowExpr: {
-        const auto& w = e->as<WindowExpr>();
-        std::vector<WindowAccess> idx;
-        for (const WindowAccess& a : w.idx) {
-          WindowAccess n = a;
-          if (a.lo) n.lo = normalize(a.lo);
-          if (a.hi) n.hi = normalize(a.hi);
-          idx.push_back(n);
-        }
-        return make_window_expr(w.name, std::move(idx), e->srcinfo, e->type);
-      }
-      default:
-        return e;
-    }
+    return Normalize(*this).visit(e);
   }
+
+  // The normal form of a data or boolean expression: its index parts
+  // normalized, one override per kind.
+  class Normalize final : public ExprFunctor<Expr()> {
+   public:
+    explicit Normalize(Simplifier& s) : s_(s) {}
+
+   protected:
+    Expr visit_read(const Expr& e) override {
+      const auto& r = e->as<Read>();
+      if (r.idx.empty()) return e;
+      return make_read(r.name, s_.exprs_normalized(r.idx), e->srcinfo, e->type);
+    }
+    Expr visit_usub(const Expr& e) override {
+      return make_usub(s_.normalize(e->as<USub>().arg), e->srcinfo, e->type);
+    }
+    Expr visit_binop(const Expr& e) override {
+      const auto& b = e->as<BinOp>();
+      return make_binop(b.op, s_.normalize(b.lhs), s_.normalize(b.rhs),
+                        e->srcinfo, e->type);
+    }
+    Expr visit_extern_call(const Expr& e) override {
+      const auto& c = e->as<ExternCall>();
+      return make_extern_call(c.f, s_.exprs_normalized(c.args), e->srcinfo,
+                              e->type);
+    }
+    Expr visit_window_expr(const Expr& e) override {
+      const auto& w = e->as<WindowExpr>();
+      std::vector<WindowAccess> idx;
+      for (const WindowAccess& a : w.idx) {
+        WindowAccess n = a;
+        if (a.lo) n.lo = s_.normalize(a.lo);
+        if (a.hi) n.hi = s_.normalize(a.hi);
+        idx.push_back(n);
+      }
+      return make_window_expr(w.name, std::move(idx), e->srcinfo, e->type);
+    }
+    // Literals, strides and config reads.
+    Expr visit_expr_default(const Expr& e) override { return e; }
+
+   private:
+    Simplifier& s_;
+  };
 
   std::vector<Expr> exprs_normalized(const std::vector<Expr>& es) {
     std::vector<Expr> out;
@@ -612,20 +626,31 @@ class Simplifier {
     return it->second;
   }
 
+  // Whether `e` is made of literals and reads of the procedure's control
+  // arguments.
   bool reads_only_arguments(const Expr& e) const {
-    switch (e->kind) {
-      case ExprKind::Const:
-        return true;
-      case ExprKind::Read:
+    class ReadsOnly final : public ExprFunctor<bool()> {
+     public:
+      explicit ReadsOnly(const std::set<Sym>& arguments)
+          : arguments_(arguments) {}
+
+     protected:
+      bool visit_const(const Expr&) override { return true; }
+      bool visit_read(const Expr& e) override {
         return arguments_.count(e->as<Read>().name) > 0;
-      case ExprKind::USub:
-        return reads_only_arguments(e->as<USub>().arg);
-      case ExprKind::BinOp:
-        return reads_only_arguments(e->as<BinOp>().lhs) &&
-               reads_only_arguments(e->as<BinOp>().rhs);
-      default:
-        return false;
-    }
+      }
+      bool visit_usub(const Expr& e) override {
+        return visit(e->as<USub>().arg);
+      }
+      bool visit_binop(const Expr& e) override {
+        return visit(e->as<BinOp>().lhs) && visit(e->as<BinOp>().rhs);
+      }
+      bool visit_expr_default(const Expr&) override { return false; }
+
+     private:
+      const std::set<Sym>& arguments_;
+    };
+    return ReadsOnly(arguments_).visit(e);
   }
 
   // `lhs / d` for an affine `lhs`: the terms divisible by d divide exactly;
@@ -708,40 +733,48 @@ class Simplifier {
     return f;
   }
 
-  Expr fold_children(const Expr& e) {
-    switch (e->kind) {
-      case ExprKind::BinOp:
-        return fold_binop(e);
-      case ExprKind::Read: {
-        const auto& r = e->as<Read>();
-        if (r.idx.empty()) return e;
-        std::vector<Expr> idx;
-        for (const Expr& i : r.idx) idx.push_back(fold(i));
-        return make_read(r.name, std::move(idx), e->srcinfo, e->type);
-      }
-      case ExprKind::USub:
-        return make_usub(fold(e->as<USub>().arg), e->srcinfo, e->type);
-      case ExprKind::ExternCall: {
-        const auto& c = e->as<ExternCall>();
-        std::vector<Expr> args;
-        for (const Expr& a : c.args) args.push_back(fold(a));
-        return make_extern_call(c.f, std::move(args), e->srcinfo, e->type);
-      }
-      case ExprKind::WindowExpr: {
-        const auto& w = e->as<WindowExpr>();
-        std::vector<WindowAccess> idx;
-        for (const WindowAccess& a : w.idx) {
-          WindowAccess n = a;
-          if (a.lo) n.lo = fold(a.lo);
-          if (a.hi) n.hi = fold(a.hi);
-          idx.push_back(n);
-        }
-        return make_window_expr(w.name, std::move(idx), e->srcinfo, e->type);
-      }
-      default:
-        return e;
+  Expr fold_children(const Expr& e) { return Fold(*this).visit(e); }
+
+  // An expression with its children folded, one override per kind.
+  class Fold final : public ExprFunctor<Expr()> {
+   public:
+    explicit Fold(Simplifier& s) : s_(s) {}
+
+   protected:
+    Expr visit_binop(const Expr& e) override { return s_.fold_binop(e); }
+    Expr visit_read(const Expr& e) override {
+      const auto& r = e->as<Read>();
+      if (r.idx.empty()) return e;
+      std::vector<Expr> idx;
+      for (const Expr& i : r.idx) idx.push_back(s_.fold(i));
+      return make_read(r.name, std::move(idx), e->srcinfo, e->type);
     }
-  }
+    Expr visit_usub(const Expr& e) override {
+      return make_usub(s_.fold(e->as<USub>().arg), e->srcinfo, e->type);
+    }
+    Expr visit_extern_call(const Expr& e) override {
+      const auto& c = e->as<ExternCall>();
+      std::vector<Expr> args;
+      for (const Expr& a : c.args) args.push_back(s_.fold(a));
+      return make_extern_call(c.f, std::move(args), e->srcinfo, e->type);
+    }
+    Expr visit_window_expr(const Expr& e) override {
+      const auto& w = e->as<WindowExpr>();
+      std::vector<WindowAccess> idx;
+      for (const WindowAccess& a : w.idx) {
+        WindowAccess n = a;
+        if (a.lo) n.lo = s_.fold(a.lo);
+        if (a.hi) n.hi = s_.fold(a.hi);
+        idx.push_back(n);
+      }
+      return make_window_expr(w.name, std::move(idx), e->srcinfo, e->type);
+    }
+    // Literals, strides and config reads.
+    Expr visit_expr_default(const Expr& e) override { return e; }
+
+   private:
+    Simplifier& s_;
+  };
 
   Expr fold_binop(const Expr& e) {
     const auto& b = e->as<BinOp>();

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "exo2/core_ir/ir_functor.hpp"
+
 namespace exo2 {
 
 namespace {
@@ -189,114 +191,132 @@ void SmtEncoder::bind_config(const Config& config, const std::string& field,
 // ---- Encoding
 // ----------------------------------------------------------------
 
-bool SmtEncoder::is_encodable(const Expr& e) {
-  if (!e) return false;
-  switch (e->kind) {
-    case ExprKind::Read:
-      return e->as<Read>().idx.empty() && e->type.is_control();
-    case ExprKind::Const:
-      return !e->as<Const>().is_float() && !e->type.is_numeric();
-    case ExprKind::USub:
-      return is_encodable(e->as<USub>().arg);
-    case ExprKind::BinOp: {
-      const auto& b = e->as<BinOp>();
-      if ((b.op == BinOpKind::Div || b.op == BinOpKind::Mod) &&
-          (b.rhs->kind != ExprKind::Const || !b.rhs->as<Const>().is_int() ||
-           b.rhs->as<Const>().int_value() <= 0))
-        return false;
-      return is_encodable(b.lhs) && is_encodable(b.rhs);
-    }
-    case ExprKind::StrideExpr:
-      return true;
-    case ExprKind::ReadConfig:
-      return e->type.is_control();
-    case ExprKind::ExternCall:
-    case ExprKind::WindowExpr:
-      return false;
+namespace {
+
+// Whether an expression is in the encoded fragment: control values, with
+// `/` and `%` by positive integer literals.
+class Encodable final : public ExprFunctor<bool()> {
+ protected:
+  bool visit_read(const Expr& e) override {
+    return e->as<Read>().idx.empty() && e->type.is_control();
   }
-  return false;
+  bool visit_const(const Expr& e) override {
+    return !e->as<Const>().is_float() && !e->type.is_numeric();
+  }
+  bool visit_usub(const Expr& e) override { return visit(e->as<USub>().arg); }
+  bool visit_binop(const Expr& e) override {
+    const auto& b = e->as<BinOp>();
+    if ((b.op == BinOpKind::Div || b.op == BinOpKind::Mod) &&
+        (b.rhs->kind != ExprKind::Const || !b.rhs->as<Const>().is_int() ||
+         b.rhs->as<Const>().int_value() <= 0))
+      return false;
+    return visit(b.lhs) && visit(b.rhs);
+  }
+  bool visit_stride_expr(const Expr&) override { return true; }
+  bool visit_read_config(const Expr& e) override {
+    return e->type.is_control();
+  }
+  // Extern calls and windows.
+  bool visit_expr_default(const Expr&) override { return false; }
+};
+
+}  // namespace
+
+bool SmtEncoder::is_encodable(const Expr& e) {
+  return e && Encodable().visit(e);
 }
+
+class ExprEncoding final : public ExprFunctor<z3::expr()> {
+ public:
+  explicit ExprEncoding(SmtEncoder& enc) : enc_(enc) {}
+
+ protected:
+  z3::expr visit_read(const Expr& e) override {
+    const auto& r = e->as<Read>();
+    if (!r.idx.empty() || !e->type.is_control())
+      throw std::invalid_argument("z3 encoding: `" + r.name.name() +
+                                  "` is not a control value");
+    return enc_.var(r.name, e->type.is_bool());
+  }
+  z3::expr visit_const(const Expr& e) override {
+    const auto& c = e->as<Const>();
+    if (c.is_bool()) return enc_.bool_value(std::get<bool>(c.value));
+    if (c.is_int() && !e->type.is_numeric())
+      return enc_.int_value(c.int_value());
+    throw std::invalid_argument("z3 encoding: data literal");
+  }
+  z3::expr visit_usub(const Expr& e) override {
+    return -visit(e->as<USub>().arg);
+  }
+  z3::expr visit_binop(const Expr& e) override {
+    const auto& b = e->as<BinOp>();
+    if (b.op == BinOpKind::Div || b.op == BinOpKind::Mod) {
+      const int64_t c = positive_divisor(b.rhs);
+      z3::expr a = visit(b.lhs);
+      const std::string key = fmt::format("{}/{}", a.to_string(), c);
+      auto it = enc_.quotients_.find(key);
+      if (it == enc_.quotients_.end()) {
+        z3::expr q = enc_.fresh_int("div");
+        z3::expr cv = enc_.int_value(c);
+        enc_.definitions_.emplace(q.decl().name().str(),
+                                  cv * q <= a && a < cv * q + cv);
+        it = enc_.quotients_.emplace(key, q).first;
+      }
+      const z3::expr& q = it->second;
+      if (b.op == BinOpKind::Div) return q;
+      return a - enc_.int_value(c) * q;
+    }
+    z3::expr l = visit(b.lhs);
+    z3::expr r = visit(b.rhs);
+    switch (b.op) {
+      case BinOpKind::Add:
+        return l + r;
+      case BinOpKind::Sub:
+        return l - r;
+      case BinOpKind::Mul:
+        return l * r;
+      case BinOpKind::Lt:
+        return l < r;
+      case BinOpKind::Gt:
+        return l > r;
+      case BinOpKind::Le:
+        return l <= r;
+      case BinOpKind::Ge:
+        return l >= r;
+      case BinOpKind::Eq:
+        return l == r;
+      case BinOpKind::And:
+        return l && r;
+      case BinOpKind::Or:
+        return l || r;
+      case BinOpKind::Div:
+      case BinOpKind::Mod:
+        break;
+    }
+    throw std::invalid_argument("z3 encoding: unknown operator");
+  }
+  z3::expr visit_stride_expr(const Expr& e) override {
+    const auto& s = e->as<StrideExpr>();
+    return enc_.stride(s.name, s.dim);
+  }
+  z3::expr visit_read_config(const Expr& e) override {
+    const auto& c = e->as<ReadConfig>();
+    if (!e->type.is_control())
+      throw std::invalid_argument("z3 encoding: data config field");
+    return enc_.config_field(*c.config, c.field);
+  }
+  // Extern calls and windows.
+  z3::expr visit_expr_default(const Expr&) override {
+    throw std::invalid_argument("z3 encoding: not a control expression");
+  }
+
+ private:
+  SmtEncoder& enc_;
+};
 
 z3::expr SmtEncoder::encode(const Expr& e) {
   if (!e) throw std::invalid_argument("z3 encoding: null expression");
-  switch (e->kind) {
-    case ExprKind::Read: {
-      const auto& r = e->as<Read>();
-      if (!r.idx.empty() || !e->type.is_control())
-        throw std::invalid_argument("z3 encoding: `" + r.name.name() +
-                                    "` is not a control value");
-      return var(r.name, e->type.is_bool());
-    }
-    case ExprKind::Const: {
-      const auto& c = e->as<Const>();
-      if (c.is_bool()) return bool_value(std::get<bool>(c.value));
-      if (c.is_int() && !e->type.is_numeric()) return int_value(c.int_value());
-      throw std::invalid_argument("z3 encoding: data literal");
-    }
-    case ExprKind::USub:
-      return -encode(e->as<USub>().arg);
-    case ExprKind::BinOp: {
-      const auto& b = e->as<BinOp>();
-      if (b.op == BinOpKind::Div || b.op == BinOpKind::Mod) {
-        const int64_t c = positive_divisor(b.rhs);
-        z3::expr a = encode(b.lhs);
-        const std::string key = fmt::format("{}/{}", a.to_string(), c);
-        auto it = quotients_.find(key);
-        if (it == quotients_.end()) {
-          z3::expr q = fresh_int("div");
-          z3::expr cv = int_value(c);
-          definitions_.emplace(q.decl().name().str(),
-                               cv * q <= a && a < cv * q + cv);
-          it = quotients_.emplace(key, q).first;
-        }
-        const z3::expr& q = it->second;
-        if (b.op == BinOpKind::Div) return q;
-        return a - int_value(c) * q;
-      }
-      z3::expr l = encode(b.lhs);
-      z3::expr r = encode(b.rhs);
-      switch (b.op) {
-        case BinOpKind::Add:
-          return l + r;
-        case BinOpKind::Sub:
-          return l - r;
-        case BinOpKind::Mul:
-          return l * r;
-        case BinOpKind::Lt:
-          return l < r;
-        case BinOpKind::Gt:
-          return l > r;
-        case BinOpKind::Le:
-          return l <= r;
-        case BinOpKind::Ge:
-          return l >= r;
-        case BinOpKind::Eq:
-          return l == r;
-        case BinOpKind::And:
-          return l && r;
-        case BinOpKind::Or:
-          return l || r;
-        case BinOpKind::Div:
-        case BinOpKind::Mod:
-          break;
-      }
-      throw std::invalid_argument("z3 encoding: unknown operator");
-    }
-    case ExprKind::StrideExpr: {
-      const auto& s = e->as<StrideExpr>();
-      return stride(s.name, s.dim);
-    }
-    case ExprKind::ReadConfig: {
-      const auto& c = e->as<ReadConfig>();
-      if (!e->type.is_control())
-        throw std::invalid_argument("z3 encoding: data config field");
-      return config_field(*c.config, c.field);
-    }
-    case ExprKind::ExternCall:
-    case ExprKind::WindowExpr:
-      break;
-  }
-  throw std::invalid_argument("z3 encoding: not a control expression");
+  return ExprEncoding(*this).visit(e);
 }
 
 // ---- Facts

@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/edits.hpp"
 #include "exo2/cursors/navigation.hpp"
@@ -103,42 +104,54 @@ py::list window_idx(const CursorHandle& c) {
   return out;
 }
 
+// The name a cursor's `name()` reports: what a statement or expression
+// declares, writes, reads or calls.
+class StmtName final : public StmtFunctor<std::string()> {
+ protected:
+  std::string visit_assign(const Stmt& s) override {
+    return s->as<Assign>().name.name();
+  }
+  std::string visit_for(const Stmt& s) override {
+    return s->as<For>().iter.name();
+  }
+  std::string visit_alloc(const Stmt& s) override {
+    return s->as<Alloc>().name.name();
+  }
+  std::string visit_window_stmt(const Stmt& s) override {
+    return s->as<WindowStmt>().name.name();
+  }
+  std::string visit_call(const Stmt& s) override {
+    return s->as<Call>().f->name;
+  }
+  std::string visit_stmt_default(const Stmt&) override {
+    throw py::type_error("this cursor has no name");
+  }
+};
+
+class ExprName final : public ExprFunctor<std::string()> {
+ protected:
+  std::string visit_read(const Expr& e) override {
+    return e->as<Read>().name.name();
+  }
+  std::string visit_window_expr(const Expr& e) override {
+    return e->as<WindowExpr>().name.name();
+  }
+  std::string visit_stride_expr(const Expr& e) override {
+    return e->as<StrideExpr>().name.name();
+  }
+  std::string visit_extern_call(const Expr& e) override {
+    return e->as<ExternCall>().f->name();
+  }
+  std::string visit_expr_default(const Expr&) override {
+    throw py::type_error("this cursor has no name");
+  }
+};
+
 std::string name_of(const CursorHandle& c) {
   NodeRef n = c.node();
   if (n.kind == NodeRef::Kind::Param) return n.param->name.name();
-  if (n.kind == NodeRef::Kind::Stmt) {
-    const Stmt& s = n.stmt;
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce:
-        return s->as<Assign>().name.name();
-      case StmtKind::For:
-        return s->as<For>().iter.name();
-      case StmtKind::Alloc:
-      case StmtKind::Free:
-        return s->as<Alloc>().name.name();
-      case StmtKind::WindowStmt:
-        return s->as<WindowStmt>().name.name();
-      case StmtKind::Call:
-        return s->as<Call>().f->name;
-      default:
-        break;
-    }
-  } else if (n.kind == NodeRef::Kind::Expr) {
-    const Expr& e = n.expr;
-    switch (e->kind) {
-      case ExprKind::Read:
-        return e->as<Read>().name.name();
-      case ExprKind::WindowExpr:
-        return e->as<WindowExpr>().name.name();
-      case ExprKind::StrideExpr:
-        return e->as<StrideExpr>().name.name();
-      case ExprKind::ExternCall:
-        return e->as<ExternCall>().f->name();
-      default:
-        break;
-    }
-  }
+  if (n.kind == NodeRef::Kind::Stmt) return StmtName().visit(n.stmt);
+  if (n.kind == NodeRef::Kind::Expr) return ExprName().visit(n.expr);
   throw py::type_error("this cursor has no name");
 }
 

@@ -2,6 +2,8 @@
 
 #include <optional>
 
+#include "exo2/core_ir/ir_functor.hpp"
+
 namespace exo2 {
 
 namespace {
@@ -16,7 +18,10 @@ bool same_object(const ExternalObject* a, const ExternalObject* b) {
 // one, a symbol of `b` in the renaming stands for its image, and a symbol
 // bound in `b` (loop iterator, allocation, window statement) is added to it,
 // standing for the symbol bound at the same place in `a`.
-class Comparer {
+// One override per kind compares a node of `a` with the node of `b` of the
+// same kind.
+class Comparer final : public ExprFunctor<bool(const Expr&)>,
+                       public StmtFunctor<bool(const Stmt&)> {
  public:
   explicit Comparer(std::optional<SymRenaming> renaming = std::nullopt)
       : renaming_(std::move(renaming)) {}
@@ -55,6 +60,26 @@ class Comparer {
     return !a.is_interval || expr(a.hi, b.hi);
   }
 
+  // `a` and `b` have the same kind.
+  bool visit_read(const Expr& a, const Expr& b) override;
+  bool visit_const(const Expr& a, const Expr& b) override;
+  bool visit_usub(const Expr& a, const Expr& b) override;
+  bool visit_binop(const Expr& a, const Expr& b) override;
+  bool visit_extern_call(const Expr& a, const Expr& b) override;
+  bool visit_window_expr(const Expr& a, const Expr& b) override;
+  bool visit_stride_expr(const Expr& a, const Expr& b) override;
+  bool visit_read_config(const Expr& a, const Expr& b) override;
+  bool visit_assign(const Stmt& a, const Stmt& b) override;
+  bool visit_write_config(const Stmt& a, const Stmt& b) override;
+  bool visit_pass(const Stmt& a, const Stmt& b) override;
+  bool visit_if(const Stmt& a, const Stmt& b) override;
+  bool visit_for(const Stmt& a, const Stmt& b) override;
+  bool visit_alloc(const Stmt& a, const Stmt& b) override;
+  bool visit_call(const Stmt& a, const Stmt& b) override;
+  bool visit_window_stmt(const Stmt& a, const Stmt& b) override;
+  bool visit_with(const Stmt& a, const Stmt& b) override;
+  bool visit_sync(const Stmt& a, const Stmt& b) override;
+
   std::optional<SymRenaming> renaming_;
 };
 
@@ -74,98 +99,94 @@ bool Comparer::type(const Type& a, const Type& b) {
 bool Comparer::expr(const Expr& a, const Expr& b) {
   if (shared(a.get(), b.get())) return true;
   if (!a || !b || a->kind != b->kind || !type(a->type, b->type)) return false;
-  switch (a->kind) {
-    case ExprKind::Read: {
-      const auto &x = a->as<Read>(), &y = b->as<Read>();
-      return sym(x.name, y.name) && list(x.idx, y.idx);
-    }
-    case ExprKind::Const:
-      return a->as<Const>().value == b->as<Const>().value;
-    case ExprKind::USub:
-      return expr(a->as<USub>().arg, b->as<USub>().arg);
-    case ExprKind::BinOp: {
-      const auto &x = a->as<BinOp>(), &y = b->as<BinOp>();
-      return x.op == y.op && expr(x.lhs, y.lhs) && expr(x.rhs, y.rhs);
-    }
-    case ExprKind::ExternCall: {
-      const auto &x = a->as<ExternCall>(), &y = b->as<ExternCall>();
-      return same_object(x.f.get(), y.f.get()) && list(x.args, y.args);
-    }
-    case ExprKind::WindowExpr: {
-      const auto &x = a->as<WindowExpr>(), &y = b->as<WindowExpr>();
-      if (!sym(x.name, y.name) || x.idx.size() != y.idx.size()) return false;
-      for (size_t i = 0; i < x.idx.size(); i++)
-        if (!access(x.idx[i], y.idx[i])) return false;
-      return true;
-    }
-    case ExprKind::StrideExpr: {
-      const auto &x = a->as<StrideExpr>(), &y = b->as<StrideExpr>();
-      return sym(x.name, y.name) && x.dim == y.dim;
-    }
-    case ExprKind::ReadConfig: {
-      const auto &x = a->as<ReadConfig>(), &y = b->as<ReadConfig>();
-      return same_object(x.config.get(), y.config.get()) && x.field == y.field;
-    }
-  }
-  return false;
+  return ExprFunctor::visit(a, b);
+}
+
+bool Comparer::visit_read(const Expr& a, const Expr& b) {
+  const auto &x = a->as<Read>(), &y = b->as<Read>();
+  return sym(x.name, y.name) && list(x.idx, y.idx);
+}
+bool Comparer::visit_const(const Expr& a, const Expr& b) {
+  return a->as<Const>().value == b->as<Const>().value;
+}
+bool Comparer::visit_usub(const Expr& a, const Expr& b) {
+  return expr(a->as<USub>().arg, b->as<USub>().arg);
+}
+bool Comparer::visit_binop(const Expr& a, const Expr& b) {
+  const auto &x = a->as<BinOp>(), &y = b->as<BinOp>();
+  return x.op == y.op && expr(x.lhs, y.lhs) && expr(x.rhs, y.rhs);
+}
+bool Comparer::visit_extern_call(const Expr& a, const Expr& b) {
+  const auto &x = a->as<ExternCall>(), &y = b->as<ExternCall>();
+  return same_object(x.f.get(), y.f.get()) && list(x.args, y.args);
+}
+bool Comparer::visit_window_expr(const Expr& a, const Expr& b) {
+  const auto &x = a->as<WindowExpr>(), &y = b->as<WindowExpr>();
+  if (!sym(x.name, y.name) || x.idx.size() != y.idx.size()) return false;
+  for (size_t i = 0; i < x.idx.size(); i++)
+    if (!access(x.idx[i], y.idx[i])) return false;
+  return true;
+}
+bool Comparer::visit_stride_expr(const Expr& a, const Expr& b) {
+  const auto &x = a->as<StrideExpr>(), &y = b->as<StrideExpr>();
+  return sym(x.name, y.name) && x.dim == y.dim;
+}
+bool Comparer::visit_read_config(const Expr& a, const Expr& b) {
+  const auto &x = a->as<ReadConfig>(), &y = b->as<ReadConfig>();
+  return same_object(x.config.get(), y.config.get()) && x.field == y.field;
 }
 
 bool Comparer::stmt(const Stmt& a, const Stmt& b) {
   if (shared(a.get(), b.get())) return true;
   if (!a || !b || a->kind != b->kind) return false;
-  switch (a->kind) {
-    case StmtKind::Assign:
-    case StmtKind::Reduce: {
-      const auto &x = a->as<Assign>(), &y = b->as<Assign>();
-      return sym(x.name, y.name) && type(x.type, y.type) &&
-             list(x.idx, y.idx) && expr(x.rhs, y.rhs);
-    }
-    case StmtKind::WriteConfig: {
-      const auto &x = a->as<WriteConfig>(), &y = b->as<WriteConfig>();
-      return same_object(x.config.get(), y.config.get()) &&
-             x.field == y.field && expr(x.rhs, y.rhs);
-    }
-    case StmtKind::Pass:
-      return true;
-    case StmtKind::If: {
-      const auto &x = a->as<If>(), &y = b->as<If>();
-      return expr(x.cond, y.cond) && block(x.body, y.body) &&
-             block(x.orelse, y.orelse);
-    }
-    case StmtKind::For: {
-      const auto &x = a->as<For>(), &y = b->as<For>();
-      return bind(x.iter, y.iter) && same_object(x.mode.get(), y.mode.get()) &&
-             expr(x.lo, y.lo) && expr(x.hi, y.hi) && block(x.body, y.body);
-    }
-    case StmtKind::Alloc:
-    case StmtKind::Free: {
-      const auto &x = a->as<Alloc>(), &y = b->as<Alloc>();
-      const bool names = a->kind == StmtKind::Alloc ? bind(x.name, y.name)
-                                                    : sym(x.name, y.name);
-      return names && type(x.type, y.type) &&
-             same_object(x.mem.get(), y.mem.get());
-    }
-    case StmtKind::Call: {
-      const auto &x = a->as<Call>(), &y = b->as<Call>();
-      return x.f == y.f && list(x.args, y.args) && list(x.barriers, y.barriers);
-    }
-    case StmtKind::WindowStmt: {
-      const auto &x = a->as<WindowStmt>(), &y = b->as<WindowStmt>();
-      return expr(x.rhs, y.rhs) && bind(x.name, y.name) &&
-             same_object(x.mem.get(), y.mem.get());
-    }
-    case StmtKind::With: {
-      const auto &x = a->as<With>(), &y = b->as<With>();
-      return same_object(x.ctx.get(), y.ctx.get()) && block(x.body, y.body);
-    }
-    case StmtKind::Sync: {
-      const auto &x = a->as<Sync>(), &y = b->as<Sync>();
-      return x.sync == y.sync && same_object(x.pre.get(), y.pre.get()) &&
-             same_object(x.post.get(), y.post.get()) &&
-             list(x.barriers, y.barriers);
-    }
-  }
-  return false;
+  return StmtFunctor::visit(a, b);
+}
+
+bool Comparer::visit_assign(const Stmt& a, const Stmt& b) {
+  const auto &x = a->as<Assign>(), &y = b->as<Assign>();
+  return sym(x.name, y.name) && type(x.type, y.type) && list(x.idx, y.idx) &&
+         expr(x.rhs, y.rhs);
+}
+bool Comparer::visit_write_config(const Stmt& a, const Stmt& b) {
+  const auto &x = a->as<WriteConfig>(), &y = b->as<WriteConfig>();
+  return same_object(x.config.get(), y.config.get()) && x.field == y.field &&
+         expr(x.rhs, y.rhs);
+}
+bool Comparer::visit_pass(const Stmt&, const Stmt&) { return true; }
+bool Comparer::visit_if(const Stmt& a, const Stmt& b) {
+  const auto &x = a->as<If>(), &y = b->as<If>();
+  return expr(x.cond, y.cond) && block(x.body, y.body) &&
+         block(x.orelse, y.orelse);
+}
+bool Comparer::visit_for(const Stmt& a, const Stmt& b) {
+  const auto &x = a->as<For>(), &y = b->as<For>();
+  return bind(x.iter, y.iter) && same_object(x.mode.get(), y.mode.get()) &&
+         expr(x.lo, y.lo) && expr(x.hi, y.hi) && block(x.body, y.body);
+}
+bool Comparer::visit_alloc(const Stmt& a, const Stmt& b) {
+  const auto &x = a->as<Alloc>(), &y = b->as<Alloc>();
+  const bool names =
+      a->kind == StmtKind::Alloc ? bind(x.name, y.name) : sym(x.name, y.name);
+  return names && type(x.type, y.type) && same_object(x.mem.get(), y.mem.get());
+}
+bool Comparer::visit_call(const Stmt& a, const Stmt& b) {
+  const auto &x = a->as<Call>(), &y = b->as<Call>();
+  return x.f == y.f && list(x.args, y.args) && list(x.barriers, y.barriers);
+}
+bool Comparer::visit_window_stmt(const Stmt& a, const Stmt& b) {
+  const auto &x = a->as<WindowStmt>(), &y = b->as<WindowStmt>();
+  return expr(x.rhs, y.rhs) && bind(x.name, y.name) &&
+         same_object(x.mem.get(), y.mem.get());
+}
+bool Comparer::visit_with(const Stmt& a, const Stmt& b) {
+  const auto &x = a->as<With>(), &y = b->as<With>();
+  return same_object(x.ctx.get(), y.ctx.get()) && block(x.body, y.body);
+}
+bool Comparer::visit_sync(const Stmt& a, const Stmt& b) {
+  const auto &x = a->as<Sync>(), &y = b->as<Sync>();
+  return x.sync == y.sync && same_object(x.pre.get(), y.pre.get()) &&
+         same_object(x.post.get(), y.post.get()) &&
+         list(x.barriers, y.barriers);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include "exo2/core_ir/ir_functor.hpp"
+
 namespace exo2 {
 
 namespace {
@@ -91,38 +93,47 @@ Expr make_read_config(ConfigPtr config, std::string field, SrcInfo s, Type t) {
                                             std::move(t), std::move(s));
 }
 
-Expr with_type(const Expr& e, Type t) {
-  switch (e->kind) {
-    case ExprKind::Read: {
-      const auto& r = e->as<Read>();
-      return make_read(r.name, r.idx, r.srcinfo, std::move(t));
-    }
-    case ExprKind::Const:
-      return make_const(e->as<Const>().value, e->srcinfo, std::move(t));
-    case ExprKind::USub:
-      return make_usub(e->as<USub>().arg, e->srcinfo, std::move(t));
-    case ExprKind::BinOp: {
-      const auto& b = e->as<BinOp>();
-      return make_binop(b.op, b.lhs, b.rhs, b.srcinfo, std::move(t));
-    }
-    case ExprKind::ExternCall: {
-      const auto& c = e->as<ExternCall>();
-      return make_extern_call(c.f, c.args, c.srcinfo, std::move(t));
-    }
-    case ExprKind::WindowExpr: {
-      const auto& w = e->as<WindowExpr>();
-      return make_window_expr(w.name, w.idx, w.srcinfo, std::move(t));
-    }
-    case ExprKind::StrideExpr: {
-      const auto& s = e->as<StrideExpr>();
-      return make_stride_expr(s.name, s.dim, s.srcinfo, std::move(t));
-    }
-    case ExprKind::ReadConfig: {
-      const auto& c = e->as<ReadConfig>();
-      return make_read_config(c.config, c.field, c.srcinfo, std::move(t));
-    }
+namespace {
+
+// A copy of an expression with another type.
+class WithType final : public ExprFunctor<Expr(Type)> {
+ protected:
+  Expr visit_read(const Expr& e, Type t) override {
+    const auto& r = e->as<Read>();
+    return make_read(r.name, r.idx, r.srcinfo, std::move(t));
   }
-  return e;
+  Expr visit_const(const Expr& e, Type t) override {
+    return make_const(e->as<Const>().value, e->srcinfo, std::move(t));
+  }
+  Expr visit_usub(const Expr& e, Type t) override {
+    return make_usub(e->as<USub>().arg, e->srcinfo, std::move(t));
+  }
+  Expr visit_binop(const Expr& e, Type t) override {
+    const auto& b = e->as<BinOp>();
+    return make_binop(b.op, b.lhs, b.rhs, b.srcinfo, std::move(t));
+  }
+  Expr visit_extern_call(const Expr& e, Type t) override {
+    const auto& c = e->as<ExternCall>();
+    return make_extern_call(c.f, c.args, c.srcinfo, std::move(t));
+  }
+  Expr visit_window_expr(const Expr& e, Type t) override {
+    const auto& w = e->as<WindowExpr>();
+    return make_window_expr(w.name, w.idx, w.srcinfo, std::move(t));
+  }
+  Expr visit_stride_expr(const Expr& e, Type t) override {
+    const auto& s = e->as<StrideExpr>();
+    return make_stride_expr(s.name, s.dim, s.srcinfo, std::move(t));
+  }
+  Expr visit_read_config(const Expr& e, Type t) override {
+    const auto& c = e->as<ReadConfig>();
+    return make_read_config(c.config, c.field, c.srcinfo, std::move(t));
+  }
+};
+
+}  // namespace
+
+Expr with_type(const Expr& e, Type t) {
+  return WithType().visit(e, std::move(t));
 }
 
 const char* kind_name(ExprKind k) {

@@ -8,6 +8,8 @@
 #include <regex>
 #include <unordered_map>
 
+#include "exo2/core_ir/ir_functor.hpp"
+
 namespace exo2 {
 
 std::string python_float_repr(double v) {
@@ -136,7 +138,13 @@ class NameScopes {
   std::vector<Scope> scopes_;
 };
 
-class Printer {
+// The path of a statement: (index, which child block) per level.
+using PrintPath = std::vector<std::pair<int, int>>;
+
+// Expressions and statements print by one override per kind.
+class Printer final
+    : public ExprFunctor<std::string(int)>,
+      public StmtFunctor<void(int, const std::string&, PrintPath&)> {
  public:
   Printer(bool suffixes, PrintMarker marker)
       : names_(suffixes), marker_(std::move(marker)) {}
@@ -175,57 +183,57 @@ class Printer {
   }
 
   std::string expr(const Expr& e, int context = 0) {
-    switch (e->kind) {
-      case ExprKind::Read: {
-        const auto& r = e->as<Read>();
-        std::string text = names_.name(r.name);
-        if (!r.idx.empty()) text += "[" + expr_list(r.idx) + "]";
-        return text;
-      }
-      case ExprKind::Const:
-        return literal(e->as<Const>().value);
-      case ExprKind::USub: {
-        const Expr& arg = e->as<USub>().arg;
-        std::string text = expr(arg);
-        if (!is_atomic(arg) && arg->kind != ExprKind::USub)
-          text = "(" + text + ")";
-        return parenthesize("-" + text, kUnaryPrecedence, context);
-      }
-      case ExprKind::BinOp: {
-        const auto& b = e->as<BinOp>();
-        const int prec = precedence(b.op);
-        std::string text = fmt::format("{} {} {}", expr(b.lhs, prec),
-                                       binop_text(b.op), expr(b.rhs, prec + 1));
-        return parenthesize(text, prec, context);
-      }
-      case ExprKind::ExternCall: {
-        const auto& c = e->as<ExternCall>();
-        return fmt::format("{}({})", c.f->name(), expr_list(c.args));
-      }
-      case ExprKind::WindowExpr: {
-        const auto& w = e->as<WindowExpr>();
-        std::vector<std::string> parts;
-        for (const auto& a : w.idx) {
-          if (!a.is_interval) {
-            parts.push_back(expr(a.lo));
-          } else {
-            parts.push_back((a.lo ? expr(a.lo) : "") + ":" +
-                            (a.hi ? expr(a.hi) : ""));
-          }
-        }
-        return fmt::format("{}[{}]", names_.name(w.name),
-                           fmt::join(parts, ", "));
-      }
-      case ExprKind::StrideExpr: {
-        const auto& s = e->as<StrideExpr>();
-        return fmt::format("stride({}, {})", names_.name(s.name), s.dim);
-      }
-      case ExprKind::ReadConfig: {
-        const auto& c = e->as<ReadConfig>();
-        return fmt::format("{}.{}", c.config->name(), c.field);
+    return ExprFunctor::visit(e, context);
+  }
+
+  // One override per expression kind; `context` is the precedence of the
+  // enclosing operator (0 at the top).
+  std::string visit_read(const Expr& e, int) override {
+    const auto& r = e->as<Read>();
+    std::string text = names_.name(r.name);
+    if (!r.idx.empty()) text += "[" + expr_list(r.idx) + "]";
+    return text;
+  }
+  std::string visit_const(const Expr& e, int) override {
+    return literal(e->as<Const>().value);
+  }
+  std::string visit_usub(const Expr& e, int context) override {
+    const Expr& arg = e->as<USub>().arg;
+    std::string text = expr(arg);
+    if (!is_atomic(arg) && arg->kind != ExprKind::USub) text = "(" + text + ")";
+    return parenthesize("-" + text, kUnaryPrecedence, context);
+  }
+  std::string visit_binop(const Expr& e, int context) override {
+    const auto& b = e->as<BinOp>();
+    const int prec = precedence(b.op);
+    std::string text = fmt::format("{} {} {}", expr(b.lhs, prec),
+                                   binop_text(b.op), expr(b.rhs, prec + 1));
+    return parenthesize(text, prec, context);
+  }
+  std::string visit_extern_call(const Expr& e, int) override {
+    const auto& c = e->as<ExternCall>();
+    return fmt::format("{}({})", c.f->name(), expr_list(c.args));
+  }
+  std::string visit_window_expr(const Expr& e, int) override {
+    const auto& w = e->as<WindowExpr>();
+    std::vector<std::string> parts;
+    for (const auto& a : w.idx) {
+      if (!a.is_interval) {
+        parts.push_back(expr(a.lo));
+      } else {
+        parts.push_back((a.lo ? expr(a.lo) : "") + ":" +
+                        (a.hi ? expr(a.hi) : ""));
       }
     }
-    return "<?>";
+    return fmt::format("{}[{}]", names_.name(w.name), fmt::join(parts, ", "));
+  }
+  std::string visit_stride_expr(const Expr& e, int) override {
+    const auto& s = e->as<StrideExpr>();
+    return fmt::format("stride({}, {})", names_.name(s.name), s.dim);
+  }
+  std::string visit_read_config(const Expr& e, int) override {
+    const auto& c = e->as<ReadConfig>();
+    return fmt::format("{}.{}", c.config->name(), c.field);
   }
 
   std::string type(const Type& t) {
@@ -311,93 +319,94 @@ class Printer {
 
   // Prints a statement; `node` marks its first line. `path` ends with this
   // statement's (index, 0) step; child blocks replace the 0.
-  void stmt(const Stmt& s, int depth, bool node,
-            std::vector<std::pair<int, int>>& path) {
-    const std::string mark = node ? "  # <-- NODE" : "";
-    auto child = [&](const Block& body, int which) {
-      names_.push();
-      path.back().second = which;
-      block(body, depth + 1, path);
-      path.back().second = 0;
-      names_.pop();
-    };
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const auto& a = s->as<Assign>();
-        std::string lhs = names_.name(a.name);
-        if (!a.idx.empty()) lhs += "[" + expr_list(a.idx) + "]";
-        const char* op = s->kind == StmtKind::Assign ? "=" : "+=";
-        line(depth, fmt::format("{} {} {}{}", lhs, op, expr(a.rhs), mark));
-        return;
-      }
-      case StmtKind::WriteConfig: {
-        const auto& w = s->as<WriteConfig>();
-        line(depth, fmt::format("{}.{} = {}{}", w.config->name(), w.field,
-                                expr(w.rhs), mark));
-        return;
-      }
-      case StmtKind::Pass:
-        line(depth, "pass" + mark);
-        return;
-      case StmtKind::If: {
-        const auto& f = s->as<If>();
-        line(depth, fmt::format("if {}:{}", expr(f.cond), mark));
-        child(f.body, 0);
-        if (!f.orelse.empty()) {
-          line(depth, "else:");
-          child(f.orelse, 1);
-        }
-        return;
-      }
-      case StmtKind::For: {
-        const auto& f = s->as<For>();
-        // Bounds are printed before the iterator is bound.
-        const std::string lo = expr(f.lo), hi = expr(f.hi);
-        names_.push();
-        const std::string iter = names_.bind(f.iter);
-        line(depth,
-             fmt::format("for {} in {}({}, {}{}):{}", iter, f.mode->name(), lo,
-                         hi, f.mode->extra_args(), mark));
-        block(f.body, depth + 1, path);
-        names_.pop();
-        return;
-      }
-      case StmtKind::Alloc: {
-        const auto& a = s->as<Alloc>();
-        const std::string t = type(a.type);
-        line(depth, fmt::format("{}: {} @ {}{}", names_.bind(a.name), t,
-                                a.mem->name(), mark));
-        return;
-      }
-      case StmtKind::Free: {
-        const auto& a = s->as<Free>();
-        line(depth, fmt::format("free({}){}", names_.name(a.name), mark));
-        return;
-      }
-      case StmtKind::Call: {
-        const auto& c = s->as<Call>();
-        line(depth, fmt::format("{}({}){}{}", c.f->name, expr_list(c.args),
-                                trailing_barriers(c.barriers), mark));
-        return;
-      }
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        std::string rhs = expr(w.rhs);
-        if (w.mem) rhs += " @ " + w.mem->name();
-        line(depth, fmt::format("{} = {}{}", names_.bind(w.name), rhs, mark));
-        return;
-      }
-      case StmtKind::With: {
-        const auto& w = s->as<With>();
-        line(depth, fmt::format("with {}:{}", w.ctx->text(), mark));
-        child(w.body, 0);
-        return;
-      }
-      case StmtKind::Sync:
-        line(depth, sync(s->as<Sync>()) + mark);
-        return;
+  void stmt(const Stmt& s, int depth, bool node, PrintPath& path) {
+    StmtFunctor::visit(s, depth, node ? "  # <-- NODE" : "", path);
+  }
+
+  // Child block `which` (0: body, 1: else branch) of the statement that
+  // `path` ends with, one level deeper.
+  void child(const Block& body, int which, int depth, PrintPath& path) {
+    names_.push();
+    path.back().second = which;
+    block(body, depth + 1, path);
+    path.back().second = 0;
+    names_.pop();
+  }
+
+  // One override per statement kind; `mark` ends the first line.
+  void visit_assign(const Stmt& s, int depth, const std::string& mark,
+                    PrintPath&) override {
+    const auto& a = s->as<Assign>();
+    std::string lhs = names_.name(a.name);
+    if (!a.idx.empty()) lhs += "[" + expr_list(a.idx) + "]";
+    const char* op = s->kind == StmtKind::Assign ? "=" : "+=";
+    line(depth, fmt::format("{} {} {}{}", lhs, op, expr(a.rhs), mark));
+  }
+  void visit_write_config(const Stmt& s, int depth, const std::string& mark,
+                          PrintPath&) override {
+    const auto& w = s->as<WriteConfig>();
+    line(depth, fmt::format("{}.{} = {}{}", w.config->name(), w.field,
+                            expr(w.rhs), mark));
+  }
+  void visit_pass(const Stmt&, int depth, const std::string& mark,
+                  PrintPath&) override {
+    line(depth, "pass" + mark);
+  }
+  void visit_if(const Stmt& s, int depth, const std::string& mark,
+                PrintPath& path) override {
+    const auto& f = s->as<If>();
+    line(depth, fmt::format("if {}:{}", expr(f.cond), mark));
+    child(f.body, 0, depth, path);
+    if (!f.orelse.empty()) {
+      line(depth, "else:");
+      child(f.orelse, 1, depth, path);
     }
+  }
+  void visit_for(const Stmt& s, int depth, const std::string& mark,
+                 PrintPath& path) override {
+    const auto& f = s->as<For>();
+    // Bounds are printed before the iterator is bound.
+    const std::string lo = expr(f.lo), hi = expr(f.hi);
+    names_.push();
+    const std::string iter = names_.bind(f.iter);
+    line(depth, fmt::format("for {} in {}({}, {}{}):{}", iter, f.mode->name(),
+                            lo, hi, f.mode->extra_args(), mark));
+    block(f.body, depth + 1, path);
+    names_.pop();
+  }
+  void visit_alloc(const Stmt& s, int depth, const std::string& mark,
+                   PrintPath&) override {
+    const auto& a = s->as<Alloc>();
+    if (s->kind == StmtKind::Free) {
+      line(depth, fmt::format("free({}){}", names_.name(a.name), mark));
+      return;
+    }
+    const std::string t = type(a.type);
+    line(depth, fmt::format("{}: {} @ {}{}", names_.bind(a.name), t,
+                            a.mem->name(), mark));
+  }
+  void visit_call(const Stmt& s, int depth, const std::string& mark,
+                  PrintPath&) override {
+    const auto& c = s->as<Call>();
+    line(depth, fmt::format("{}({}){}{}", c.f->name, expr_list(c.args),
+                            trailing_barriers(c.barriers), mark));
+  }
+  void visit_window_stmt(const Stmt& s, int depth, const std::string& mark,
+                         PrintPath&) override {
+    const auto& w = s->as<WindowStmt>();
+    std::string rhs = expr(w.rhs);
+    if (w.mem) rhs += " @ " + w.mem->name();
+    line(depth, fmt::format("{} = {}{}", names_.bind(w.name), rhs, mark));
+  }
+  void visit_with(const Stmt& s, int depth, const std::string& mark,
+                  PrintPath& path) override {
+    const auto& w = s->as<With>();
+    line(depth, fmt::format("with {}:{}", w.ctx->text(), mark));
+    child(w.body, 0, depth, path);
+  }
+  void visit_sync(const Stmt& s, int depth, const std::string& mark,
+                  PrintPath&) override {
+    line(depth, sync(s->as<Sync>()) + mark);
   }
 
   // ` >> b1 >> b2` (empty without barriers).

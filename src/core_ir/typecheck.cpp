@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -20,6 +19,8 @@
 #include <vector>
 
 #include "exo2/core_ir/instr_template.hpp"
+#include "exo2/core_ir/ir_functor.hpp"
+#include "exo2/core_ir/ir_visitor.hpp"
 
 namespace exo2 {
 
@@ -47,7 +48,10 @@ bool is_int_literal(const Expr& e) {
 
 const Type kError(TypeKind::Error);
 
-class TypeChecker {
+// Statements and expressions are checked by one override per kind; each
+// override checks its children itself, in source order.
+class TypeChecker final : public StmtFunctor<Stmt()>,
+                          public ExprFunctor<Expr(Context)> {
  public:
   Proc check(const Proc& p) {
     std::vector<FnArg> args;
@@ -163,58 +167,55 @@ class TypeChecker {
 
   Stmt check_stmt(const Stmt& s) {
     current_ = s->srcinfo;
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce:
-        return check_assign(s->as<Assign>());
-      case StmtKind::WriteConfig:
-        return check_write_config(s->as<WriteConfig>());
-      case StmtKind::Pass:
-        return s;
-      case StmtKind::If: {
-        const auto& st = s->as<If>();
-        Expr cond = check_expr(st.cond, Context::Control);
-        if (!cond->type.is_error() && !cond->type.is_bool())
-          error(cond->srcinfo, "expected a bool expression");
-        Block body = check_block(st.body);
-        Block orelse = check_block(st.orelse);
-        return make_if(cond, std::move(body), std::move(orelse), st.srcinfo);
-      }
-      case StmtKind::For: {
-        const auto& st = s->as<For>();
-        Expr lo = check_loop_bound(st.lo);
-        Expr hi = check_loop_bound(st.hi);
-        env_[st.iter] = Type(TypeKind::Index);
-        Block body = check_block(st.body);
-        return make_for(st.iter, lo, hi, std::move(body),
-                        st.mode ? st.mode : LoopMode::seq(), st.srcinfo);
-      }
-      case StmtKind::Alloc:
-      case StmtKind::Free: {
-        const auto& st = s->as<Alloc>();
-        Type t = check_type(st.type, st.srcinfo, /*is_alloc=*/true);
-        env_[st.name] = t;
-        MemoryPtr mem = st.mem ? st.mem : default_memory();
-        return s->kind == StmtKind::Alloc
-                   ? make_alloc(st.name, t, mem, st.srcinfo)
-                   : make_free(st.name, t, mem, st.srcinfo);
-      }
-      case StmtKind::Call:
-        return check_call(s->as<Call>());
-      case StmtKind::WindowStmt:
-        return check_window_stmt(s->as<WindowStmt>());
-      case StmtKind::With: {
-        const auto& st = s->as<With>();
-        return make_with(st.ctx, check_block(st.body), st.srcinfo);
-      }
-      case StmtKind::Sync: {
-        const auto& st = s->as<Sync>();
-        std::vector<Expr> barriers;
-        for (const Expr& b : st.barriers) barriers.push_back(check_barrier(b));
-        return with_barriers(st, std::move(barriers));
-      }
-    }
-    return s;
+    return StmtFunctor::visit(s);
+  }
+
+  Stmt visit_assign(const Stmt& s) override {
+    return check_assign(s->as<Assign>());
+  }
+  Stmt visit_write_config(const Stmt& s) override {
+    return check_write_config(s->as<WriteConfig>());
+  }
+  Stmt visit_pass(const Stmt& s) override { return s; }
+  Stmt visit_if(const Stmt& s) override {
+    const auto& st = s->as<If>();
+    Expr cond = check_expr(st.cond, Context::Control);
+    if (!cond->type.is_error() && !cond->type.is_bool())
+      error(cond->srcinfo, "expected a bool expression");
+    Block body = check_block(st.body);
+    Block orelse = check_block(st.orelse);
+    return make_if(cond, std::move(body), std::move(orelse), st.srcinfo);
+  }
+  Stmt visit_for(const Stmt& s) override {
+    const auto& st = s->as<For>();
+    Expr lo = check_loop_bound(st.lo);
+    Expr hi = check_loop_bound(st.hi);
+    env_[st.iter] = Type(TypeKind::Index);
+    Block body = check_block(st.body);
+    return make_for(st.iter, lo, hi, std::move(body),
+                    st.mode ? st.mode : LoopMode::seq(), st.srcinfo);
+  }
+  Stmt visit_alloc(const Stmt& s) override {
+    const auto& st = s->as<Alloc>();
+    Type t = check_type(st.type, st.srcinfo, /*is_alloc=*/true);
+    env_[st.name] = t;
+    MemoryPtr mem = st.mem ? st.mem : default_memory();
+    return s->kind == StmtKind::Alloc ? make_alloc(st.name, t, mem, st.srcinfo)
+                                      : make_free(st.name, t, mem, st.srcinfo);
+  }
+  Stmt visit_call(const Stmt& s) override { return check_call(s->as<Call>()); }
+  Stmt visit_window_stmt(const Stmt& s) override {
+    return check_window_stmt(s->as<WindowStmt>());
+  }
+  Stmt visit_with(const Stmt& s) override {
+    const auto& st = s->as<With>();
+    return make_with(st.ctx, check_block(st.body), st.srcinfo);
+  }
+  Stmt visit_sync(const Stmt& s) override {
+    const auto& st = s->as<Sync>();
+    std::vector<Expr> barriers;
+    for (const Expr& b : st.barriers) barriers.push_back(check_barrier(b));
+    return with_barriers(st, std::move(barriers));
   }
 
   Stmt check_assign(const Assign& st) {
@@ -407,38 +408,43 @@ class TypeChecker {
       error(current_, "expected an expression");
       return error_expr(current_);
     }
-    switch (e->kind) {
-      case ExprKind::Read:
-        return check_read(e->as<Read>());
-      case ExprKind::Const:
-        return check_const(e->as<Const>(), ctx);
-      case ExprKind::USub:
-        return check_usub(e->as<USub>(), ctx);
-      case ExprKind::BinOp:
-        return check_binop(e->as<BinOp>(), ctx);
-      case ExprKind::ExternCall:
-        return check_extern_call(e->as<ExternCall>());
-      case ExprKind::WindowExpr: {
-        const auto& w = e->as<WindowExpr>();
-        return check_window(w.name, w.idx, w.srcinfo);
-      }
-      case ExprKind::StrideExpr:
-        return check_stride(e->as<StrideExpr>());
-      case ExprKind::ReadConfig: {
-        const auto& r = e->as<ReadConfig>();
-        if (!r.config) {
-          error(r.srcinfo, "expected a configuration to read from");
-          return with_type(e, kError);
-        }
-        if (!r.config->has_field(r.field)) {
-          error(r.srcinfo, fmt::format("'{}' has to be a field in config '{}'",
-                                       r.field, r.config->name()));
-          return with_type(e, kError);
-        }
-        return with_type(e, r.config->lookup_type(r.field));
-      }
+    return ExprFunctor::visit(e, ctx);
+  }
+
+  Expr visit_read(const Expr& e, Context) override {
+    return check_read(e->as<Read>());
+  }
+  Expr visit_const(const Expr& e, Context ctx) override {
+    return check_const(e->as<Const>(), ctx);
+  }
+  Expr visit_usub(const Expr& e, Context ctx) override {
+    return check_usub(e->as<USub>(), ctx);
+  }
+  Expr visit_binop(const Expr& e, Context ctx) override {
+    return check_binop(e->as<BinOp>(), ctx);
+  }
+  Expr visit_extern_call(const Expr& e, Context) override {
+    return check_extern_call(e->as<ExternCall>());
+  }
+  Expr visit_window_expr(const Expr& e, Context) override {
+    const auto& w = e->as<WindowExpr>();
+    return check_window(w.name, w.idx, w.srcinfo);
+  }
+  Expr visit_stride_expr(const Expr& e, Context) override {
+    return check_stride(e->as<StrideExpr>());
+  }
+  Expr visit_read_config(const Expr& e, Context) override {
+    const auto& r = e->as<ReadConfig>();
+    if (!r.config) {
+      error(r.srcinfo, "expected a configuration to read from");
+      return with_type(e, kError);
     }
-    return with_type(e, kError);
+    if (!r.config->has_field(r.field)) {
+      error(r.srcinfo, fmt::format("'{}' has to be a field in config '{}'",
+                                   r.field, r.config->name()));
+      return with_type(e, kError);
+    }
+    return with_type(e, r.config->lookup_type(r.field));
   }
 
   // An index expression: control context, must be index-like.
@@ -772,103 +778,6 @@ struct DepKey {
   }
 };
 
-void visit_exprs(const Expr& e, const std::function<void(const Expr&)>& f);
-
-void visit_children(const Expr& e, const std::function<void(const Expr&)>& f) {
-  switch (e->kind) {
-    case ExprKind::Read:
-      for (const Expr& i : e->as<Read>().idx) visit_exprs(i, f);
-      break;
-    case ExprKind::USub:
-      visit_exprs(e->as<USub>().arg, f);
-      break;
-    case ExprKind::BinOp:
-      visit_exprs(e->as<BinOp>().lhs, f);
-      visit_exprs(e->as<BinOp>().rhs, f);
-      break;
-    case ExprKind::ExternCall:
-      for (const Expr& a : e->as<ExternCall>().args) visit_exprs(a, f);
-      break;
-    case ExprKind::WindowExpr:
-      for (const WindowAccess& w : e->as<WindowExpr>().idx) {
-        visit_exprs(w.lo, f);
-        visit_exprs(w.hi, f);
-      }
-      break;
-    default:
-      break;
-  }
-}
-
-// Calls `f` on `e` and every subexpression, parents first.
-void visit_exprs(const Expr& e, const std::function<void(const Expr&)>& f) {
-  if (!e) return;
-  f(e);
-  visit_children(e, f);
-}
-
-// Calls `f` on every expression of the statements of `block` (not inside
-// callees), statements in order.
-void visit_block_exprs(const Block& block,
-                       const std::function<void(const Expr&)>& f) {
-  for (const Stmt& s : block) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce:
-        for (const Expr& i : s->as<Assign>().idx) visit_exprs(i, f);
-        visit_exprs(s->as<Assign>().rhs, f);
-        break;
-      case StmtKind::WriteConfig:
-        visit_exprs(s->as<WriteConfig>().rhs, f);
-        break;
-      case StmtKind::If:
-        visit_exprs(s->as<If>().cond, f);
-        visit_block_exprs(s->as<If>().body, f);
-        visit_block_exprs(s->as<If>().orelse, f);
-        break;
-      case StmtKind::For:
-        visit_exprs(s->as<For>().lo, f);
-        visit_exprs(s->as<For>().hi, f);
-        visit_block_exprs(s->as<For>().body, f);
-        break;
-      case StmtKind::Call:
-        for (const Expr& a : s->as<Call>().args) visit_exprs(a, f);
-        break;
-      case StmtKind::WindowStmt:
-        visit_exprs(s->as<WindowStmt>().rhs, f);
-        break;
-      case StmtKind::With:
-        visit_block_exprs(s->as<With>().body, f);
-        break;
-      default:
-        break;
-    }
-  }
-}
-
-// Calls `f` on every statement of `block`, nested ones included (not inside
-// callees).
-void visit_stmts(const Block& block,
-                 const std::function<void(const Stmt&)>& f) {
-  for (const Stmt& s : block) {
-    f(s);
-    switch (s->kind) {
-      case StmtKind::If:
-        visit_stmts(s->as<If>().body, f);
-        visit_stmts(s->as<If>().orelse, f);
-        break;
-      case StmtKind::For:
-        visit_stmts(s->as<For>().body, f);
-        break;
-      case StmtKind::With:
-        visit_stmts(s->as<With>().body, f);
-        break;
-      default:
-        break;
-    }
-  }
-}
-
 const Sym* accessed_buffer(const Expr& e) {
   if (!e) return nullptr;
   switch (e->kind) {
@@ -883,50 +792,104 @@ const Sym* accessed_buffer(const Expr& e) {
   }
 }
 
+// The expressions of a block's statements (not inside callees) as Exo's
+// get_reads_of_stmts sees them: allocation shapes and barriers are not
+// among them.
+class StatementExprVisitor : public IRVisitor {
+ protected:
+  void visit_alloc(const Alloc&) override {}
+  void visit_call(const Call& s) override { visit(s.args); }
+  void visit_sync(const Sync&) override {}
+};
+
 // Symbols read anywhere in `block` (Exo's get_reads_of_stmts).
 std::set<uint64_t> reads_of(const Block& block) {
-  std::set<uint64_t> out;
-  visit_block_exprs(block, [&](const Expr& e) {
-    if (const Sym* s = accessed_buffer(e)) out.insert(s->id());
-  });
-  return out;
+  class Reads : public StatementExprVisitor {
+   public:
+    std::set<uint64_t> syms;
+
+   protected:
+    void visit_read(const Read& e) override {
+      syms.insert(e.name.id());
+      StatementExprVisitor::visit_read(e);
+    }
+    void visit_window_expr(const WindowExpr& e) override {
+      syms.insert(e.name.id());
+      StatementExprVisitor::visit_window_expr(e);
+    }
+    void visit_stride_expr(const StrideExpr& e) override {
+      syms.insert(e.name.id());
+    }
+  } reads;
+  reads.visit(block);
+  return std::move(reads.syms);
+}
+
+// Config fields read anywhere in `block`, in order.
+std::vector<std::pair<ConfigPtr, std::string>> readconfigs_of(
+    const Block& block) {
+  class ConfigReads : public StatementExprVisitor {
+   public:
+    std::vector<std::pair<ConfigPtr, std::string>> fields;
+
+   protected:
+    void visit_read_config(const ReadConfig& e) override {
+      fields.emplace_back(e.config, e.field);
+    }
+  } reads;
+  reads.visit(block);
+  return std::move(reads.fields);
 }
 
 // Buffers written in `block`, through callees too (Exo's
 // get_writes_of_stmts).
 std::set<uint64_t> writes_of(const Block& block) {
-  std::set<uint64_t> out;
-  visit_stmts(block, [&](const Stmt& s) {
-    if (s->kind == StmtKind::Assign || s->kind == StmtKind::Reduce) {
-      out.insert(s->as<Assign>().name.id());
-    } else if (s->kind == StmtKind::Call && s->as<Call>().f) {
-      const auto& c = s->as<Call>();
+  class Writes : public IRVisitor {
+   public:
+    Writes() : IRVisitor(Visits::StatementsOnly) {}
+    std::set<uint64_t> buffers;
+
+   protected:
+    void visit_assign(const Assign& s) override { buffers.insert(s.name.id()); }
+    void visit_call(const Call& c) override {
+      if (!c.f) return;
       std::set<uint64_t> sub = writes_of(c.f->body);
       for (size_t i = 0; i < c.args.size() && i < c.f->args.size(); ++i) {
         if (!sub.count(c.f->args[i].name.id())) continue;
-        if (const Sym* buf = accessed_buffer(c.args[i])) out.insert(buf->id());
+        if (const Sym* buf = accessed_buffer(c.args[i]))
+          buffers.insert(buf->id());
       }
     }
-  });
-  return out;
+  } writes;
+  writes.visit(block);
+  return std::move(writes.buffers);
 }
 
-// Config fields written in `block`, through callees too.
-void writeconfigs_of(const Block& block,
-                     std::vector<std::pair<ConfigPtr, std::string>>& out) {
-  visit_stmts(block, [&](const Stmt& s) {
-    if (s->kind == StmtKind::WriteConfig) {
-      const auto& w = s->as<WriteConfig>();
-      if (w.config) out.emplace_back(w.config, w.field);
-    } else if (s->kind == StmtKind::Call && s->as<Call>().f) {
-      writeconfigs_of(s->as<Call>().f->body, out);
+// Config fields written in `block`, through callees too, in order.
+std::vector<std::pair<ConfigPtr, std::string>> writeconfigs_of(
+    const Block& block) {
+  class ConfigWrites : public IRVisitor {
+   public:
+    ConfigWrites() : IRVisitor(Visits::StatementsOnly) {}
+    std::vector<std::pair<ConfigPtr, std::string>> fields;
+
+   protected:
+    void visit_write_config(const WriteConfig& w) override {
+      if (w.config) fields.emplace_back(w.config, w.field);
     }
-  });
+    void visit_call(const Call& c) override {
+      if (c.f) visit(c.f->body);
+    }
+  } writes;
+  writes.visit(block);
+  return std::move(writes.fields);
 }
 
-class ConfigWriteDependencies {
+// The dependencies of every write. Only expressions visited while a write
+// is open (`lhs_`) or a condition is read (`control_`) record anything.
+class ConfigWriteDependencies : public IRVisitor {
  public:
-  explicit ConfigWriteDependencies(const Block& body) { do_block(body); }
+  explicit ConfigWriteDependencies(const Block& body) { visit(body); }
 
   // Everything `key` transitively depends on.
   std::set<DepKey> result(const DepKey& key) {
@@ -963,94 +926,66 @@ class ConfigWriteDependencies {
     depends_[key].insert(context_.begin(), context_.end());
   }
 
-  void do_block(const Block& block) {
-    for (const Stmt& s : block) do_stmt(s);
+  void visit_assign(const Assign& a) override {
+    start_write(resolve(a.name));
+    IRVisitor::visit_assign(a);
+    lhs_.reset();
   }
 
-  void do_stmt(const Stmt& s) {
-    switch (s->kind) {
-      case StmtKind::Assign:
-      case StmtKind::Reduce: {
-        const auto& a = s->as<Assign>();
-        start_write(resolve(a.name));
-        for (const Expr& i : a.idx) do_expr(i);
-        do_expr(a.rhs);
-        lhs_.reset();
-        break;
-      }
-      case StmtKind::WriteConfig: {
-        const auto& w = s->as<WriteConfig>();
-        start_write(DepKey::of(w.config, w.field));
-        do_expr(w.rhs);
-        lhs_.reset();
-        break;
-      }
-      case StmtKind::WindowStmt: {
-        const auto& w = s->as<WindowStmt>();
-        const Sym* src = accessed_buffer(w.rhs);
-        if (!src) break;
-        DepKey buf = resolve(*src);
-        alias_[w.name.id()] = buf;
-        lhs_ = buf;
-        depends_[buf].insert(buf);
-        do_expr(w.rhs);
-        lhs_.reset();
-        break;
-      }
-      case StmtKind::If: {
-        const auto& st = s->as<If>();
-        std::set<DepKey> saved = context_;
-        control_ = true;
-        do_expr(st.cond);
-        control_ = false;
-        do_block(st.body);
-        do_block(st.orelse);
-        context_ = std::move(saved);
-        break;
-      }
-      case StmtKind::For: {
-        const auto& st = s->as<For>();
-        std::set<DepKey> saved = context_;
-        control_ = true;
-        lhs_ = DepKey::of(st.iter);
-        depends_[*lhs_].insert(*lhs_);
-        do_expr(st.lo);
-        do_expr(st.hi);
-        lhs_.reset();
-        control_ = false;
-        do_block(st.body);
-        context_ = std::move(saved);
-        break;
-      }
-      case StmtKind::Call:
-        do_call(s->as<Call>());
-        break;
-      case StmtKind::With:
-        do_block(s->as<With>().body);
-        break;
-      default:
-        break;
-    }
+  void visit_write_config(const WriteConfig& w) override {
+    start_write(DepKey::of(w.config, w.field));
+    visit(w.rhs);
+    lhs_.reset();
   }
 
-  void do_call(const Call& c) {
+  void visit_window_stmt(const WindowStmt& w) override {
+    const Sym* src = accessed_buffer(w.rhs);
+    if (!src) return;
+    DepKey buf = resolve(*src);
+    alias_[w.name.id()] = buf;
+    lhs_ = buf;
+    depends_[buf].insert(buf);
+    visit(w.rhs);
+    lhs_.reset();
+  }
+
+  void visit_if(const If& st) override {
+    std::set<DepKey> saved = context_;
+    control_ = true;
+    visit(st.cond);
+    control_ = false;
+    visit(st.body);
+    visit(st.orelse);
+    context_ = std::move(saved);
+  }
+
+  void visit_for(const For& st) override {
+    std::set<DepKey> saved = context_;
+    control_ = true;
+    lhs_ = DepKey::of(st.iter);
+    depends_[*lhs_].insert(*lhs_);
+    visit(st.lo);
+    visit(st.hi);
+    lhs_.reset();
+    control_ = false;
+    visit(st.body);
+    context_ = std::move(saved);
+  }
+
+  void visit_call(const Call& c) override {
     if (!c.f) return;
     const std::vector<FnArg>& params = c.f->args;
     const size_t n = std::min(params.size(), c.args.size());
     const std::set<uint64_t> sub_reads = reads_of(c.f->body);
     const std::set<uint64_t> sub_writes = writes_of(c.f->body);
-    std::vector<std::pair<ConfigPtr, std::string>> sub_readconfigs;
-    visit_block_exprs(c.f->body, [&](const Expr& e) {
-      if (e->kind == ExprKind::ReadConfig)
-        sub_readconfigs.emplace_back(e->as<ReadConfig>().config,
-                                     e->as<ReadConfig>().field);
-    });
+    const std::vector<std::pair<ConfigPtr, std::string>> sub_readconfigs =
+        readconfigs_of(c.f->body);
 
     auto process_reads = [&] {
       for (size_t i = 0; i < n; ++i) {
         const bool maybe_read = !params[i].type.is_numeric() ||
                                 sub_reads.count(params[i].name.id());
-        if (maybe_read) do_expr(c.args[i]);
+        if (maybe_read) visit(c.args[i]);
       }
       for (const auto& [cfg, field] : sub_readconfigs)
         if (lhs_) depends_[*lhs_].insert(DepKey::of(cfg, field));
@@ -1075,9 +1010,7 @@ class ConfigWriteDependencies {
       lhs_.reset();
     }
 
-    std::vector<std::pair<ConfigPtr, std::string>> sub_writeconfigs;
-    writeconfigs_of(c.f->body, sub_writeconfigs);
-    for (const auto& [cfg, field] : sub_writeconfigs) {
+    for (const auto& [cfg, field] : writeconfigs_of(c.f->body)) {
       start_write(DepKey::of(cfg, field));
       process_reads();
       lhs_.reset();
@@ -1089,74 +1022,66 @@ class ConfigWriteDependencies {
     if (control_) context_.insert(key);
   }
 
-  void do_expr(const Expr& e) {
-    if (!e) return;
-    switch (e->kind) {
-      case ExprKind::Read:
-        note_read(resolve(e->as<Read>().name));
-        break;
-      case ExprKind::WindowExpr:
-        note_read(resolve(e->as<WindowExpr>().name));
-        break;
-      case ExprKind::ReadConfig:
-        note_read(
-            DepKey::of(e->as<ReadConfig>().config, e->as<ReadConfig>().field));
-        return;
-      default:
-        break;
-    }
-    switch (e->kind) {
-      case ExprKind::Read:
-        for (const Expr& i : e->as<Read>().idx) do_expr(i);
-        break;
-      case ExprKind::WindowExpr:
-        for (const WindowAccess& w : e->as<WindowExpr>().idx) {
-          do_expr(w.lo);
-          do_expr(w.hi);
-        }
-        break;
-      case ExprKind::USub:
-        do_expr(e->as<USub>().arg);
-        break;
-      case ExprKind::BinOp:
-        do_expr(e->as<BinOp>().lhs);
-        do_expr(e->as<BinOp>().rhs);
-        break;
-      case ExprKind::ExternCall:
-        for (const Expr& a : e->as<ExternCall>().args) do_expr(a);
-        break;
-      default:
-        break;
-    }
+  void visit_read(const Read& e) override {
+    note_read(resolve(e.name));
+    IRVisitor::visit_read(e);
+  }
+  void visit_window_expr(const WindowExpr& e) override {
+    note_read(resolve(e.name));
+    IRVisitor::visit_window_expr(e);
+  }
+  void visit_read_config(const ReadConfig& e) override {
+    note_read(DepKey::of(e.config, e.field));
   }
 };
 
 // Where each configuration field is first written in `body`: the write
 // itself, or the call whose callee writes it.
 std::map<DepKey, SrcInfo> first_write_sites(const Block& body) {
-  std::map<DepKey, SrcInfo> sites;
-  visit_stmts(body, [&](const Stmt& s) {
-    if (s->kind != StmtKind::WriteConfig && s->kind != StmtKind::Call) return;
-    std::vector<std::pair<ConfigPtr, std::string>> writes;
-    writeconfigs_of({s}, writes);
-    for (const auto& [cfg, field] : writes)
-      sites.emplace(DepKey::of(cfg, field), s->srcinfo);
-  });
-  return sites;
+  class Sites : public IRVisitor {
+   public:
+    Sites() : IRVisitor(Visits::StatementsOnly) {}
+    std::map<DepKey, SrcInfo> first;
+
+   protected:
+    void visit_write_config(const WriteConfig& w) override {
+      if (w.config) first.emplace(DepKey::of(w.config, w.field), w.srcinfo);
+    }
+    void visit_call(const Call& c) override {
+      if (!c.f) return;
+      for (const auto& [cfg, field] : writeconfigs_of(c.f->body))
+        first.emplace(DepKey::of(cfg, field), c.srcinfo);
+    }
+  } sites;
+  sites.visit(body);
+  return std::move(sites.first);
+}
+
+// The iterators of the loops of `body` (not inside callees).
+std::set<DepKey> loop_iterators(const Block& body) {
+  class Iterators : public IRVisitor {
+   public:
+    Iterators() : IRVisitor(Visits::StatementsOnly) {}
+    std::set<DepKey> iters;
+
+   protected:
+    void visit_for(const For& f) override {
+      iters.insert(DepKey::of(f.iter));
+      IRVisitor::visit_for(f);
+    }
+  } loops;
+  loops.visit(body);
+  return std::move(loops.iters);
 }
 
 // Exo's check that no configuration write depends on a loop iterator,
 // reported at the first write of each field.
 void check_config_writes(const Proc& p, std::vector<Diagnostic>& out) {
-  std::vector<std::pair<ConfigPtr, std::string>> writes;
-  writeconfigs_of(p->body, writes);
+  const std::vector<std::pair<ConfigPtr, std::string>> writes =
+      writeconfigs_of(p->body);
   if (writes.empty()) return;
   const std::map<DepKey, SrcInfo> sites = first_write_sites(p->body);
-  std::set<DepKey> loop_iters;
-  visit_stmts(p->body, [&](const Stmt& s) {
-    if (s->kind == StmtKind::For)
-      loop_iters.insert(DepKey::of(s->as<For>().iter));
-  });
+  const std::set<DepKey> loop_iters = loop_iterators(p->body);
   ConfigWriteDependencies deps(p->body);
   std::set<DepKey> reported;
   for (const auto& [cfg, field] : writes) {

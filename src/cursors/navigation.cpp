@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "exo2/core_ir/ir_functor.hpp"
+
 namespace exo2::cursors {
 
 namespace {
@@ -28,93 +30,96 @@ const Block& statement_list(const Proc& proc, const Stmt& owner, Slot slot) {
     if (slot != Slot::Body) throw PathError("the procedure has no else branch");
     return proc->body;
   }
-  switch (owner->kind) {
-    case StmtKind::If:
-      return slot == Slot::Body ? owner->as<If>().body : owner->as<If>().orelse;
-    case StmtKind::For:
-      if (slot == Slot::Body) return owner->as<For>().body;
-      break;
-    case StmtKind::With:
-      if (slot == Slot::Body) return owner->as<With>().body;
-      break;
-    default:
-      break;
-  }
+  if (is_statement_slot(slot))
+    if (const Block* list = exo2::child_block(owner, block_number(slot)))
+      return *list;
   throw PathError("statement has no such statement list");
 }
 
-Expr child_expr(const Stmt& s, Step step) {
-  switch (s->kind) {
-    case StmtKind::Assign:
-    case StmtKind::Reduce: {
-      const auto& a = s->as<Assign>();
-      if (step.slot == Slot::Idx) return list_entry(a.idx, step.index);
-      if (step.slot == Slot::Rhs) return a.rhs;
-      return nullptr;
-    }
-    case StmtKind::WriteConfig:
-      return step.slot == Slot::Rhs ? s->as<WriteConfig>().rhs : nullptr;
-    case StmtKind::WindowStmt:
-      return step.slot == Slot::Rhs ? s->as<WindowStmt>().rhs : nullptr;
-    case StmtKind::If:
-      return step.slot == Slot::Cond ? s->as<If>().cond : nullptr;
-    case StmtKind::For:
-      if (step.slot == Slot::Lo) return s->as<For>().lo;
-      if (step.slot == Slot::Hi) return s->as<For>().hi;
-      return nullptr;
-    case StmtKind::Alloc:
-    case StmtKind::Free:
-      if (step.slot != Slot::Shape) return nullptr;
-      return list_entry(s->as<Alloc>().type.shape(), step.index);
-    case StmtKind::Call:
-      if (step.slot == Slot::Arg)
-        return list_entry(s->as<Call>().args, step.index);
-      if (step.slot == Slot::Barrier)
-        return list_entry(s->as<Call>().barriers, step.index);
-      return nullptr;
-    case StmtKind::Sync:
-      return step.slot == Slot::Barrier
-                 ? list_entry(s->as<Sync>().barriers, step.index)
-                 : nullptr;
-    case StmtKind::Pass:
-    case StmtKind::With:
-      return nullptr;
-  }
-  return nullptr;
-}
+namespace {
 
-Expr child_expr(const Expr& e, Step step) {
-  switch (e->kind) {
-    case ExprKind::Read:
-      return step.slot == Slot::Idx ? list_entry(e->as<Read>().idx, step.index)
-                                    : nullptr;
-    case ExprKind::USub:
-      return step.slot == Slot::Operand ? e->as<USub>().arg : nullptr;
-    case ExprKind::BinOp:
-      if (step.slot == Slot::Lhs) return e->as<BinOp>().lhs;
-      if (step.slot == Slot::Rhs) return e->as<BinOp>().rhs;
-      return nullptr;
-    case ExprKind::ExternCall:
-      return step.slot == Slot::Arg
-                 ? list_entry(e->as<ExternCall>().args, step.index)
-                 : nullptr;
-    case ExprKind::WindowExpr: {
-      const auto& w = e->as<WindowExpr>();
-      if (step.index < 0 || step.index >= static_cast<int>(w.idx.size()))
-        return nullptr;
-      const WindowAccess& a = w.idx[step.index];
-      if (step.slot == Slot::Idx && !a.is_interval) return a.lo;
-      if (step.slot == Slot::WindowLo && a.is_interval) return a.lo;
-      if (step.slot == Slot::WindowHi && a.is_interval) return a.hi;
-      return nullptr;
-    }
-    case ExprKind::Const:
-    case ExprKind::StrideExpr:
-    case ExprKind::ReadConfig:
-      return nullptr;
+// The child a step from a statement enters (null where there is none).
+class StmtChild final : public StmtFunctor<Expr(Step)> {
+ protected:
+  Expr visit_assign(const Stmt& s, Step step) override {
+    const auto& a = s->as<Assign>();
+    if (step.slot == Slot::Idx) return list_entry(a.idx, step.index);
+    if (step.slot == Slot::Rhs) return a.rhs;
+    return nullptr;
   }
-  return nullptr;
-}
+  Expr visit_write_config(const Stmt& s, Step step) override {
+    return step.slot == Slot::Rhs ? s->as<WriteConfig>().rhs : nullptr;
+  }
+  Expr visit_window_stmt(const Stmt& s, Step step) override {
+    return step.slot == Slot::Rhs ? s->as<WindowStmt>().rhs : nullptr;
+  }
+  Expr visit_if(const Stmt& s, Step step) override {
+    return step.slot == Slot::Cond ? s->as<If>().cond : nullptr;
+  }
+  Expr visit_for(const Stmt& s, Step step) override {
+    if (step.slot == Slot::Lo) return s->as<For>().lo;
+    if (step.slot == Slot::Hi) return s->as<For>().hi;
+    return nullptr;
+  }
+  Expr visit_alloc(const Stmt& s, Step step) override {
+    if (step.slot != Slot::Shape) return nullptr;
+    return list_entry(s->as<Alloc>().type.shape(), step.index);
+  }
+  Expr visit_call(const Stmt& s, Step step) override {
+    if (step.slot == Slot::Arg)
+      return list_entry(s->as<Call>().args, step.index);
+    if (step.slot == Slot::Barrier)
+      return list_entry(s->as<Call>().barriers, step.index);
+    return nullptr;
+  }
+  Expr visit_sync(const Stmt& s, Step step) override {
+    return step.slot == Slot::Barrier
+               ? list_entry(s->as<Sync>().barriers, step.index)
+               : nullptr;
+  }
+  // Pass and With hold no expressions.
+  Expr visit_stmt_default(const Stmt&, Step) override { return nullptr; }
+};
+
+// The child a step from an expression enters (null where there is none).
+class ExprChild final : public ExprFunctor<Expr(Step)> {
+ protected:
+  Expr visit_read(const Expr& e, Step step) override {
+    return step.slot == Slot::Idx ? list_entry(e->as<Read>().idx, step.index)
+                                  : nullptr;
+  }
+  Expr visit_usub(const Expr& e, Step step) override {
+    return step.slot == Slot::Operand ? e->as<USub>().arg : nullptr;
+  }
+  Expr visit_binop(const Expr& e, Step step) override {
+    if (step.slot == Slot::Lhs) return e->as<BinOp>().lhs;
+    if (step.slot == Slot::Rhs) return e->as<BinOp>().rhs;
+    return nullptr;
+  }
+  Expr visit_extern_call(const Expr& e, Step step) override {
+    return step.slot == Slot::Arg
+               ? list_entry(e->as<ExternCall>().args, step.index)
+               : nullptr;
+  }
+  Expr visit_window_expr(const Expr& e, Step step) override {
+    const auto& w = e->as<WindowExpr>();
+    if (step.index < 0 || step.index >= static_cast<int>(w.idx.size()))
+      return nullptr;
+    const WindowAccess& a = w.idx[step.index];
+    if (step.slot == Slot::Idx && !a.is_interval) return a.lo;
+    if (step.slot == Slot::WindowLo && a.is_interval) return a.lo;
+    if (step.slot == Slot::WindowHi && a.is_interval) return a.hi;
+    return nullptr;
+  }
+  // Literals, strides and config reads have no children.
+  Expr visit_expr_default(const Expr&, Step) override { return nullptr; }
+};
+
+}  // namespace
+
+Expr child_expr(const Stmt& s, Step step) { return StmtChild().visit(s, step); }
+
+Expr child_expr(const Expr& e, Step step) { return ExprChild().visit(e, step); }
 
 Expr child_expr(const FnArg& a, Step step) {
   if (step.slot != Slot::Shape) return nullptr;

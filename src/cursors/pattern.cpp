@@ -4,6 +4,7 @@
 // children.
 #include "exo2/cursors/pattern.hpp"
 
+#include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/cursors/navigation.hpp"
 
 namespace exo2::cursors {
@@ -30,6 +31,53 @@ bool match_pairwise(const std::vector<ExprPattern>& pats,
   return true;
 }
 
+// Whether an expression matches a pattern, one override per kind.
+class ExprMatch final : public ExprFunctor<bool(const ExprPattern&)> {
+  using K = ExprPattern::Kind;
+
+ protected:
+  bool visit_read(const Expr& e, const ExprPattern& pat) override {
+    return pat.kind == K::Read &&
+           name_matches(pat.name, e->as<Read>().name.name()) &&
+           match_pairwise(pat.children, e->as<Read>().idx);
+  }
+  bool visit_window_expr(const Expr& e, const ExprPattern& pat) override {
+    // Only `x[_]` matches a window of x.
+    return pat.kind == K::Read && pat.children.size() == 1 &&
+           pat.children[0].kind == K::Hole &&
+           name_matches(pat.name, e->as<WindowExpr>().name.name());
+  }
+  bool visit_const(const Expr& e, const ExprPattern& pat) override {
+    return pat.kind == K::Const &&
+           pat.value == numeric_value(e->as<Const>().value);
+  }
+  bool visit_usub(const Expr& e, const ExprPattern& pat) override {
+    return pat.kind == K::USub &&
+           match_expr(pat.children[0], e->as<USub>().arg);
+  }
+  bool visit_binop(const Expr& e, const ExprPattern& pat) override {
+    const auto& b = e->as<BinOp>();
+    return pat.kind == K::BinOp && pat.op == b.op &&
+           match_expr(pat.children[0], b.lhs) &&
+           match_expr(pat.children[1], b.rhs);
+  }
+  bool visit_extern_call(const Expr& e, const ExprPattern& pat) override {
+    const auto& c = e->as<ExternCall>();
+    return pat.kind == K::Extern && name_matches(pat.name, c.f->name()) &&
+           match_pairwise(pat.children, c.args);
+  }
+  bool visit_stride_expr(const Expr& e, const ExprPattern& pat) override {
+    const auto& s = e->as<StrideExpr>();
+    return pat.kind == K::Stride && name_matches(pat.name, s.name.name()) &&
+           (!pat.dim || *pat.dim == 0 || *pat.dim == s.dim);
+  }
+  bool visit_read_config(const Expr& e, const ExprPattern& pat) override {
+    const auto& c = e->as<ReadConfig>();
+    return pat.kind == K::Config && pat.name == c.config->name() &&
+           pat.field == c.field;
+  }
+};
+
 bool match_expr(const ExprPattern& pat, const Expr& e) {
   using K = ExprPattern::Kind;
   if (pat.kind == K::Hole) return true;
@@ -37,109 +85,75 @@ bool match_expr(const ExprPattern& pat, const Expr& e) {
   if (pat.kind == K::USub && pat.children[0].kind == K::Const &&
       e->kind == ExprKind::Const)
     return -pat.children[0].value == numeric_value(e->as<Const>().value);
-  switch (e->kind) {
-    case ExprKind::Read:
-      return pat.kind == K::Read &&
-             name_matches(pat.name, e->as<Read>().name.name()) &&
-             match_pairwise(pat.children, e->as<Read>().idx);
-    case ExprKind::WindowExpr:
-      // Only `x[_]` matches a window of x.
-      return pat.kind == K::Read && pat.children.size() == 1 &&
-             pat.children[0].kind == K::Hole &&
-             name_matches(pat.name, e->as<WindowExpr>().name.name());
-    case ExprKind::Const:
-      return pat.kind == K::Const &&
-             pat.value == numeric_value(e->as<Const>().value);
-    case ExprKind::USub:
-      return pat.kind == K::USub &&
-             match_expr(pat.children[0], e->as<USub>().arg);
-    case ExprKind::BinOp: {
-      const auto& b = e->as<BinOp>();
-      return pat.kind == K::BinOp && pat.op == b.op &&
-             match_expr(pat.children[0], b.lhs) &&
-             match_expr(pat.children[1], b.rhs);
-    }
-    case ExprKind::ExternCall: {
-      const auto& c = e->as<ExternCall>();
-      return pat.kind == K::Extern && name_matches(pat.name, c.f->name()) &&
-             match_pairwise(pat.children, c.args);
-    }
-    case ExprKind::StrideExpr: {
-      const auto& s = e->as<StrideExpr>();
-      return pat.kind == K::Stride && name_matches(pat.name, s.name.name()) &&
-             (!pat.dim || *pat.dim == 0 || *pat.dim == s.dim);
-    }
-    case ExprKind::ReadConfig: {
-      const auto& c = e->as<ReadConfig>();
-      return pat.kind == K::Config && pat.name == c.config->name() &&
-             pat.field == c.field;
-    }
-  }
-  return false;
+  return ExprMatch().visit(e, pat);
 }
 
 int match_sequence(const std::vector<StmtPattern>& pats, const Block& list,
                    int lo, int hi);
 
-bool match_stmt(const StmtPattern& pat, const Stmt& s) {
+// Whether a statement matches a pattern, one override per kind.
+class StmtMatch final : public StmtFunctor<bool(const StmtPattern&)> {
   using K = StmtPattern::Kind;
-  switch (s->kind) {
-    case StmtKind::Assign:
-    case StmtKind::Reduce: {
-      const auto& a = s->as<Assign>();
-      const K want = s->kind == StmtKind::Assign ? K::Assign : K::Reduce;
-      if (pat.kind != want || !name_matches(pat.name, a.name.name()))
-        return false;
-      const std::vector<ExprPattern> idx(pat.exprs.begin(),
-                                         pat.exprs.end() - 1);
-      return match_pairwise(idx, a.idx) && match_expr(pat.exprs.back(), a.rhs);
-    }
-    case StmtKind::WindowStmt: {
-      const auto& w = s->as<WindowStmt>();
-      return pat.kind == K::Assign && pat.exprs.size() == 1 &&
-             name_matches(pat.name, w.name.name()) &&
-             match_expr(pat.exprs[0], w.rhs);
-    }
-    case StmtKind::Pass:
-      return pat.kind == K::Pass;
-    case StmtKind::If: {
-      const auto& f = s->as<If>();
-      return pat.kind == K::If && match_expr(pat.exprs[0], f.cond) &&
-             match_sequence(pat.body, f.body, 0, f.body.size()) >= 0 &&
-             match_sequence(pat.orelse, f.orelse, 0, f.orelse.size()) >= 0;
-    }
-    case StmtKind::For: {
-      const auto& f = s->as<For>();
-      return pat.kind == K::For && name_matches(pat.name, f.iter.name()) &&
-             match_expr(pat.exprs[0], f.lo) && match_expr(pat.exprs[1], f.hi) &&
-             match_sequence(pat.body, f.body, 0, f.body.size()) >= 0;
-    }
-    case StmtKind::Alloc: {
-      const auto& a = s->as<Alloc>();
-      return pat.kind == K::Alloc && name_matches(pat.name, a.name.name()) &&
-             match_pairwise(pat.exprs, a.type.shape());
-    }
-    case StmtKind::Call:
-      return pat.kind == K::Call &&
-             name_matches(pat.name, s->as<Call>().f->name);
-    case StmtKind::WriteConfig: {
-      const auto& w = s->as<WriteConfig>();
-      return pat.kind == K::WriteConfig &&
-             name_matches(pat.name, w.config->name()) &&
-             name_matches(pat.field, w.field);
-    }
-    case StmtKind::With: {
-      const auto& w = s->as<With>();
-      return pat.kind == K::With &&
-             match_sequence(pat.body, w.body, 0, w.body.size()) >= 0;
-    }
-    case StmtKind::Sync:
-      return pat.kind == K::Sync &&
-             pat.name == sync_kind_name(s->as<Sync>().sync);
-    case StmtKind::Free:
+
+ protected:
+  bool visit_assign(const Stmt& s, const StmtPattern& pat) override {
+    const auto& a = s->as<Assign>();
+    const K want = s->kind == StmtKind::Assign ? K::Assign : K::Reduce;
+    if (pat.kind != want || !name_matches(pat.name, a.name.name()))
       return false;
+    const std::vector<ExprPattern> idx(pat.exprs.begin(), pat.exprs.end() - 1);
+    return match_pairwise(idx, a.idx) && match_expr(pat.exprs.back(), a.rhs);
   }
-  return false;
+  bool visit_window_stmt(const Stmt& s, const StmtPattern& pat) override {
+    const auto& w = s->as<WindowStmt>();
+    return pat.kind == K::Assign && pat.exprs.size() == 1 &&
+           name_matches(pat.name, w.name.name()) &&
+           match_expr(pat.exprs[0], w.rhs);
+  }
+  bool visit_pass(const Stmt&, const StmtPattern& pat) override {
+    return pat.kind == K::Pass;
+  }
+  bool visit_if(const Stmt& s, const StmtPattern& pat) override {
+    const auto& f = s->as<If>();
+    return pat.kind == K::If && match_expr(pat.exprs[0], f.cond) &&
+           match_sequence(pat.body, f.body, 0, f.body.size()) >= 0 &&
+           match_sequence(pat.orelse, f.orelse, 0, f.orelse.size()) >= 0;
+  }
+  bool visit_for(const Stmt& s, const StmtPattern& pat) override {
+    const auto& f = s->as<For>();
+    return pat.kind == K::For && name_matches(pat.name, f.iter.name()) &&
+           match_expr(pat.exprs[0], f.lo) && match_expr(pat.exprs[1], f.hi) &&
+           match_sequence(pat.body, f.body, 0, f.body.size()) >= 0;
+  }
+  // No pattern names a `free`.
+  bool visit_alloc(const Stmt& s, const StmtPattern& pat) override {
+    const auto& a = s->as<Alloc>();
+    return s->kind == StmtKind::Alloc && pat.kind == K::Alloc &&
+           name_matches(pat.name, a.name.name()) &&
+           match_pairwise(pat.exprs, a.type.shape());
+  }
+  bool visit_call(const Stmt& s, const StmtPattern& pat) override {
+    return pat.kind == K::Call && name_matches(pat.name, s->as<Call>().f->name);
+  }
+  bool visit_write_config(const Stmt& s, const StmtPattern& pat) override {
+    const auto& w = s->as<WriteConfig>();
+    return pat.kind == K::WriteConfig &&
+           name_matches(pat.name, w.config->name()) &&
+           name_matches(pat.field, w.field);
+  }
+  bool visit_with(const Stmt& s, const StmtPattern& pat) override {
+    const auto& w = s->as<With>();
+    return pat.kind == K::With &&
+           match_sequence(pat.body, w.body, 0, w.body.size()) >= 0;
+  }
+  bool visit_sync(const Stmt& s, const StmtPattern& pat) override {
+    return pat.kind == K::Sync &&
+           pat.name == sync_kind_name(s->as<Sync>().sync);
+  }
+};
+
+bool match_stmt(const StmtPattern& pat, const Stmt& s) {
+  return StmtMatch().visit(s, pat);
 }
 
 // How many statements of list[lo, hi) starting at lo the sequence matches,
@@ -213,19 +227,10 @@ class Search {
       });
       if (!more) return false;
     }
-    switch (s->kind) {
-      case StmtKind::If:
-        return list(s->as<If>().body, Slot::Body, 0, s->as<If>().body.size()) &&
-               list(s->as<If>().orelse, Slot::Orelse, 0,
-                    s->as<If>().orelse.size());
-      case StmtKind::For:
-        return list(s->as<For>().body, Slot::Body, 0, s->as<For>().body.size());
-      case StmtKind::With:
-        return list(s->as<With>().body, Slot::Body, 0,
-                    s->as<With>().body.size());
-      default:
-        return true;
-    }
+    for (int which = 0; const Block* body = exo2::child_block(s, which);
+         which++)
+      if (!list(*body, block_slot(which), 0, body->size())) return false;
+    return true;
   }
 
   bool add(Location loc) {

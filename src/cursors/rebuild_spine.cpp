@@ -1,5 +1,6 @@
 #include "rebuild_spine.hpp"
 
+#include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/cursors/navigation.hpp"
 
 namespace exo2::cursors {
@@ -24,121 +25,108 @@ Type with_dim(const Type& t, int index, Expr e) {
                       t.is_window(), t.dim_annotations());
 }
 
-Stmt copy_with_list(const Stmt& s, Slot slot, Block list) {
-  switch (s->kind) {
-    case StmtKind::If: {
-      const auto& f = s->as<If>();
-      if (slot == Slot::Body)
-        return make_if(f.cond, std::move(list), f.orelse, s->srcinfo);
-      return make_if(f.cond, f.body, std::move(list), s->srcinfo);
-    }
-    case StmtKind::For: {
-      const auto& f = s->as<For>();
-      return make_for(f.iter, f.lo, f.hi, std::move(list), f.mode, s->srcinfo);
-    }
-    case StmtKind::With:
-      return make_with(s->as<With>().ctx, std::move(list), s->srcinfo);
-    default:
-      throw PathError("statement has no statement list");
+// A statement with the expression at one step replaced.
+class StmtWithChild final : public StmtFunctor<Stmt(Step, Expr)> {
+ protected:
+  Stmt visit_assign(const Stmt& s, Step step, Expr e) override {
+    const auto& a = s->as<Assign>();
+    auto idx = a.idx;
+    Expr rhs = a.rhs;
+    if (step.slot == Slot::Idx)
+      idx = with_entry(idx, step.index, std::move(e));
+    else
+      rhs = std::move(e);
+    return std::make_shared<const Assign>(
+        s->kind, a.name, a.type, std::move(idx), std::move(rhs), s->srcinfo);
   }
-}
+  Stmt visit_write_config(const Stmt& s, Step, Expr e) override {
+    const auto& w = s->as<WriteConfig>();
+    return make_write_config(w.config, w.field, std::move(e), s->srcinfo);
+  }
+  Stmt visit_window_stmt(const Stmt& s, Step, Expr e) override {
+    const auto& w = s->as<WindowStmt>();
+    return make_window_stmt(w.name, std::move(e), s->srcinfo, w.mem);
+  }
+  Stmt visit_if(const Stmt& s, Step, Expr e) override {
+    const auto& f = s->as<If>();
+    return make_if(std::move(e), f.body, f.orelse, s->srcinfo);
+  }
+  Stmt visit_for(const Stmt& s, Step step, Expr e) override {
+    const auto& f = s->as<For>();
+    Expr lo = step.slot == Slot::Lo ? e : f.lo;
+    Expr hi = step.slot == Slot::Hi ? e : f.hi;
+    return make_for(f.iter, std::move(lo), std::move(hi), f.body, f.mode,
+                    s->srcinfo);
+  }
+  Stmt visit_alloc(const Stmt& s, Step step, Expr e) override {
+    const auto& a = s->as<Alloc>();
+    return std::make_shared<const Alloc>(
+        s->kind, a.name, with_dim(a.type, step.index, e), a.mem, s->srcinfo);
+  }
+  Stmt visit_call(const Stmt& s, Step step, Expr e) override {
+    const auto& c = s->as<Call>();
+    if (step.slot == Slot::Barrier)
+      return make_call(c.f, c.args, s->srcinfo,
+                       with_entry(c.barriers, step.index, std::move(e)));
+    return make_call(c.f, with_entry(c.args, step.index, std::move(e)),
+                     s->srcinfo, c.barriers);
+  }
+  Stmt visit_sync(const Stmt& s, Step step, Expr e) override {
+    const auto& y = s->as<Sync>();
+    return with_barriers(y, with_entry(y.barriers, step.index, std::move(e)));
+  }
+  // Pass and With hold no expressions.
+  Stmt visit_stmt_default(const Stmt&, Step, Expr) override {
+    throw PathError("statement has no such expression slot");
+  }
+};
 
 Stmt copy_with_expr(const Stmt& s, Step step, Expr e) {
-  switch (s->kind) {
-    case StmtKind::Assign:
-    case StmtKind::Reduce: {
-      const auto& a = s->as<Assign>();
-      auto idx = a.idx;
-      Expr rhs = a.rhs;
-      if (step.slot == Slot::Idx)
-        idx = with_entry(idx, step.index, std::move(e));
-      else
-        rhs = std::move(e);
-      return std::make_shared<const Assign>(
-          s->kind, a.name, a.type, std::move(idx), std::move(rhs), s->srcinfo);
-    }
-    case StmtKind::WriteConfig: {
-      const auto& w = s->as<WriteConfig>();
-      return make_write_config(w.config, w.field, std::move(e), s->srcinfo);
-    }
-    case StmtKind::WindowStmt: {
-      const auto& w = s->as<WindowStmt>();
-      return make_window_stmt(w.name, std::move(e), s->srcinfo, w.mem);
-    }
-    case StmtKind::If: {
-      const auto& f = s->as<If>();
-      return make_if(std::move(e), f.body, f.orelse, s->srcinfo);
-    }
-    case StmtKind::For: {
-      const auto& f = s->as<For>();
-      Expr lo = step.slot == Slot::Lo ? e : f.lo;
-      Expr hi = step.slot == Slot::Hi ? e : f.hi;
-      return make_for(f.iter, std::move(lo), std::move(hi), f.body, f.mode,
-                      s->srcinfo);
-    }
-    case StmtKind::Alloc:
-    case StmtKind::Free: {
-      const auto& a = s->as<Alloc>();
-      return std::make_shared<const Alloc>(
-          s->kind, a.name, with_dim(a.type, step.index, e), a.mem, s->srcinfo);
-    }
-    case StmtKind::Call: {
-      const auto& c = s->as<Call>();
-      if (step.slot == Slot::Barrier)
-        return make_call(c.f, c.args, s->srcinfo,
-                         with_entry(c.barriers, step.index, std::move(e)));
-      return make_call(c.f, with_entry(c.args, step.index, std::move(e)),
-                       s->srcinfo, c.barriers);
-    }
-    case StmtKind::Sync: {
-      const auto& y = s->as<Sync>();
-      return with_barriers(y, with_entry(y.barriers, step.index, std::move(e)));
-    }
-    case StmtKind::Pass:
-    case StmtKind::With:
-      break;
-  }
-  throw PathError("statement has no such expression slot");
+  return StmtWithChild().visit(s, step, std::move(e));
 }
 
-Expr copy_with_expr(const Expr& e, Step step, Expr child) {
-  switch (e->kind) {
-    case ExprKind::Read: {
-      const auto& r = e->as<Read>();
-      return make_read(r.name, with_entry(r.idx, step.index, std::move(child)),
-                       e->srcinfo, e->type);
-    }
-    case ExprKind::USub:
-      return make_usub(std::move(child), e->srcinfo, e->type);
-    case ExprKind::BinOp: {
-      const auto& b = e->as<BinOp>();
-      Expr lhs = step.slot == Slot::Lhs ? child : b.lhs;
-      Expr rhs = step.slot == Slot::Rhs ? child : b.rhs;
-      return make_binop(b.op, std::move(lhs), std::move(rhs), e->srcinfo,
-                        e->type);
-    }
-    case ExprKind::ExternCall: {
-      const auto& c = e->as<ExternCall>();
-      return make_extern_call(c.f,
-                              with_entry(c.args, step.index, std::move(child)),
-                              e->srcinfo, e->type);
-    }
-    case ExprKind::WindowExpr: {
-      const auto& w = e->as<WindowExpr>();
-      auto idx = w.idx;
-      WindowAccess& a = idx.at(step.index);
-      if (step.slot == Slot::WindowHi)
-        a.hi = std::move(child);
-      else
-        a.lo = std::move(child);
-      return make_window_expr(w.name, std::move(idx), e->srcinfo, e->type);
-    }
-    case ExprKind::Const:
-    case ExprKind::StrideExpr:
-    case ExprKind::ReadConfig:
-      break;
+// An expression with the child at one step replaced.
+class ExprWithChild final : public ExprFunctor<Expr(Step, Expr)> {
+ protected:
+  Expr visit_read(const Expr& e, Step step, Expr child) override {
+    const auto& r = e->as<Read>();
+    return make_read(r.name, with_entry(r.idx, step.index, std::move(child)),
+                     e->srcinfo, e->type);
   }
-  throw PathError("expression has no children");
+  Expr visit_usub(const Expr& e, Step, Expr child) override {
+    return make_usub(std::move(child), e->srcinfo, e->type);
+  }
+  Expr visit_binop(const Expr& e, Step step, Expr child) override {
+    const auto& b = e->as<BinOp>();
+    Expr lhs = step.slot == Slot::Lhs ? child : b.lhs;
+    Expr rhs = step.slot == Slot::Rhs ? child : b.rhs;
+    return make_binop(b.op, std::move(lhs), std::move(rhs), e->srcinfo,
+                      e->type);
+  }
+  Expr visit_extern_call(const Expr& e, Step step, Expr child) override {
+    const auto& c = e->as<ExternCall>();
+    return make_extern_call(c.f,
+                            with_entry(c.args, step.index, std::move(child)),
+                            e->srcinfo, e->type);
+  }
+  Expr visit_window_expr(const Expr& e, Step step, Expr child) override {
+    const auto& w = e->as<WindowExpr>();
+    auto idx = w.idx;
+    WindowAccess& a = idx.at(step.index);
+    if (step.slot == Slot::WindowHi)
+      a.hi = std::move(child);
+    else
+      a.lo = std::move(child);
+    return make_window_expr(w.name, std::move(idx), e->srcinfo, e->type);
+  }
+  // Literals, strides and config reads.
+  Expr visit_expr_default(const Expr&, Step, Expr) override {
+    throw PathError("expression has no children");
+  }
+};
+
+Expr copy_with_expr(const Expr& e, Step step, Expr child) {
+  return ExprWithChild().visit(e, step, std::move(child));
 }
 
 Expr rebuild_expr(const Expr& e, const Path& path, size_t i,
@@ -158,7 +146,8 @@ Stmt rebuild_stmt(const Stmt& s, const Path& path, size_t i,
   const Step step = path[i];
   if (is_statement_slot(step.slot)) {
     const Block& list = statement_list(nullptr, s, step.slot);
-    return copy_with_list(s, step.slot, rebuild_list(list, path, i, r));
+    return with_child_block(s, block_number(step.slot),
+                            rebuild_list(list, path, i, r));
   }
   Expr child = child_expr(s, step);
   if (!child) throw PathError("no node at " + to_string(path));

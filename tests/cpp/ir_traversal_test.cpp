@@ -87,6 +87,18 @@ class LoopDepth : public exo2::StmtFunctor<int()> {
   int visit_stmt_default(const exo2::Stmt&) override { return 0; }
 };
 
+// The height of an index expression; `+ - *` and reads only.
+class Height : public exo2::ExprFunctor<int()> {
+ protected:
+  int visit_read(const exo2::Expr&) override { return 1; }
+  int visit_const(const exo2::Expr&) override { return 1; }
+  int visit_binop(const exo2::Expr& e) override {
+    const auto& b = e->as<exo2::BinOp>();
+    return 1 + std::max(visit(b.lhs), visit(b.rhs));
+  }
+  // Every other kind throws std::logic_error (the default).
+};
+
 // ---------------------------------------------------------------------------
 
 namespace exo2 {
@@ -178,6 +190,79 @@ TEST(IRTraversal, ChildBlocksGivesEachBodyWithTheSlotOfItsPathSteps) {
   ASSERT_EQ(in_loop.size(), 1u);
   EXPECT_EQ(&in_loop[0].block, &p->body[1]->as<For>().body);
   EXPECT_TRUE(primitives::child_blocks(p->body[0]).empty());
+}
+
+TEST(IRTraversal, ExprFunctorReturnsTheValueOfTheOverrideForTheKind) {
+  Kernel k;
+  EXPECT_EQ(Height().visit(add(v(k.i), mul(lit(2), sz(k.n)))), 3);
+  EXPECT_EQ(Height().visit(lit(7)), 1);
+}
+
+TEST(IRTraversal, ExprFunctorWithoutAnOverrideForTheKindThrows) {
+  Kernel k;
+  try {
+    Height().visit(neg(v(k.i)));
+    FAIL() << "expected std::logic_error";
+  } catch (const std::logic_error& err) {
+    EXPECT_EQ(std::string(err.what()), "ExprFunctor: no case for USub");
+  }
+}
+
+// The text of a statement's kind, indented by the argument; other kinds go
+// to visit_stmt_default.
+class KindText : public StmtFunctor<std::string(int)> {
+ protected:
+  std::string visit_for(const Stmt& s, int indent) override {
+    std::string text = std::string(indent, ' ') + "for";
+    for (const Stmt& c : s->as<For>().body) text += "\n" + visit(c, indent + 2);
+    return text;
+  }
+  std::string visit_assign(const Stmt& s, int indent) override {
+    return std::string(indent, ' ') +
+           (s->kind == StmtKind::Assign ? "assign" : "reduce");
+  }
+  std::string visit_stmt_default(const Stmt& s, int indent) override {
+    return std::string(indent, ' ') + kind_name(s->kind);
+  }
+};
+
+TEST(IRTraversal, StmtFunctorPassesItsArgumentsAndSharesAssignWithReduce) {
+  Kernel k;
+  const Stmt s = loop(k.i, lit(0), sz(k.n),
+                      {assign(k.x, {v(k.i)}, real(1.0), 3),
+                       reduce(k.x, {v(k.i)}, real(1.0), 4), make_pass(at(5))});
+  EXPECT_EQ(KindText().visit(s, 0), "for\n  assign\n  reduce\n  Pass");
+}
+
+TEST(IRTraversal, ChildBlocksAreNumberedInPrintedOrder) {
+  Kernel k;
+  const Proc p = k.proc();
+  const Stmt& loop_stmt = p->body[1];
+  ASSERT_NE(child_block(loop_stmt, 0), nullptr);
+  EXPECT_EQ(child_block(loop_stmt, 0), &loop_stmt->as<For>().body);
+  EXPECT_EQ(child_block(loop_stmt, 1), nullptr);
+  EXPECT_EQ(child_block(p->body[0], 0), nullptr);
+
+  const Stmt branch = cond(lt(v(k.i), sz(k.n)), {p->body[0]}, {});
+  EXPECT_EQ(child_block(branch, 0), &branch->as<If>().body);
+  // The else branch is there even when empty.
+  ASSERT_NE(child_block(branch, 1), nullptr);
+  EXPECT_TRUE(child_block(branch, 1)->empty());
+}
+
+TEST(IRTraversal, WithChildBlockReplacesOneListAndKeepsTheRest) {
+  Kernel k;
+  const Proc p = k.proc();
+  const Stmt branch = cond(lt(v(k.i), sz(k.n)), {p->body[0]}, {});
+  const Stmt swapped = with_child_block(branch, 1, {p->body[2]});
+  EXPECT_EQ(swapped->as<If>().cond, branch->as<If>().cond);
+  EXPECT_EQ(swapped->as<If>().body, branch->as<If>().body);
+  ASSERT_EQ(swapped->as<If>().orelse.size(), 1u);
+  EXPECT_EQ(swapped->as<If>().orelse[0], p->body[2]);
+  EXPECT_EQ(print_stmt(with_child_block(p->body[1], 0, {p->body[0]})),
+            "for i in seq(0, n):\n    x[0] = 1.0");
+  EXPECT_THROW(with_child_block(p->body[0], 0, {}), std::invalid_argument);
+  EXPECT_THROW(with_child_block(p->body[1], 1, {}), std::invalid_argument);
 }
 
 }  // namespace

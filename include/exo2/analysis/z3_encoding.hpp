@@ -139,6 +139,9 @@ class SmtEncoder {
   static void reset_counters();
 
  private:
+  // Encodes one expression, one override per kind (z3_encoding.cpp).
+  friend class ExprEncoding;
+
   // The formula checked for a query: facts, div/mod definitions of the
   // fresh variables it mentions, and `extra`.
   z3::expr query_formula(const z3::expr& extra);

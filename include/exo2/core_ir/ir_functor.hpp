@@ -155,4 +155,39 @@ class StmtFunctor<R(Args...)> {
   }
 };
 
+// The statement lists a statement holds, numbered in printed order: 0 is
+// the body of a loop, an if or a `with`, 1 an if's else branch (present
+// even when empty). Null for any other number, and for statements that
+// hold none.
+inline const Block* child_block(const Stmt& s, int which);
+// `s` with its statement list `which` replaced by `body`; the statement
+// must hold that list.
+Stmt with_child_block(const Stmt& s, int which, Block body);
+
+namespace detail {
+
+// Statement list `which` of a statement (null where it has none). In the
+// header so that the dispatch inlines into the walks that call it for
+// every statement (the pattern search).
+class ChildBlock final : public StmtFunctor<const Block*(int)> {
+ protected:
+  const Block* visit_if(const Stmt& s, int which) override {
+    const auto& i = s->as<If>();
+    return which == 0 ? &i.body : which == 1 ? &i.orelse : nullptr;
+  }
+  const Block* visit_for(const Stmt& s, int which) override {
+    return which == 0 ? &s->as<For>().body : nullptr;
+  }
+  const Block* visit_with(const Stmt& s, int which) override {
+    return which == 0 ? &s->as<With>().body : nullptr;
+  }
+  const Block* visit_stmt_default(const Stmt&, int) override { return nullptr; }
+};
+
+}  // namespace detail
+
+inline const Block* child_block(const Stmt& s, int which) {
+  return detail::ChildBlock().visit(s, which);
+}
+
 }  // namespace exo2

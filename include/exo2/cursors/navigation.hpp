@@ -4,7 +4,9 @@
 
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
+#include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/core_ir/proc.hpp"
 #include "exo2/cursors/location.hpp"
 
@@ -39,6 +41,13 @@ bool is_valid(const Proc& proc, const Location& loc);
 // (null statement) or a statement with bodies. Throws PathError for a
 // statement without that list.
 const Block& statement_list(const Proc& proc, const Stmt& owner, Slot slot);
+// The number `exo2::child_block` gives the list a statement slot enters:
+// 0 for a body, 1 for an else branch.
+inline int block_number(Slot slot) { return slot == Slot::Orelse ? 1 : 0; }
+// The statement slot of list number `which` (the inverse of block_number).
+inline Slot block_slot(int which) {
+  return which == 1 ? Slot::Orelse : Slot::Body;
+}
 // The statement list holding the statement at `stmt_path`.
 const Block& enclosing_list(const Proc& proc, const Path& stmt_path);
 
@@ -90,86 +99,90 @@ bool is_ancestor_of(const Path& ancestor, const Location& other);
 
 // ---------------------------------------------------------------------------
 
+namespace detail {
+
+// Calls `f(Step{slot, i}, es[i])` for each entry of a list.
+template <class F>
+void each_entry(Slot slot, const std::vector<Expr>& es, F& f) {
+  for (int i = 0; i < static_cast<int>(es.size()); i++) f(Step{slot, i}, es[i]);
+}
+
+// The expression children of a statement, one override per kind.
+template <class F>
+class StmtExprChildren final : public StmtFunctor<void(F&)> {
+ protected:
+  void visit_assign(const Stmt& s, F& f) override {
+    each_entry(Slot::Idx, s->as<Assign>().idx, f);
+    f(Step{Slot::Rhs, 0}, s->as<Assign>().rhs);
+  }
+  void visit_write_config(const Stmt& s, F& f) override {
+    f(Step{Slot::Rhs, 0}, s->as<WriteConfig>().rhs);
+  }
+  void visit_window_stmt(const Stmt& s, F& f) override {
+    f(Step{Slot::Rhs, 0}, s->as<WindowStmt>().rhs);
+  }
+  void visit_if(const Stmt& s, F& f) override {
+    f(Step{Slot::Cond, 0}, s->as<If>().cond);
+  }
+  void visit_for(const Stmt& s, F& f) override {
+    f(Step{Slot::Lo, 0}, s->as<For>().lo);
+    f(Step{Slot::Hi, 0}, s->as<For>().hi);
+  }
+  void visit_call(const Stmt& s, F& f) override {
+    each_entry(Slot::Arg, s->as<Call>().args, f);
+    each_entry(Slot::Barrier, s->as<Call>().barriers, f);
+  }
+  void visit_sync(const Stmt& s, F& f) override {
+    each_entry(Slot::Barrier, s->as<Sync>().barriers, f);
+  }
+  // Pass, With, and allocations (whose shapes are reached through
+  // `child_expr` only).
+  void visit_stmt_default(const Stmt&, F&) override {}
+};
+
+// The children of an expression, one override per kind.
+template <class F>
+class ExprChildren final : public ExprFunctor<void(F&)> {
+ protected:
+  void visit_read(const Expr& e, F& f) override {
+    each_entry(Slot::Idx, e->as<Read>().idx, f);
+  }
+  void visit_usub(const Expr& e, F& f) override {
+    f(Step{Slot::Operand, 0}, e->as<USub>().arg);
+  }
+  void visit_binop(const Expr& e, F& f) override {
+    f(Step{Slot::Lhs, 0}, e->as<BinOp>().lhs);
+    f(Step{Slot::Rhs, 0}, e->as<BinOp>().rhs);
+  }
+  void visit_extern_call(const Expr& e, F& f) override {
+    each_entry(Slot::Arg, e->as<ExternCall>().args, f);
+  }
+  void visit_window_expr(const Expr& e, F& f) override {
+    const auto& w = e->as<WindowExpr>();
+    for (int i = 0; i < static_cast<int>(w.idx.size()); i++) {
+      const WindowAccess& a = w.idx[i];
+      if (!a.is_interval) {
+        f(Step{Slot::Idx, i}, a.lo);
+        continue;
+      }
+      if (a.lo) f(Step{Slot::WindowLo, i}, a.lo);
+      if (a.hi) f(Step{Slot::WindowHi, i}, a.hi);
+    }
+  }
+  // Literals, strides and config reads.
+  void visit_expr_default(const Expr&, F&) override {}
+};
+
+}  // namespace detail
+
 template <class F>
 void for_each_expr_child(const Stmt& s, F&& f) {
-  auto list = [&](Slot slot, const std::vector<Expr>& es) {
-    for (int i = 0; i < static_cast<int>(es.size()); i++)
-      f(Step{slot, i}, es[i]);
-  };
-  switch (s->kind) {
-    case StmtKind::Assign:
-    case StmtKind::Reduce: {
-      const auto& a = s->as<Assign>();
-      list(Slot::Idx, a.idx);
-      f(Step{Slot::Rhs, 0}, a.rhs);
-      return;
-    }
-    case StmtKind::WriteConfig:
-      f(Step{Slot::Rhs, 0}, s->as<WriteConfig>().rhs);
-      return;
-    case StmtKind::WindowStmt:
-      f(Step{Slot::Rhs, 0}, s->as<WindowStmt>().rhs);
-      return;
-    case StmtKind::If:
-      f(Step{Slot::Cond, 0}, s->as<If>().cond);
-      return;
-    case StmtKind::For:
-      f(Step{Slot::Lo, 0}, s->as<For>().lo);
-      f(Step{Slot::Hi, 0}, s->as<For>().hi);
-      return;
-    case StmtKind::Call:
-      list(Slot::Arg, s->as<Call>().args);
-      list(Slot::Barrier, s->as<Call>().barriers);
-      return;
-    case StmtKind::Sync:
-      list(Slot::Barrier, s->as<Sync>().barriers);
-      return;
-    case StmtKind::Pass:
-    case StmtKind::Alloc:
-    case StmtKind::Free:
-    case StmtKind::With:
-      return;
-  }
+  detail::StmtExprChildren<std::remove_reference_t<F>>().visit(s, f);
 }
 
 template <class F>
 void for_each_expr_child(const Expr& e, F&& f) {
-  auto list = [&](Slot slot, const std::vector<Expr>& es) {
-    for (int i = 0; i < static_cast<int>(es.size()); i++)
-      f(Step{slot, i}, es[i]);
-  };
-  switch (e->kind) {
-    case ExprKind::Read:
-      list(Slot::Idx, e->as<Read>().idx);
-      return;
-    case ExprKind::USub:
-      f(Step{Slot::Operand, 0}, e->as<USub>().arg);
-      return;
-    case ExprKind::BinOp:
-      f(Step{Slot::Lhs, 0}, e->as<BinOp>().lhs);
-      f(Step{Slot::Rhs, 0}, e->as<BinOp>().rhs);
-      return;
-    case ExprKind::ExternCall:
-      list(Slot::Arg, e->as<ExternCall>().args);
-      return;
-    case ExprKind::WindowExpr: {
-      const auto& w = e->as<WindowExpr>();
-      for (int i = 0; i < static_cast<int>(w.idx.size()); i++) {
-        const WindowAccess& a = w.idx[i];
-        if (!a.is_interval) {
-          f(Step{Slot::Idx, i}, a.lo);
-          continue;
-        }
-        if (a.lo) f(Step{Slot::WindowLo, i}, a.lo);
-        if (a.hi) f(Step{Slot::WindowHi, i}, a.hi);
-      }
-      return;
-    }
-    case ExprKind::Const:
-    case ExprKind::StrideExpr:
-    case ExprKind::ReadConfig:
-      return;
-  }
+  detail::ExprChildren<std::remove_reference_t<F>>().visit(e, f);
 }
 
 }  // namespace exo2::cursors

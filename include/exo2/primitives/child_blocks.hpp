@@ -1,5 +1,6 @@
 // The statement lists directly inside a statement, for walks that carry
-// cursor paths (the traversal bases do not: docs/internals/traversal.md).
+// cursor paths (the traversal bases do not: docs/internals/traversal.md):
+// `child_block` of core_ir/ir_functor.hpp, with each list's path slot.
 #pragma once
 
 #include <vector>
