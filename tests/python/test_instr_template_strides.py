@@ -10,9 +10,9 @@ call gets, and the keys a template may not use."""
 from __future__ import annotations
 
 import pytest
-from exo2 import compile_procs_to_strings, instr, proc
-from exo2.errors import KernelCheckError
-from exo2.stdlib.scheduling import replace
+from exo2 import compile_procs_to_strings, config, instr, proc
+from exo2.errors import KernelCheckError, SchedulingError
+from exo2.stdlib.scheduling import replace, write_config
 from schedule_check import assert_same_results
 
 # Written as plain C loops so that the JIT compiles it on any machine. The
@@ -99,3 +99,52 @@ def test_a_stride_key_needs_a_dimension_of_a_buffer_parameter(template, key):
         f"uses the unknown key '{key}'; the keys are n, n_data, src, src_data, src_int, stride(src, 0)"
         in str(e.value)
     )
+
+
+@config
+class RowStride:
+    src: stride
+
+
+@instr(COPY_ROWS)
+def copy_rows_configured(n: size, m: size, dst: [f32][n, m], src: [f32][n, m]):
+    assert stride(dst, 1) == 1
+    assert stride(src, 1) == 1
+    assert stride(src, 0) == RowStride.src  # a unit programmed beforehand
+    for r in seq(0, n):
+        for c in seq(0, m):
+            dst[r, c] = src[r, c]
+
+
+def test_replace_proves_a_stride_precondition_from_a_config_written_before():
+    # Exo's test_ld schedule: the row stride is written to the config, then
+    # the copy becomes an instruction that requires it there.
+    p = write_config(
+        copy_plane, copy_plane.body()[0].before(), RowStride, "src", "stride(x, 1)"
+    )
+    q = replace(p, "for r in _: _", copy_rows_configured)
+    assert "RowStride.src = stride(x, 1)" in str(q)
+    assert "copy_rows_configured(n + 0, m + 0, y[1:n + 1, 2:m + 2]," in str(q)
+    for n, m in [(1, 1), (3, 5)]:
+        assert_same_results(copy_plane, q, {"n": n, "m": m})
+    # the stride of another dimension is not the one written
+    wrong = write_config(
+        copy_plane, copy_plane.body()[0].before(), RowStride, "src", "stride(x, 0)"
+    )
+    with pytest.raises(SchedulingError, match="Could not verify assertion stride"):
+        replace(wrong, "for r in _: _", copy_rows_configured)
+
+
+@instr("set_row_stride({s});")
+def set_row_stride(s: stride):
+    RowStride.src = s
+
+
+def test_replace_passes_a_stride_parameter_the_stride_it_unified_with():
+    p = write_config(
+        copy_plane, copy_plane.body()[0].before(), RowStride, "src", "stride(x, 1)"
+    )
+    q = replace(p, "RowStride.src = _", set_row_stride)
+    assert "    set_row_stride(stride(x, 1))\n" in str(q)
+    c_text, _ = compile_procs_to_strings([q], "row_stride.h")
+    assert "set_row_stride((m));" in c_text
