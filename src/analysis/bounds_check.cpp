@@ -5,11 +5,16 @@
 // loop iterators lie in their ranges, and `if` conditions (or their negation)
 // hold. At each point it proves with Z3:
 // - every index of a read, write or reduction lies in [0, extent) of the
-//   accessed buffer. An access through a window (a window parameter or a
-//   window statement's alias) is checked against the window's own extents;
-// - every window expression lies inside the buffer it windows. Exo reports
-//   accesses through windows as reads of the windowed buffer, so a window
-//   whose points or bounds leave the buffer is reported as
+//   accessed buffer. An access through a window parameter is checked
+//   against the parameter's extents (all the callee knows); an access
+//   through a window statement's alias `z = x[...]` is checked, as in Exo,
+//   where it lands: in x (the alias's own extents do not bound it);
+// - every window expression passed to a call, and every alias passed whole,
+//   lies inside the buffer it windows (the callee may access all of it).
+//   A window statement itself is checked where it is used, so a window that
+//   leaves its buffer but is never accessed there is accepted, as in Exo.
+//   Exo reports accesses through windows as reads of the windowed buffer,
+//   so a window whose points or bounds leave the buffer is reported as
 //   `x is read out-of-bounds when: ...`; an interval `lo:hi` with `hi < lo`
 //   is reported with Exo's non-negative form on `hi - lo`;
 // - every tensor dimension (arguments and allocations) is positive;
@@ -58,11 +63,23 @@ std::string shape_text(const std::vector<Expr>& shape) {
   return fmt::format("[{}]", fmt::join(parts, ","));
 }
 
+// Where a window statement's alias lies in the buffer it views (an
+// argument or allocation, never another alias: chains are composed), per
+// dimension of that buffer: a point index, or an interval's lower bound and
+// extent.
+struct AliasView {
+  Sym base;
+  std::vector<bool> is_interval;
+  std::vector<z3::expr> lo;      // the index of a point
+  std::vector<z3::expr> extent;  // of an interval (a point's is unused)
+};
+
 // What the checker knows about a buffer name in scope.
 struct BufferInfo {
   Sym root;                       // the allocation or argument owning the data
   std::vector<Expr> shape_exprs;  // extents as written (for messages)
   std::vector<z3::expr> shape;    // extents as terms
+  std::optional<AliasView> view;  // for a window statement's alias
 };
 
 // A shape as printed and as terms.
@@ -281,6 +298,22 @@ class BoundsChecker : public IRVisitor {
                     const char* verb, const SrcInfo& at) {
     const BufferInfo* info = buffer(name);
     if (!info || idx.empty() || info->shape.size() != idx.size()) return;
+    if (info->view) {
+      // Through an alias: where the access lands in the viewed buffer.
+      const AliasView& v = *info->view;
+      const BufferInfo* base = buffer(v.base);
+      if (!base || base->shape.size() != v.lo.size()) return;
+      z3::expr in_bounds = smt_.bool_value(true);
+      size_t k = 0;
+      for (size_t d = 0; d < v.lo.size(); ++d) {
+        z3::expr i =
+            v.is_interval[d] ? v.lo[d] + smt_.encode(idx[k++]) : v.lo[d];
+        in_bounds = in_bounds && 0 <= i && i < base->shape[d];
+      }
+      require(in_bounds, at,
+              fmt::format("{} is {} out-of-bounds when:", v.base.name(), verb));
+      return;
+    }
     z3::expr in_bounds = smt_.bool_value(true);
     for (size_t d = 0; d < idx.size(); ++d) {
       z3::expr i = smt_.encode(idx[d]);
@@ -290,29 +323,67 @@ class BoundsChecker : public IRVisitor {
             fmt::format("{} is {} out-of-bounds when:", name.name(), verb));
   }
 
-  void check_window(const WindowExpr& w) {
+  // Where the window expression `w` lies in the buffer it finally views
+  // (through aliases), or nullopt for a name the checker does not know.
+  std::optional<AliasView> view_of(const WindowExpr& w) {
     const BufferInfo* info = buffer(w.name);
-    if (!info || info->shape.size() != w.idx.size()) return;
+    if (!info || info->shape.size() != w.idx.size()) return std::nullopt;
     const std::vector<WindowAccess> idx = accesses(w);
-    z3::expr inside = smt_.bool_value(true);
-    for (size_t d = 0; d < idx.size(); ++d) {
-      const WindowAccess& acc = idx[d];
-      z3::expr lo = smt_.encode(acc.lo);
-      if (acc.is_interval) {
-        inside = inside && 0 <= lo && smt_.encode(acc.hi) <= info->shape[d];
-      } else {
-        inside = inside && 0 <= lo && lo < info->shape[d];
+    if (!info->view) {
+      AliasView v{w.name, {}, {}, {}};
+      for (const WindowAccess& acc : idx) {
+        z3::expr lo = smt_.encode(acc.lo);
+        v.is_interval.push_back(acc.is_interval);
+        v.extent.push_back(acc.is_interval ? smt_.encode(acc.hi) - lo : lo);
+        v.lo.push_back(lo);
       }
+      return v;
     }
-    require(inside, w.srcinfo,
-            fmt::format("{} is read out-of-bounds when:", w.name.name()));
-    for (const auto& acc : idx) {
-      if (!acc.is_interval) continue;
+    AliasView v = *info->view;
+    size_t k = 0;
+    for (size_t d = 0; d < v.lo.size(); ++d) {
+      if (!v.is_interval[d]) continue;
+      const WindowAccess& acc = idx[k++];
+      z3::expr lo = smt_.encode(acc.lo);
+      v.is_interval[d] = acc.is_interval;
+      v.extent[d] = acc.is_interval ? smt_.encode(acc.hi) - lo : lo;
+      v.lo[d] = v.lo[d] + lo;
+    }
+    return v;
+  }
+
+  // The whole view lies inside the buffer it views (a callee may access
+  // any element of a window it is passed).
+  void check_view_inside(const AliasView& v, const SrcInfo& at) {
+    const BufferInfo* base = buffer(v.base);
+    if (!base || base->shape.size() != v.lo.size()) return;
+    z3::expr inside = smt_.bool_value(true);
+    for (size_t d = 0; d < v.lo.size(); ++d) {
+      inside = inside && 0 <= v.lo[d];
+      inside =
+          inside && (v.is_interval[d] ? v.lo[d] + v.extent[d] <= base->shape[d]
+                                      : v.lo[d] < base->shape[d]);
+    }
+    require(inside, at,
+            fmt::format("{} is read out-of-bounds when:", v.base.name()));
+  }
+
+  // An interval `lo:hi` of a window has `hi - lo >= 0`.
+  void check_window_extents(const WindowExpr& w) {
+    for (const auto& acc : accesses(w)) {
+      if (!acc.is_interval || !acc.lo || !acc.hi) continue;
       Expr extent =
           make_binop(BinOpKind::Sub, acc.hi, acc.lo, w.srcinfo, acc.hi->type);
       check_non_negative(extent, smt_.encode(acc.hi) - smt_.encode(acc.lo),
                          w.srcinfo);
     }
+  }
+
+  // A window expression a call is passed lies inside its buffer.
+  void check_window(const WindowExpr& w) {
+    if (std::optional<AliasView> v = view_of(w))
+      check_view_inside(*v, w.srcinfo);
+    check_window_extents(w);
   }
 
   // ---- Data expressions: their reads, left to right -----------------------
@@ -411,11 +482,12 @@ class BoundsChecker : public IRVisitor {
     const Expr& rhs = w.rhs;
     if (rhs->kind == ExprKind::WindowExpr) {
       const auto& we = rhs->as<WindowExpr>();
-      check_window(we);
+      // Its bounds are checked where it is used (check_access, call).
+      check_window_extents(we);
       const BufferInfo* src = buffer(we.name);
       if (!src) return;
       Shape shape = window_shape(we);
-      BufferInfo info{src->root, shape.exprs, shape.terms};
+      BufferInfo info{src->root, shape.exprs, shape.terms, view_of(we)};
       // Windowing keeps the strides of the interval dimensions.
       int k = 0;
       for (size_t d = 0; d < we.idx.size(); ++d)
@@ -493,8 +565,12 @@ class BoundsChecker : public IRVisitor {
     for (size_t k = 0; k < n; ++k) {
       const FnArg& param = f.args[k];
       const Expr& arg = c.args[k];
-      if (arg->kind == ExprKind::WindowExpr)
+      if (arg->kind == ExprKind::WindowExpr) {
         check_window(arg->as<WindowExpr>());
+      } else if (arg->kind == ExprKind::Read && arg->as<Read>().idx.empty()) {
+        const BufferInfo* info = buffer(arg->as<Read>().name);
+        if (info && info->view) check_view_inside(*info->view, arg->srcinfo);
+      }
       if (param.type.kind() == TypeKind::Size) check_positive(arg);
       if (!param.type.is_tensor()) continue;
       std::optional<Shape> actual = argument_shape(arg);

@@ -194,22 +194,6 @@ struct SumForm {
     return static_cast<int>(std::count_if(
         atoms.begin(), atoms.end(), [](const auto& a) { return a.second; }));
   }
-
-  // Whether every coefficient and the constant are multiples of `d`.
-  bool divisible_by(int64_t d) const {
-    if (affine.constant % d != 0) return false;
-    for (const auto& [sym, term] : affine.terms)
-      if (term.first % d != 0) return false;
-    for (const auto& [atom, c] : atoms)
-      if (c % d != 0) return false;
-    return true;
-  }
-
-  void divide_by(int64_t d) {
-    affine.constant /= d;
-    for (auto& [sym, term] : affine.terms) term.first /= d;
-    for (auto& [atom, c] : atoms) c /= d;
-  }
 };
 
 // The affine form of an expression without opaque parts, or nullopt when it
@@ -537,10 +521,11 @@ class Simplifier final : public StmtFunctor<void(Block&)> {
       const auto& b = n->as<BinOp>();
       if ((b.op == BinOpKind::Div || b.op == BinOpKind::Mod) &&
           is_int_const(b.rhs) && b.rhs->as<Const>().int_value() > 0) {
-        if (has_opaque_part(b.lhs)) {
-          if (b.op == BinOpKind::Mod) return n;
-          return exact_division(n).value_or(merge_divisors(n));
-        }
+        // As Exo: a numerator holding a quotient, a remainder or a config
+        // read is kept as written, only nested divisors merge (`n / 8 * 8 /
+        // 8` stays; `n / 2 / 3` → `n / 6`), so printed shapes read as Exo's.
+        if (has_opaque_part(b.lhs))
+          return b.op == BinOpKind::Div ? merge_divisors(n) : n;
         return b.op == BinOpKind::Div ? simplify_division_splitting(n)
                                       : simplify_modulo(n);
       }
@@ -557,18 +542,6 @@ class Simplifier final : public StmtFunctor<void(Block&)> {
     SumForm f;
     f.add(e, 1);
     if (!f.ok || f.live_atoms() == f.occurrences) return e;
-    return sum_expr(f, e->type, e->srcinfo);
-  }
-
-  // `(c * a + d * m) / d` → `c / d * a + m` when `d` divides every
-  // coefficient of the sum (`n / 16 * 16 / 16` → `n / 16`).
-  static std::optional<Expr> exact_division(const Expr& e) {
-    const auto& b = e->as<BinOp>();
-    SumForm f;
-    f.add(b.lhs, 1);
-    const int64_t d = b.rhs->as<Const>().int_value();
-    if (!f.ok || !f.divisible_by(d)) return std::nullopt;
-    f.divide_by(d);
     return sum_expr(f, e->type, e->srcinfo);
   }
 

@@ -181,6 +181,10 @@ void SmtEncoder::bind(const Sym& s, const z3::expr& value) {
 void SmtEncoder::bind_stride(const Sym& buffer, int dim,
                              const z3::expr& value) {
   stride_bindings_.set({buffer, dim}, value);
+  // Terms encoded before the binding (a config field written with
+  // `stride(x, 0)`, read later) hold the free constant: it is that value.
+  auto it = stride_consts_.find({buffer, dim});
+  if (it != stride_consts_.end()) assume(it->second == value);
 }
 
 void SmtEncoder::bind_config(const Config& config, const std::string& field,

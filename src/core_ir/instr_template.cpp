@@ -6,16 +6,39 @@
 
 namespace exo2 {
 
+std::string instr_stride_key(const std::string& param, size_t dim) {
+  return fmt::format("stride({}, {})", param, dim);
+}
+
 std::vector<std::string> instr_template_keys(const ProcNode& instr) {
   std::vector<std::string> keys;
   for (const FnArg& a : instr.args) {
     const std::string name = a.name.name();
     keys.push_back(name);
     keys.push_back(name + "_data");
-    if (a.type.is_tensor()) keys.push_back(name + "_int");
+    if (!a.type.is_tensor()) continue;
+    keys.push_back(name + "_int");
+    for (size_t d = 0; d < a.type.shape().size(); ++d)
+      keys.push_back(instr_stride_key(name, d));
   }
   return keys;
 }
+
+namespace {
+
+// A key as written, spaces dropped and one put after each comma, so that
+// `{stride(src,0)}` and `{stride( src, 0 )}` name `stride(src, 0)`.
+std::string canonical_key(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == ' ' || c == '\t' || c == '\n') continue;
+    out += c;
+    if (c == ',') out += ' ';
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string fill_instr_template(
     const std::string& tmpl,
@@ -33,7 +56,7 @@ std::string fill_instr_template(
             fmt::format("a '{{' at offset {} is never closed (write '{{{{' "
                         "for a brace)",
                         k));
-      const std::string key = tmpl.substr(k + 1, close - k - 1);
+      const std::string key = canonical_key(tmpl.substr(k + 1, close - k - 1));
       auto it = values.find(key);
       if (it == values.end())
         throw std::invalid_argument(

@@ -1019,6 +1019,15 @@ class Unifier : private StmtFunctor<void(const Stmt&)>,
           std::optional<Expr> e = value(it->second);
           if (!e) return failed();
           arg = *e;
+          // A stride parameter takes the stride it unified with as it is
+          // (`stride(src, 0)`, not `stride(src, 0) + 0`), as Exo passes it.
+          if (a.type.is_stride() && arg->kind == ExprKind::BinOp) {
+            const auto& b = arg->as<BinOp>();
+            if (b.op == BinOpKind::Add && b.lhs->kind == ExprKind::StrideExpr &&
+                b.rhs->kind == ExprKind::Const && b.rhs->as<Const>().is_int() &&
+                b.rhs->as<Const>().int_value() == 0)
+              arg = b.lhs;
+          }
         }
       } else if (bool_params_.count(a.name)) {
         arg = bool_params_[a.name]

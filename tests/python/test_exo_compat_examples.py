@@ -43,3 +43,13 @@ def test_unsharp_writes_the_weight_once_and_keeps_results():
     assert str(p).count("weight = 1.5") == 1
     for sizes in [dict(W=1, H=1), dict(W=13, H=7)]:
         assert_same_results(unsharp.unsharp, p, sizes)
+
+
+def test_conv_keeps_an_output_pixel_in_registers_and_keeps_results():
+    conv = load("conv")
+    p = conv.schedule_conv()
+    text = str(p)
+    assert "out_reg: f32[2, 8] @ AVX2" in text
+    assert text.count("mm256_fmadd_ps(") == 2
+    for sizes in [dict(H=1, W=1, IC=1), dict(H=3, W=5, IC=7)]:
+        assert_same_results(conv.conv3x3, p, sizes, rtol=1e-4, atol=1e-5)

@@ -54,10 +54,10 @@ def test_avx2_f32_schedule_has_the_planned_shape():
     for expected in [
         "for ko in seq(0, K / 256):",
         # B packed in 16-column panels, the copy vectorized
-        "B_pack: f32[N / 16, 256, 16] @ DRAM",
+        "B_pack: f32[N / 16 * 16 / 16, 256, 16] @ DRAM",
         "mm256_storeu_ps(B_pack[i1o, i0, 8 * i1io:8 + 8 * i1io], var0[0:8])",
         # A packed so that the 6 values of a k step are adjacent
-        "A_pack: f32[M / 6, 256, 6] @ DRAM",
+        "A_pack: f32[M / 6 * 6 / 6, 256, 6] @ DRAM",
         "A_pack[i0o, i1, i0i] = A[i0i + 6 * i0o, i1 + 256 * ko]",
         "for jc in seq(0, N / 256): for io in seq(0, M / 6): for jo in seq(0, 16):",
         "C_reg: f32[6, 2, 8] @ AVX2",
@@ -74,7 +74,7 @@ def test_avx2_f32_schedule_has_the_planned_shape():
         "B_t[i1, i0] = B[i0 + 256 * ko, i1 + (N / 16 * 16 + N % 16 / 8 * 8)]",
         "avx2_assoc_reduce_add_ps(var1[0:8], C_sum)",
         # the K % 256 slice
-        "B_pack_k: f32[N / 16, K - K / 256 * 256, 16] @ DRAM",
+        "B_pack_k: f32[N / 16 * 16 / 16, K - K / 256 * 256, 16] @ DRAM",
         "C_reg_k: f32[6, 2, 8] @ AVX2",
     ]:
         assert expected in text, f"missing {expected!r}"

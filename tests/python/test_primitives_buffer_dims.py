@@ -18,6 +18,7 @@ from exo2.stdlib.scheduling import (
     mult_dim,
     rearrange_dim,
     resize_dim,
+    simplify,
     unroll_buffer,
 )
 from schedule_check import assert_same_results
@@ -550,6 +551,35 @@ def test_divide_dim_errors():
         refusal(divide_dim, whole, "t", 0, 2)
         == "Cannot divide t because buffer is passed as an argument"
     )
+
+
+@proc
+def padded_rows(n: size, m: size, y: f32[n, m]):
+    x: f32[n, (m + 7) / 8 * 8]
+    for i in seq(0, n):
+        for j in seq(0, m):
+            x[i, j] = y[i, j]
+    for i in seq(0, n):
+        for j in seq(0, m):
+            y[i, j] = 2.0 * x[i, j]
+
+
+def test_divide_dim_then_simplify_keeps_a_quotient_of_a_quotient_as_exo_prints_it():
+    # The padded extent (m + 7) / 8 * 8 divided by 8 is (m + 7) / 8 * 8 / 8:
+    # equal to (7 + m) / 8, but simplify keeps a numerator holding a quotient
+    # as written, as Exo does (docs/reference/printing.md).
+    p = simplify(divide_dim(padded_rows, "x", 1, 8))
+    assert body_text(p) == (
+        "    x: f32[n, (7 + m) / 8 * 8 / 8, 8] @ DRAM\n"
+        "    for i in seq(0, n):\n"
+        "        for j in seq(0, m):\n"
+        "            x[i, j / 8, j % 8] = y[i, j]\n"
+        "    for i in seq(0, n):\n"
+        "        for j in seq(0, m):\n"
+        "            y[i, j] = 2.0 * x[i, j / 8, j % 8]"
+    )
+    for m in [1, 7, 8, 13]:
+        assert_same_results(padded_rows, p, {"n": 3, "m": m})
 
 
 # ---- mult_dim ----------------------------------------------------------------------

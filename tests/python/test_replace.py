@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 from exo2 import SchedulingError, instr, proc
 from exo2.API_cursors import InvalidCursorError
@@ -865,6 +866,52 @@ def test_replace_refuses_unit_stride_assertion():
     assert str(e.value).startswith(
         "replace: " + "Could not verify assertion stride(src, 0) == 1 in loadu8 at "
     )
+
+
+# loadu8's template (contiguous C loads) with no precondition on the strides:
+# what Exo's replace, which does not prove a callee's preconditions, uses.
+@instr("for (int _i = 0; _i < 8; _i++) (&{dst_data})[_i] = (&{src_data})[_i];")
+def loadu8_unchecked(dst: [f32][8] @ DRAM, src: [f32][8] @ DRAM):
+    for i in seq(0, 8):
+        dst[i] = src[i]
+
+
+@proc
+def double_rows(C: [f32][2, 8]):  # a window parameter: any strides
+    C_reg: f32[2, 8]
+    for i in seq(0, 2):
+        for j in seq(0, 8):
+            C_reg[i, j] = C[i, j]
+    for i in seq(0, 2):
+        for j in seq(0, 8):
+            C[i, j] = 2.0 * C_reg[i, j]
+
+
+def test_replace_refuses_contiguous_loads_of_a_window_parameter_of_any_stride():
+    """Exo's x86 SGEMM schedule replaces the loads of its window C: [f32][6, 16]
+    by mm256_loadu_ps without proving its stride(src, 0) == 1. The kernel may
+    be called with C = X[0:6, 0:16, 1] of X: f32[6, 16, 2] (strides 32, 2):
+    its signature allows it. Exo refuses such a call only from another Exo
+    procedure; called from C, its scheduled kernel loads 8 contiguous floats,
+    the wrong elements. exo2 refuses the replace; with the precondition
+    dropped, the same schedule changes the results of a stride-2 window."""
+    with pytest.raises(SchedulingError) as e:
+        replace(double_rows, double_rows.find_loop("j"), loadu8)
+    assert str(e.value).startswith(
+        "replace: Could not verify assertion stride(src, 0) == 1 in loadu8 at "
+    )
+    exo_like = replace(double_rows, double_rows.find_loop("j"), loadu8_unchecked)
+    assert "        loadu8_unchecked(C_reg[i + 0, 0:8], C[i + 0, 0:8])" in str(exo_like)
+    X = np.random.default_rng(0).standard_normal((2, 8, 2)).astype(np.float32)
+    before, after = X.copy(), X.copy()
+    double_rows.jit()(before[:, :, 1])
+    exo_like.jit()(after[:, :, 1])
+    np.testing.assert_array_equal(before[:, :, 1], 2.0 * X[:, :, 1])
+    assert not np.array_equal(after[:, :, 1], before[:, :, 1])
+    # With unit-stride rows, as its C holds, the same replace is proven.
+    unit = double_rows.add_assertion("stride(C, 1) == 1")
+    p = replace(unit, unit.find_loop("j"), loadu8)
+    assert_same_results(unit, p, {})
 
 
 def test_replace_refuses_aliased_arguments():

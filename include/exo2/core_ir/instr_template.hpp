@@ -1,7 +1,8 @@
 // Instruction templates: the C text of an `@instr`, with `{key}` escapes
-// that each call fills (docs/instruction-selection.md). The keys of a
-// parameter `x` are `x` and `x_data`, and `x_int` (the buffer's name) for a
-// tensor or window parameter; `{{` and `}}` stand for braces.
+// that each call fills (docs/reference/memories-and-instructions.md). The
+// keys of a parameter `x` are `x` and `x_data`, and for a tensor or window
+// parameter `x_int` (the buffer's name) and `stride(x, d)` per dimension d
+// (the argument's stride there); `{{` and `}}` stand for braces.
 #pragma once
 
 #include <string>
@@ -12,12 +13,16 @@
 
 namespace exo2 {
 
+// The key of the stride of dimension `dim` of parameter `param`.
+std::string instr_stride_key(const std::string& param, size_t dim);
+
 // The keys a call of the instruction `instr` fills.
 std::vector<std::string> instr_template_keys(const ProcNode& instr);
 
 // The template with every `{key}` replaced by `values.at(key)`, as Python's
-// `str.format` does for plain names. Throws std::invalid_argument naming the
-// key on a key without value or a `{` never closed.
+// `str.format` does for plain names (spaces in a key do not matter). Throws
+// std::invalid_argument naming the key on a key without value or a `{` never
+// closed.
 std::string fill_instr_template(
     const std::string& tmpl,
     const std::unordered_map<std::string, std::string>& values);

@@ -878,12 +878,31 @@ class CFunctionEmitter : private StmtFunctor<void()>,
     for (const Stmt& s : b) stmt(s);
   }
 
+  // The C strides of a tensor or window call argument, one per dimension
+  // the callee sees (a window expression's point dimensions dropped); none
+  // for a scalar. Each is in parentheses, as `{p}` is.
+  std::vector<std::string> argument_strides(const Expr& a) {
+    std::vector<std::string> out;
+    if (!a->type.is_tensor()) return out;
+    const bool is_window = a->kind == ExprKind::WindowExpr;
+    const Sym& name = is_window ? a->as<WindowExpr>().name : a->as<Read>().name;
+    const std::vector<CIndexPtr> st = strides(name);
+    for (size_t d = 0; d < st.size(); ++d) {
+      if (is_window && !a->as<WindowExpr>().idx[d].is_interval) continue;
+      out.push_back("(" + cindex(simplify(st[d]), 0) + ")");
+    }
+    return out;
+  }
+
   void instr_call(const Call& c, const std::vector<std::string>& args) {
     std::unordered_map<std::string, std::string> values;
     for (size_t k = 0; k < args.size(); ++k) {
       const std::string pname = c.f->args[k].name.name();
       values[pname] = "(" + args[k] + ")";
       const Expr& a = c.args[k];
+      const std::vector<std::string> arg_strides = argument_strides(a);
+      for (size_t d = 0; d < arg_strides.size(); ++d)
+        values[instr_stride_key(pname, d)] = arg_strides[d];
       if (!a->type.is_window()) {
         values[pname + "_data"] = "(" + args[k] + ")";
         if (a->kind == ExprKind::Read && a->type.is_tensor())
