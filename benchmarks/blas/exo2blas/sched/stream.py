@@ -130,12 +130,18 @@ def lanes(proc, loop, m, prec, buffers, interleave=None):
     each element of a buffer one lane; the buffers are staged into vector
     registers around the loop over blocks, which is vectorized with the
     loop over lanes inside (an interchange, no reassociation). The rest of
-    a block is vectorized by whole vectors, its last few elements scalar."""
+    a block is vectorized by whole vectors, its last few elements scalar;
+    the loops before `loop` that set the buffers, by whole vectors too."""
     if isinstance(loop, str):
         loop = proc.find_loop(loop)
     factor = m.interleave if interleave is None else interleave
     width = m.lanes[prec] * factor
     name = loop.name()
+    # the loops setting the buffers first, by whole vectors (the vector loads
+    # staging the buffers then read what vector stores wrote)
+    for init in [s for s in proc.body() if isinstance(s, ForCursor)]:
+        if init.name() != name:
+            proc, _ = _vectorize(proc, init, m, prec, "perfect")
     proc = divide_loop(proc, loop, width, [f"{name}o", f"{name}i"], tail="cut")
     blocks = proc.forward(loop)
     rest = blocks.next()
