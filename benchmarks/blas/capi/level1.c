@@ -5,9 +5,6 @@
 #include "internal.h"
 
 #define EXO2BLAS_MAX_LANES 256
-/* Elements `locate` reads per call: the block holding the maximum is rescanned
- * only up to the chunk where the maximum first occurs. */
-#define EXO2BLAS_IAMAX_CHUNK 1024
 
 #define T float
 #define WIN1 struct exo_win_1f32
