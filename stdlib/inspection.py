@@ -198,10 +198,42 @@ def lrn_stmts(proc, block=_WHOLE_PROC):
     return (s for s in lrn(proc, block) if isinstance(s, StmtCursor))
 
 
+# Statements without statements inside them.
+_LEAF_STMTS = (
+    AllocCursor,
+    AssignCursor,
+    ReduceCursor,
+    CallCursor,
+    WindowStmtCursor,
+    AssignConfigCursor,
+    PassCursor,
+)
+
+
+def _nlr_stmts(proc, node):
+    """The statements of `nlr(proc, node)` (`node` forwarded), found
+    without visiting the expressions, which hold none."""
+    if isinstance(node, (InvalidCursor, BlockCursor, list, tuple)):
+        for child in proc.body() if isinstance(node, InvalidCursor) else node:
+            yield from _nlr_stmts(proc, child)
+        return
+    if isinstance(node, (ExprCursor, ExprListCursor, ArgCursor)):
+        return
+    if isinstance(node, StmtCursor):
+        yield node
+    if isinstance(node, ForCursor):
+        yield from _nlr_stmts(proc, node.body())
+    elif isinstance(node, IfCursor):
+        yield from _nlr_stmts(proc, _children(proc, node))
+    elif not isinstance(node, _LEAF_STMTS):
+        _children(proc, node)  # raises as `nlr` does on what it cannot walk
+
+
 @user_op
 def nlr_stmts(proc, block=_WHOLE_PROC):
     """The statements of `nlr(proc, block)`."""
-    return (s for s in nlr(proc, block) if isinstance(s, StmtCursor))
+    # a generator, so that `block` is forwarded when the walk starts, as in nlr
+    yield from _nlr_stmts(proc, _forward_scope(proc, block))
 
 
 # --------------------------------------------------------------------------- #
@@ -241,11 +273,41 @@ def get_declaration(proc, ctxt, name):
     return _find_declaration(proc, _context_stmt(proc, ctxt), name, AllocCursor)
 
 
+def _data_externs(expr):
+    """The names of the externs called in the data expression `expr` (the
+    indices of its reads are control expressions, where no extern is)."""
+    if isinstance(expr, ExternFunctionCursor):
+        return {expr.name()}.union(*(_data_externs(a) for a in expr.args()))
+    if isinstance(expr, BinaryOpCursor):
+        return _data_externs(expr.lhs()) | _data_externs(expr.rhs())
+    if isinstance(expr, UnaryMinusCursor):
+        return _data_externs(expr.arg())
+    return set()
+
+
+def _externs_called(block):
+    """The names of the externs called in the statements of `block`:
+    externs are data expressions, so only right-hand sides hold them."""
+    names = set()
+    for stmt in block:
+        if isinstance(stmt, (AssignCursor, ReduceCursor, AssignConfigCursor)):
+            names |= _data_externs(stmt.rhs())
+        elif isinstance(stmt, ForCursor):
+            names |= _externs_called(stmt.body())
+        elif isinstance(stmt, IfCursor):
+            names |= _externs_called(stmt.body())
+            names |= _externs_called(stmt.orelse() or ())
+    return names
+
+
 @user_op
 def get_unique_names(proc):
     """Generator of `var0`, `var1`, ... (at most 100 candidates) that no
     name in `proc` uses."""
-    used = set(get_symbols(proc))
+    # The names are those of the variables (the symbol table) and of the
+    # externs called, found without walking the index expressions.
+    used = {entry[0] for entry in proc.symbol_table()}
+    used |= _externs_called(proc.body())
     return (f"var{k}" for k in range(100) if f"var{k}" not in used)
 
 

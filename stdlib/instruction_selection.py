@@ -9,8 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from exo2.API_cursors import (
+    AssignCursor,
+    BinaryOpCursor,
     CallCursor,
+    ExternFunctionCursor,
+    ForCursor,
     InvalidCursorError,
+    ReduceCursor,
+    UnaryMinusCursor,
 )
 from exo2.rewrite.LoopIR_unification import UnificationError
 from exo2.stdlib.inspection import (
@@ -75,18 +81,61 @@ class replace_cursors:
         yield self.call
 
 
+def _expr_shape(expr):
+    """The part of a data expression unification compares literally: the
+    kinds of its nodes, binary operators and extern names. Control and
+    bool subexpressions unify by equations, whatever their shape."""
+    if not expr.type().is_numeric():
+        return "not data"
+    if isinstance(expr, BinaryOpCursor):
+        return (expr.op(), _expr_shape(expr.lhs()), _expr_shape(expr.rhs()))
+    if isinstance(expr, UnaryMinusCursor):
+        return ("-", _expr_shape(expr.arg()))
+    if isinstance(expr, ExternFunctionCursor):
+        return (expr.name(), *(_expr_shape(a) for a in expr.args()))
+    return type(expr).__name__
+
+
+def _stmt_shape(stmt):
+    """A necessary condition for `stmt` to unify with a statement
+    (docs/instruction-selection.md, "How unification works"): statements
+    of different shapes never unify, since unification requires the same
+    statement kinds, loop bodies of the same length and data expressions
+    of the same operators and externs."""
+    if isinstance(stmt, AssignCursor | ReduceCursor):
+        return (type(stmt).__name__, _expr_shape(stmt.rhs()))
+    if isinstance(stmt, ForCursor):
+        return ("for", *(_stmt_shape(s) for s in stmt.body()))
+    return type(stmt).__name__
+
+
+def _candidates(instructions):
+    """`{shape: [instruction, ...]}` (in order) of the instructions whose
+    body one statement can unify with: `replace` of one statement matches a
+    body of one statement."""
+    by_shape = {}
+    for instr in instructions:
+        body = list(instr.body())
+        if len(body) == 1:
+            by_shape.setdefault(_stmt_shape(body[0]), []).append(instr)
+    return by_shape
+
+
 @user_op
 def replace_all_stmts(proc, instructions):
     """Tries `checked_replace` with each instruction (in order) on every
-    statement, in pre-order; the first that succeeds replaces it."""
+    statement, in pre-order; the first that succeeds replaces it. Only
+    instructions whose body has the statement's shape are tried: the
+    others cannot unify with it."""
     if not isinstance(instructions, list):
         instructions = [instructions]
+    by_shape = _candidates(instructions)
     for stmt in list(nlr_stmts(proc)):
         try:
             stmt = proc.forward(stmt)
         except InvalidCursorError:
             continue
-        for instr in instructions:
+        for instr in by_shape.get(_stmt_shape(stmt), ()):
             try:
                 proc = checked_replace(proc, stmt, instr, quiet=True)
                 break

@@ -16,6 +16,8 @@ memories and precision of its operands.
 from __future__ import annotations
 
 from exo2.API_cursors import (
+    AllocCursor,
+    ArgCursor,
     AssignCursor,
     BinaryOpCursor,
     ExternFunctionCursor,
@@ -26,8 +28,9 @@ from exo2.API_cursors import (
     ReadCursor,
     ReduceCursor,
     UnaryMinusCursor,
+    WindowStmtCursor,
 )
-from exo2.stdlib.inspection import get_declaration, get_symbols, lrn, nlr_stmts
+from exo2.stdlib.inspection import get_declaration, get_symbols
 
 _MARKER = "  # <-- NODE"
 
@@ -61,28 +64,65 @@ def _memory(proc, stmt, name):
     return get_declaration(proc, stmt, name).mem()
 
 
-def _reads(proc, expr):
-    """The reads of data (not of indices) in `expr`."""
-    return [
-        e
-        for e in lrn(proc, expr)
-        if isinstance(e, ReadCursor) and e.type().is_numeric()
-    ]
+def _stmts(block):
+    """The statements of `block` and of the bodies in it, in pre-order."""
+    for stmt in block:
+        yield stmt
+        if isinstance(stmt, ForCursor):
+            yield from _stmts(stmt.body())
+        elif isinstance(stmt, IfCursor):
+            yield from _stmts(stmt.body())
+            yield from _stmts(stmt.orelse() or ())
 
 
-def _in_memory(proc, stmt, memory):
-    """Whether `stmt` writes or reads a buffer in `memory`."""
-    names = [stmt.name()] + [r.name() for r in _reads(proc, stmt.rhs())]
-    return any(_memory(proc, stmt, name) is memory for name in names)
+def _data_reads(expr):
+    """The names of the buffers read by the data expression `expr` (the
+    reads in its indices are of control values)."""
+    if isinstance(expr, ReadCursor):
+        return [expr.name()]
+    if isinstance(expr, BinaryOpCursor):
+        return _data_reads(expr.lhs()) + _data_reads(expr.rhs())
+    if isinstance(expr, UnaryMinusCursor):
+        return _data_reads(expr.arg())
+    if isinstance(expr, ExternFunctionCursor):
+        return [name for a in expr.args() for name in _data_reads(a)]
+    return []
+
+
+class _Memories:
+    """The memory of each buffer name a statement of `proc` uses, read from
+    the one declaration of that name when there is one (the declaration
+    every statement using the name sees), else found by `get_declaration`
+    from the statement."""
+
+    def __init__(self, proc, stmts):
+        self.proc = proc
+        self.declared = {}  # name -> allocations, window statements, params
+        for stmt in stmts:
+            if isinstance(stmt, AllocCursor | WindowStmtCursor):
+                self.declared.setdefault(stmt.name(), []).append(stmt)
+        for arg in proc.args():
+            self.declared.setdefault(arg.name(), []).append(arg)
+
+    def of(self, stmt, name):
+        (*others, only) = self.declared.get(name, [None])
+        if not others and isinstance(only, AllocCursor | ArgCursor):
+            return only.mem()
+        return _memory(self.proc, stmt, name)
 
 
 def unmatched_vector_stmts(proc, memory):
     """The assignments and reductions of `proc` that touch a buffer in
     `memory`, a vector memory: each needs an instruction."""
+    stmts = list(_stmts(proc.body()))
+    memories = _Memories(proc, stmts)
     return [
         s
-        for s in nlr_stmts(proc)
-        if isinstance(s, (AssignCursor, ReduceCursor)) and _in_memory(proc, s, memory)
+        for s in stmts
+        if isinstance(s, (AssignCursor, ReduceCursor))
+        and any(
+            memories.of(s, name) is memory for name in [s.name(), *_data_reads(s.rhs())]
+        )
     ]
 
 

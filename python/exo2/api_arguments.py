@@ -33,13 +33,17 @@ def checked(fn):
     def expected():
         return _resolved_annotations(fn, signature)
 
+    bind = positional_binder(signature)
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError(f"{name}: {e}") from None
-        for arg_name, value in bound.arguments.items():
+        arguments = None if kwargs else bind(args)
+        if arguments is None:
+            try:
+                arguments = signature.bind(*args, **kwargs).arguments.items()
+            except TypeError as e:
+                raise TypeError(f"{name}: {e}") from None
+        for arg_name, value in arguments:
             if arg_name not in expected():
                 continue
             kinds, message = expected()[arg_name]
@@ -56,6 +60,31 @@ def checked(fn):
         return fn(*args, **kwargs)
 
     return wrapper
+
+
+def positional_binder(signature, defaults=False):
+    """A function binding a tuple of positional arguments as
+    `signature.bind(*args).arguments.items()` does (with `defaults`, after
+    `apply_defaults()`), without its cost on every call (the functions
+    wrapped run for each cursor step): `(name, value)` pairs, or None where
+    the arguments need `signature.bind` itself (too few or too many, or
+    parameters that are not plain positional ones)."""
+    params = list(signature.parameters.values())
+    plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    if any(p.kind not in plain for p in params):
+        return lambda args: None
+    names = [p.name for p in params]
+    required = sum(1 for p in params if p.default is p.empty)
+    tail = tuple(p.default for p in params[required:])
+
+    def bind(args):
+        if not required <= len(args) <= len(names):
+            return None
+        if defaults:
+            args = args + tail[len(args) - required :]
+        return zip(names, args, strict=False)  # without defaults: the given ones
+
+    return bind
 
 
 def _resolved_annotations(fn, signature):

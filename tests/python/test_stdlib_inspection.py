@@ -4,7 +4,7 @@ predicates, navigation and structure helpers on small kernels."""
 from __future__ import annotations
 
 import pytest
-from exo2 import DRAM, SchedulingError, config, proc
+from exo2 import DRAM, Extern, SchedulingError, config, proc
 from exo2.API_cursors import (
     BlockCursor,
     ForCursor,
@@ -215,6 +215,32 @@ def test_get_unique_names_skips_names_in_use():
     names = I.get_unique_names(uses_var0)
     assert [next(names), next(names), next(names)] == ["var1", "var3", "var4"]
     assert len(list(I.get_unique_names(uses_var0))) == 98
+
+
+class _Var1(Extern):
+    """An extern whose name is a candidate of get_unique_names."""
+
+    def __init__(self):
+        super().__init__("var1")
+
+    def typecheck(self, args):
+        return args[0].type
+
+    def compile(self, args, prim_type):
+        return f"({args[0]})"
+
+
+var1 = _Var1()
+
+
+def test_get_unique_names_skips_the_names_of_externs_called():
+    @proc
+    def calls_var1(var0: f32, y: f32, z: f32):
+        var0 = var1(y)
+        z = sin(y)
+
+    names = I.get_unique_names(calls_var1)
+    assert [next(names), next(names)] == ["var2", "var3"]
 
 
 # --------------------------------------------------------------------------- #

@@ -12,8 +12,11 @@ import inspect
 
 import pytest
 from exo2 import DRAM, SchedulingError, instr, proc
+from exo2.API_cursors import InvalidCursorError
+from exo2.libs.externs import select  # noqa: F401 (used by staged)
 from exo2.libs.memories import AVX2
 from exo2.stdlib import scheduling, stdlib
+from exo2.stdlib.inspection import nlr_stmts
 from exo2.stdlib.scheduling import (
     MemoryError,
     call_site_mem_aware_replace,
@@ -196,6 +199,84 @@ def test_replace_all_stmts_tries_each_instruction_on_each_statement():
     p = replace_all_stmts(blocks, [acc4, copy4])
     assert body(p) == body(replace_all(blocks, [copy4, acc4]))
     assert replace_all_stmts(to_register, copy4) == to_register
+
+
+@proc
+def staged(n: size, x: [f32][n], y: [f32][n], s: f32):
+    assert n % 8 == 0
+    assert stride(x, 0) == 1
+    assert stride(y, 0) == 1
+    for io in seq(0, n / 8):
+        a: f32[8] @ AVX2
+        b: f32[8] @ AVX2
+        c: f32[8] @ AVX2
+        for k in seq(0, 8):
+            a[k] = x[8 * io + k]
+        for k in seq(0, 8):
+            b[k] = s
+        for k in seq(0, 8):
+            c[k] = -0.0
+        for k in seq(0, 8):
+            c[k] += a[k] * b[k]
+        for k in seq(0, 8):
+            c[k] = select(0.0, a[k], a[k], -a[k])
+        for k in seq(0, 8):
+            c[k] = -a[k]
+        for k in seq(0, 8):
+            c[k] = a[k] + b[k]
+        for k in seq(0, 8):
+            c[k] = a[k] - b[k] * c[k]
+        for k in seq(0, 8):
+            a[k] = b[k]
+            b[k] = a[k]
+        if n > 8:
+            for k in seq(0, 8):
+                y[8 * io + k] = c[k]
+        for k in seq(0, 8):
+            y[8 * io + k] = c[k]
+
+
+def _x86_instructions():
+    from exo2 import Procedure
+    from exo2.platforms import x86
+
+    return [v for v in vars(x86).values() if isinstance(v, Procedure) and v.is_instr()]
+
+
+def test_replace_all_stmts_skips_only_instructions_that_cannot_unify():
+    # replace_all_stmts tries an instruction on a statement only when their
+    # shapes (statement kinds, loop bodies, operators, externs) agree: every
+    # pair it skips is one that replace refuses.
+    from exo2.stdlib.instruction_selection import _stmt_shape
+
+    instructions = _x86_instructions()
+    shapes = {id(i): _stmt_shape(i.body()[0]) for i in instructions}
+    skipped = tried = 0
+    for stmt in nlr_stmts(staged):
+        for i in instructions:
+            if len(i.body()) == 1 and shapes[id(i)] == _stmt_shape(stmt):
+                tried += 1
+                continue
+            skipped += 1
+            with pytest.raises(SchedulingError):
+                checked_replace(staged, stmt, i, quiet=True)
+    assert tried and skipped > 10 * tried
+    # the result is that of trying every instruction on every statement
+    expected = staged
+    for stmt in list(nlr_stmts(staged)):
+        try:
+            stmt = expected.forward(stmt)
+        except InvalidCursorError:
+            continue
+        for i in instructions:
+            try:
+                expected = checked_replace(expected, stmt, i, quiet=True)
+                break
+            except SchedulingError:
+                pass
+    p = replace_all_stmts(staged, instructions)
+    assert str(p) == str(expected)
+    assert "mm256_fmadd_ps(c" in str(p) and "avx2_abs_ps(c" in str(p)
 
 
 # --------------------------------------------------------------------------- #

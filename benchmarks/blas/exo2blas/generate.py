@@ -8,7 +8,7 @@ entry points `DIR/include/exo2blas/kernels_<isa>.h`, the dispatch table
 the C layer calls through (`kernel_table.h`, `kernel_table_<isa>.c`), a
 make-style depfile `DIR/generate.d` (every Python file the generation
 loaded), and `DIR/generate_times.json` (per kernel: seconds to build and
-schedule its procs, and to emit their C).
+schedule its procs, and to emit their C, and the CPU seconds of both).
 
 The C is byte-for-byte deterministic: `--check-hashes` compares the SHA-256
 of every generated file with `benchmarks/blas/hashes/<isa>.json` (exit
@@ -48,17 +48,20 @@ def generate_level(isa, level):
     m = machine(isa)
     procs, times = [], {}
     for _, k in kernels((level,)):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         kernel_procs = [p for v in k.variants(m) for p in v.procs.values()]
         t1 = time.perf_counter()
         exo2.compile_procs_to_strings(kernel_procs, "timing.h")
-        t2 = time.perf_counter()
+        t2, c2 = time.perf_counter(), time.process_time()
         name = k.name.format(p="")
         times[name] = {
             "level": level,
             "procs": len(kernel_procs),
             "schedule_s": round(t1 - t0, 4),
             "emit_s": round(t2 - t1, 4),
+            # the process's CPU time for both: what the machine's load
+            # does not change (the machine is shared)
+            "cpu_s": round(c2 - c0, 4),
         }
         procs += kernel_procs
     c_name, h_name = level_files(isa, level)

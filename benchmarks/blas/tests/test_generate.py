@@ -99,5 +99,6 @@ def test_generated_c_matches_the_committed_hashes(tmp_path):
     times = json.loads((tmp_path / "generate_times.json").read_text())
     assert set(times["kernels"]) == {"avx2", "avx512"}
     assert len(times["kernels"]["avx2"]) == 30  # every kernel file's kernels
+    assert all(t["cpu_s"] >= 0 for t in times["kernels"]["avx2"].values())
     depfile = (tmp_path / "generate.d").read_text()
     assert "kernels/level3/trsm.py" in depfile and "exo2/" in depfile

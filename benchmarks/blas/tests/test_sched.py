@@ -61,6 +61,16 @@ def test_iamax_lanes_stay_in_index_order():
     assert "hsum" not in unit  # no maximum reassociated
 
 
+def test_iamax_rest_of_a_block_runs_by_whole_vectors():
+    unit, _ = _scheduled("iamax", "isamax", AVX512, "BLOCKMAX")
+    # the lanes of the rest, `(ii + n / 64 * 64) % 64`, proven to be `ii`
+    assert "for iio in seq(0, n % 64 / 16):" in unit
+    assert "avx512_select_f32" in unit.split("for iio in seq(0, n % 64 / 16):")[1]
+    assert "for iii in seq(0, n % 64 % 16):" in unit  # fewer than 16 left
+    # the lanes are set by vector stores, which the staging loads read
+    assert unit.index("avx512_zero_f32") < unit.index("m_lanes: f32[4, 16]")
+
+
 @proc
 def sines(n: size, x: [R][n], y: [R][n]):
     for i in seq(0, n):

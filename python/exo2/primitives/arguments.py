@@ -16,7 +16,7 @@ import re
 from .. import API_cursors as PC
 from .. import _core
 from ..API import Procedure
-from ..api_arguments import CONTROL_INTS
+from ..api_arguments import CONTROL_INTS, positional_binder
 from ..errors import KernelCheckError, SchedulingError
 from ..frontend.parse_fragment import ParseFragmentError
 from . import operation_stack
@@ -406,19 +406,24 @@ def sched_op(arg_procs):
         ):
             processor.setdata(i, name, op.__name__)
 
+        bind = positional_binder(signature, defaults=True)
+
         @functools.wraps(op)
         def wrapper(*args, **kwargs):
             site = operation_stack.call_site()
-            try:
-                bound = signature.bind(*args, **kwargs)
-            except TypeError as e:
-                raise TypeError(f"{op.__name__}: {e}") from None
-            bound.apply_defaults()
+            arguments = None if kwargs else bind(args)
+            if arguments is None:
+                try:
+                    bound = signature.bind(*args, **kwargs)
+                except TypeError as e:
+                    raise TypeError(f"{op.__name__}: {e}") from None
+                bound.apply_defaults()
+                arguments = bound.arguments.items()
             with operation_stack.running(op.__name__, site):
                 converted = {}
                 try:
                     for processor, (name, arg) in zip(
-                        processors, bound.arguments.items(), strict=True
+                        processors, arguments, strict=True
                     ):
                         converted[name] = processor(arg, converted)
                     return op(**converted)

@@ -7,10 +7,11 @@ wait for each other."""
 
 from __future__ import annotations
 
-from exo2.API_cursors import ForCursor, LiteralCursor, ReduceCursor
+from exo2.API_cursors import BinaryOpCursor, ForCursor, LiteralCursor, ReduceCursor
 from exo2.API_scheduling import (
     divide_dim,
     divide_loop,
+    rewrite_expr,
     set_memory,
     simplify,
     stage_mem,
@@ -129,14 +130,21 @@ def lanes(proc, loop, m, prec, buffers, interleave=None):
     each element of a buffer one lane; the buffers are staged into vector
     registers around the loop over blocks, which is vectorized with the
     loop over lanes inside (an interchange, no reassociation). The rest of
-    a block stays scalar."""
+    a block is vectorized by whole vectors, its last few elements scalar;
+    the loops before `loop` that set the buffers, by whole vectors too."""
     if isinstance(loop, str):
         loop = proc.find_loop(loop)
     factor = m.interleave if interleave is None else interleave
     width = m.lanes[prec] * factor
     name = loop.name()
+    # the loops setting the buffers first, by whole vectors (the vector loads
+    # staging the buffers then read what vector stores wrote)
+    for init in [s for s in proc.body() if isinstance(s, ForCursor)]:
+        if init.name() != name:
+            proc, _ = _vectorize(proc, init, m, prec, "perfect")
     proc = divide_loop(proc, loop, width, [f"{name}o", f"{name}i"], tail="cut")
     blocks = proc.forward(loop)
+    rest = blocks.next()
     copies = []  # into and out of the registers
     for buffer in buffers:
         proc = stage_mem(proc, blocks, f"{buffer}[0:{width}]", f"{buffer}_lanes")
@@ -152,7 +160,28 @@ def lanes(proc, loop, m, prec, buffers, interleave=None):
     proc, (vectors,) = _vectorize(
         proc, proc.forward(blocks).body()[0], m, prec, "perfect"
     )
-    return interleave_loop(proc, vectors)
+    proc = interleave_loop(proc, vectors)
+    return _vectorize_rest(proc, rest, m, prec)
+
+
+def _vectorize_rest(proc, rest, m, prec):
+    """The rest of a block (`ii < n % width`, lanes `(ii + n / width *
+    width) % width`), vectorized by whole vectors: each lane index is
+    proven equal to `ii` (`rewrite_expr`), then the loop is cut into vectors
+    and fewer than one vector of scalars."""
+    name = rest.name()
+    while True:
+        rest = proc.forward(rest)
+        lanes = [
+            e
+            for e in lrn(proc, rest.body())
+            if isinstance(e, BinaryOpCursor) and e.op() == "%"
+        ]
+        if not lanes:
+            break
+        proc = rewrite_expr(proc, lanes[0], name)
+    proc, _ = _vectorize(proc, rest, m, prec, "cut")
+    return proc
 
 
 def by_lanes(*buffers, loop="i"):

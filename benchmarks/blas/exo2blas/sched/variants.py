@@ -25,7 +25,6 @@ benchmarks/blas/exo2blas/sched/__init__.py).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from exo2 import ExoType, Procedure
@@ -119,11 +118,16 @@ def other(axis, letter):
 
 def set_precisions(proc, prec):
     """`proc` with every `R` parameter and allocation in `prec`."""
-    allocs = [
-        s
-        for s in nlr_stmts(proc)
-        if isinstance(s, AllocCursor) and s.type() == ExoType.R
-    ]
+    allocs = []
+    if any(
+        kind == "allocation" and type_.startswith("R")
+        for _, kind, type_, *_ in proc.symbol_table()
+    ):  # the walk over the statements only where it finds some
+        allocs = [
+            s
+            for s in nlr_stmts(proc)
+            if isinstance(s, AllocCursor) and s.type() == ExoType.R
+        ]
     for arg in proc.args():
         if arg.type() == ExoType.R:
             proc = set_precision(proc, arg.name(), prec)
@@ -138,13 +142,13 @@ def fix(proc, values):
     return simplify(proc.partial_eval(**values)) if values else proc
 
 
-_WINDOW = re.compile(r"(\w+): \[")
-
-
 def window_params(proc):
-    """Names of the window parameters (`x: [R][n]`), from the signature."""
-    signature = str(proc).split("):\n", 1)[0]
-    return _WINDOW.findall(signature)
+    """Names of the window parameters (`x: [R][n]`), in order."""
+    return [
+        name
+        for name, kind, type_, *_ in proc.symbol_table()
+        if kind == "argument" and type_.startswith("[")
+    ]
 
 
 def assert_unit_strides(proc):
