@@ -63,16 +63,22 @@ def test_columns_keeps_four_vectors_of_outputs_in_registers(machine):
     assert f"for iii in seq(0, m % {4 * lanes} % {lanes}):" in text  # the rest
 
 
-def test_triangle_vectorizes_rows_and_leaves_columns_scalar():
+def test_triangle_vectorizes_rows_and_blocks_ascending_columns():
     lower = str(_scheduled("trmv", "strmv_lnn", AVX512))
     assert "avx512_fma_f32" in lower and "avx512_hsum_f32" in lower
-    # Trans reads a column of A per output, A[j, i]: no vector load applies
-    trans = str(_scheduled("trmv", "strmv_utn", AVX512))
-    assert "avx512_load" not in trans and "avx512_fma" not in trans
-    # symv reads one part of each row along the row, the other down a column
+    # lower Trans reads A[j, i] down a column, rows ascending: panels of
+    # 4 vectors of rows, their sums in registers, below the diagonal block
+    panels = str(_scheduled("trmv", "strmv_ltn", AVX512))
+    assert "sums: f32[4, 16] @ AVX512" in panels
+    assert "for j in seq(64 + 64 * io, n):" in panels
+    assert "avx512_broadcast_element_f32" in panels
+    # upper Trans runs its rows backwards: lanes would need reversed loads
+    backwards = str(_scheduled("trmv", "strmv_utn", AVX512))
+    assert "avx512_load" not in backwards and "avx512_fma" not in backwards
+    # symv: the column part in panels, the row part vectorized in each row
     symv = str(_scheduled("symv", "dsymv_u", AVX512))
-    assert symv.count("avx512_fma_f64(") == 1  # whole vectors, then scalars
-    assert "acc += A[j, i] * x[j]" in symv  # the column part
+    assert "sums: f64[4, 8] @ AVX512" in symv and "for j in seq(0, 32 * io):" in symv
+    assert "avx512_hsum_element_f64" in symv  # a row's dot product into acc[ii]
     # syr's rows are never empty: a masked last vector, no scalar rest
     syr = str(_scheduled("syr", "ssyr_l", AVX512))
     assert "avx512_store_mask_f32(" in syr and "for j in seq" not in syr
@@ -94,34 +100,39 @@ def test_scheduled_gemv_matches_the_naive_one_across_block_boundaries(trans):
         assert (result == expected).all(), (m, n)
 
 
-def _arguments(name, n, rng):
-    """Exact-tier arguments of the naive ger, syr2 or trsv (a unit lower
-    triangle: the solution is an integer vector)."""
-    f32 = np.float32
+def _arguments(name, n, rng, dtype):
+    """Exact-tier arguments of the naive ger, syr2, symv, trmv or trsv. A
+    trsv triangle has a unit diagonal and entries in {-1, 0, 1}: the
+    solution is integers below 2^n, exact in f64 for n <= 53."""
     if name == "ger":
-        x, y, A = (
-            _ints(rng, n + 2, f32),
-            _ints(rng, n, f32),
-            _ints(rng, (n + 2, n), f32),
-        )
-        return [n + 2, n, f32(3), x, y, A]
+        x, y = _ints(rng, n + 2, dtype), _ints(rng, n, dtype)
+        return [n + 2, n, dtype(3), x, y, _ints(rng, (n + 2, n), dtype)]
+    x, y, A = _ints(rng, n, dtype), _ints(rng, n, dtype), _ints(rng, (n, n), dtype)
     if name == "syr2":
-        x, y, A = _ints(rng, n, f32), _ints(rng, n, f32), _ints(rng, (n, n), f32)
-        return [n, f32(3), x, y, A]
-    A = np.eye(n, dtype=f32) + np.tril(_ints(rng, (n, n), f32), -1)
-    return [n, A, _ints(rng, n, f32)]
+        return [n, dtype(3), x, y, A]
+    if name == "symv":
+        return [n, dtype(-2), A, x, y]
+    if name == "trsv":
+        A = rng.integers(-1, 2, (n, n)).astype(dtype)
+        np.fill_diagonal(A, 1)
+    return [n, A, x]
 
 
 @pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
 @pytest.mark.parametrize(
-    "name, variant", [("ger", "sger"), ("syr2", "ssyr2_u"), ("trsv", "strsv_lnu")]
-)
+    "name, variant",
+    [("ger", "sger"), ("syr2", "ssyr2_u"), ("symv", "ssymv_u"), ("symv", "ssymv_l"),
+     ("trmv", "strmv_ltn"), ("trsv", "dtrsv_lnu"), ("trsv", "dtrsv_utu"),
+     ("trsv", "dtrsv_utn")],
+)  # fmt: skip
 def test_scheduled_updates_and_solves_match_the_naive_ones(name, variant):
+    """Across the blocks: f32 panels of 32 rows, f64 ones of 16 (AVX2)."""
     v = _variant(name, variant, AVX2)
     naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()
     rng = np.random.default_rng(21)
-    for n in (1, 2, 7, 8, 9, 13, 19):
-        args = _arguments(name, n, rng)
+    dtype = np.float32 if variant[0] == "s" else np.float64
+    for n in (1, 2, 7, 8, 9, 13, 15, 16, 17, 31, 32, 33, 40):
+        args = _arguments(name, n, rng, dtype)
         expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
         naive(*expected)
         scheduled(*args)

@@ -10,10 +10,12 @@ from exo2.API_cursors import ForCursor
 from exo2.API_scheduling import SchedulingError
 from exo2.stdlib.stdlib import abs_rule, fma_rule, vectorize
 
-# loads and stores, scalars into vectors, arithmetic, a dot product's sum
+# loads and stores, scalars into vectors, arithmetic, register copies, a
+# dot product's sum into a scalar or an array element
 OPS = (
     "load", "store", "zero", "broadcast", "broadcast_element",
-    "add", "sub", "mul", "fma", "addmul", "muladd", "negate", "hsum",
+    "add", "sub", "mul", "fma", "addmul", "muladd", "negate", "copy",
+    "hsum", "hsum_element",
 )  # fmt: skip
 
 
