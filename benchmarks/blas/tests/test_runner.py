@@ -120,7 +120,10 @@ def test_loc_splits_algorithm_variants_and_schedule():
     assert (
         c["kernels"]["level2/gemv"]["algorithm"] == 8
     )  # the @proc, its 7 lines and decorator
-    assert c["kernels"]["level2/gemv"]["variants"] == 1
+    # one kernel(...) line holding the schedule: a schedule line
+    assert c["kernels"]["level2/gemv"]["variants"] == 0
+    assert c["kernels"]["level2/gemv"]["schedule"] == 1
+    assert c["kernels"]["level2/trmv"]["variants"] == 2  # its axes, its ")"
     assert c["library"] > 0
 
 

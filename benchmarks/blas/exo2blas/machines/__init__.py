@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from exo2.libs.memories import AVX2 as AVX2_MEMORY
 from exo2.libs.memories import AVX512 as AVX512_MEMORY
 
-from .instructions import instructions
+from .instructions import OPERATIONS, instructions
 
 PRECISIONS = ("f32", "f64")
 LETTER = {"f32": "s", "f64": "d"}
@@ -40,9 +40,19 @@ class Machine:
     l2: int = 1024 * 1024
     interleave: int = 4  # vectors processed side by side by level-1 loops
 
-    def instructions(self, prec):
-        """The instruction table of `prec` ("f32" or "f64")."""
-        return instructions(self.name, prec)
+    def instructions(self, prec, ops=None):
+        """The instruction table of `prec` ("f32" or "f64"); with `ops`,
+        only those operations (`OPERATIONS`' names), full and masked."""
+        table = instructions(self.name, prec)
+        if ops is None:
+            return table
+        unknown = set(ops) - set(OPERATIONS)
+        if unknown:
+            raise ValueError(f"unknown operations: {', '.join(sorted(unknown))}")
+        names = {
+            f"{self.name}_{op}{mask}_{prec}" for op in ops for mask in ("", "_mask")
+        }
+        return [i for i in table if i.name() in names]
 
     def block_lanes(self, prec):
         """Lanes of iamax's lane-blocked scan: one per element of the

@@ -3,6 +3,8 @@ variants (benchmarks/blas/exo2blas/sched/kernel.py, variants.py) and
 applies a schedule to each. Built on the public exo2 API and exo2.stdlib
 only."""
 
+from .by_letter import by_letter, by_trans
+from .columns import by_columns, columns
 from .kernel import (
     ANY,
     STRIDES,
@@ -14,7 +16,9 @@ from .kernel import (
     beta_cases,
     kernel,
 )
+from .rows import by_rows, rows
 from .stream import by_lanes, lanes, stream, streamed
+from .triangle import by_triangle, triangle
 from .variants import Choice, Diag, Emit, Flag, Side, Trans, Transposed, Uplo
 
 __all__ = [
@@ -36,6 +40,14 @@ __all__ = [
     "Variant",
     "VariantInfo",
     "beta_cases",
+    "by_columns",
+    "by_letter",
+    "by_rows",
+    "by_trans",
+    "by_triangle",
+    "columns",
+    "rows",
+    "triangle",
     "kernel",
     "stream",
     "streamed",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Trans, kernel
+from ...sched import Trans, by_columns, by_rows, by_trans, kernel
 
 
 @proc
@@ -19,4 +19,4 @@ def gemv(m: size, n: size, alpha: R, A: [R][m, n], x: [R][n], y: [R][m]):
         y[i] += alpha * acc
 
 
-KERNEL = kernel(gemv, axes=[Trans("A")])
+KERNEL = kernel(gemv, axes=[Trans("A")], schedule=by_trans(by_rows(), by_columns()))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import kernel
+from ...sched import by_rows, kernel
 
 
 @proc
@@ -14,4 +14,4 @@ def ger(m: size, n: size, alpha: R, x: [R][m], y: [R][n], A: [R][m, n]):
             A[i, j] += alpha * x[i] * y[j]
 
 
-KERNEL = kernel(ger)
+KERNEL = kernel(ger, schedule=by_rows())

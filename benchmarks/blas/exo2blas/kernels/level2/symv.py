@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Uplo, kernel
+from ...sched import Uplo, by_triangle, kernel
 
 
 @proc
@@ -26,4 +26,4 @@ def symv(n: size, upper: bool, alpha: R, A: [R][n, n], x: [R][n], y: [R][n]):
         y[i] += alpha * acc
 
 
-KERNEL = kernel(symv, axes=[Uplo()])
+KERNEL = kernel(symv, axes=[Uplo()], schedule=by_triangle())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Uplo, kernel
+from ...sched import Uplo, by_triangle, kernel
 
 
 @proc
@@ -19,4 +19,4 @@ def syr(n: size, upper: bool, alpha: R, x: [R][n], A: [R][n, n]):
                 A[i, j] += alpha * x[i] * x[j]
 
 
-KERNEL = kernel(syr, axes=[Uplo()])
+KERNEL = kernel(syr, axes=[Uplo()], schedule=by_triangle())

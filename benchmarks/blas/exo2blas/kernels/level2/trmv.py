@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Diag, Trans, Uplo, kernel
+from ...sched import Diag, Trans, Uplo, by_triangle, kernel
 
 
 @proc
@@ -35,4 +35,6 @@ def trmv(n: size, upper: bool, unit: bool, A: [R][n, n], x: [R][n]):
             x[n - 1 - ii] = acc
 
 
-KERNEL = kernel(trmv, axes=[Uplo(), Trans("A", flips="upper"), Diag()])
+KERNEL = kernel(
+    trmv, axes=[Uplo(), Trans("A", flips="upper"), Diag()], schedule=by_triangle()
+)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Diag, Trans, Uplo, kernel
+from ...sched import Diag, Trans, Uplo, by_triangle, kernel
 
 
 @proc
@@ -33,4 +33,6 @@ def trsv(n: size, upper: bool, unit: bool, A: [R][n, n], x: [R][n]):
                 x[i] = acc / A[i, i]
 
 
-KERNEL = kernel(trsv, axes=[Uplo(), Trans("A", flips="upper"), Diag()])
+KERNEL = kernel(
+    trsv, axes=[Uplo(), Trans("A", flips="upper"), Diag()], schedule=by_triangle()
+)

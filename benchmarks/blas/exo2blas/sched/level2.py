@@ -1,0 +1,46 @@
+"""What the level-2 automations (`rows`, `columns`, `triangle`) share:
+the inner loop of a loop, how many fused multiply-adds keep the machine
+busy, and vectorizing a loop with the part of the machine's instruction
+table level-2 code uses (`vectorize` tries every instruction on every
+statement of the proc, so a shorter table schedules faster)."""
+
+from __future__ import annotations
+
+from exo2.API_cursors import ForCursor
+from exo2.API_scheduling import SchedulingError
+from exo2.stdlib.stdlib import abs_rule, fma_rule, vectorize
+
+# loads and stores, scalars into vectors, arithmetic, register copies, a
+# dot product's sum into a scalar or an array element
+OPS = (
+    "load", "store", "zero", "broadcast", "broadcast_element",
+    "add", "sub", "mul", "fma", "addmul", "muladd", "negate", "copy",
+    "hsum", "hsum_element",
+)  # fmt: skip
+
+
+def inner_loop(proc, loop):
+    """The one loop in the body of `loop` (SchedulingError otherwise)."""
+    loop = proc.forward(loop)
+    inner = [s for s in loop.body() if isinstance(s, ForCursor)]
+    if len(inner) != 1:
+        raise SchedulingError(
+            f"expected one loop in the body of the loop over {loop.name()}, "
+            f"found {len(inner)}"
+        )
+    return inner[0]
+
+
+def in_flight(m):
+    """Independent fused multiply-adds that keep the FMA units busy."""
+    return m.fma_units * m.fma_latency
+
+
+def vectorize_loop(proc, loop, m, prec, tail):
+    """`vectorize` of `loop` for machine `m` in precision `prec` with the
+    level-2 operations; returns `(proc, vector_loop)`."""
+    proc, (vector_loop,) = vectorize(
+        proc, loop, m.lanes[prec], prec, m.memory, m.instructions(prec, OPS),
+        (fma_rule, abs_rule), tail=tail, rc=True,
+    )  # fmt: skip
+    return proc, vector_loop

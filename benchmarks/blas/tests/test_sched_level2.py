@@ -1,0 +1,187 @@
+"""The level-2 scheduling library (exo2blas.sched: rows, columns, triangle,
+by_letter): what the schedules make of the kernels, that the scheduled
+procs compute the naive ones' results exactly across their block
+boundaries, and the errors they give. The sweep (test_level2.py) checks
+every variant through the C library against the oracle."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from exo2 import SchedulingError, proc
+from exo2blas.kernels import module
+from exo2blas.machines import AVX2, AVX512
+from exo2blas.sched import Trans, by_letter, columns, kernel, rows, triangle
+from exo2blas.sched.variants import assert_unit_strides
+
+with open("/proc/cpuinfo") as _cpu:
+    _FLAGS = set(_cpu.read().split())
+RUNS_AVX2 = {"avx2", "fma"} <= _FLAGS
+
+
+def _variant(name, variant, machine):
+    k = module(2, name).KERNEL
+    return {v.name: v for v in k.variants(machine)}[variant]
+
+
+def _scheduled(name, variant, machine):
+    return _variant(name, variant, machine).procs["stride_1"]
+
+
+def _ints(rng, shape, dtype):
+    """Small integers: every sum is exact in any order (the exact tier)."""
+    return rng.integers(-4, 5, shape).astype(dtype)
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+def test_rows_jams_four_rows_around_one_pass_along_the_row(machine):
+    text = str(_scheduled("gemv", "sgemv_n", machine))
+    lanes = machine.lanes["f32"]
+    # four rows' dot products in the jammed pass and its masked last vector,
+    # one more in the pass over the m % 4 last rows (whole and masked)
+    assert text.count(f"{machine.name}_fma_f32(") == 4 + 1
+    assert text.count(f"{machine.name}_fma_mask_f32(") == 4 + 1
+    assert text.count(f"{machine.name}_hsum_f32(") == 4 + 1
+    assert "for io in seq(0, m / 4):" in text
+    assert f"for jo in seq(0, ({lanes - 1} + n) / {lanes} - 1):" in text
+
+
+def test_rows_updates_four_rows_of_ger_per_loaded_vector_of_y():
+    text = str(_scheduled("ger", "dger", AVX512))
+    assert text.count("avx512_store_f64(A[") == 4 + 1
+    assert text.count("avx512_store_mask_f64(") == 4 + 1
+    assert "for i in seq" not in text  # no scalar loop over a row left
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+def test_columns_keeps_four_vectors_of_outputs_in_registers(machine):
+    text = str(_scheduled("gemv", "dgemv_t", machine))
+    lanes, memory = machine.lanes["f64"], machine.memory.__name__
+    assert f"acc: f64[4, {lanes}] @ {memory}" in text  # the r = 4 block
+    assert f"acc: f64[1, {lanes}] @ {memory}" in text  # then one vector
+    assert f"{machine.name}_broadcast_element_f64" in text  # x[j] broadcast
+    assert f"for iii in seq(0, m % {4 * lanes} % {lanes}):" in text  # the rest
+
+
+def test_triangle_vectorizes_rows_and_blocks_ascending_columns():
+    lower = str(_scheduled("trmv", "strmv_lnn", AVX512))
+    assert "avx512_fma_f32" in lower and "avx512_hsum_f32" in lower
+    # lower Trans reads A[j, i] down a column, rows ascending: panels of
+    # 4 vectors of rows, their sums in registers, below the diagonal block
+    panels = str(_scheduled("trmv", "strmv_ltn", AVX512))
+    assert "sums: f32[4, 16] @ AVX512" in panels
+    assert "for j in seq(64 + 64 * io, n):" in panels
+    assert "avx512_broadcast_element_f32" in panels
+    # upper Trans runs its rows backwards: lanes would need reversed loads
+    backwards = str(_scheduled("trmv", "strmv_utn", AVX512))
+    assert "avx512_load" not in backwards and "avx512_fma" not in backwards
+    # symv: the column part in panels, the row part vectorized in each row
+    symv = str(_scheduled("symv", "dsymv_u", AVX512))
+    assert "sums: f64[4, 8] @ AVX512" in symv and "for j in seq(0, 32 * io):" in symv
+    assert "avx512_hsum_element_f64" in symv  # a row's dot product into acc[ii]
+    # syr's rows are never empty: a masked last vector, no scalar rest
+    syr = str(_scheduled("syr", "ssyr_l", AVX512))
+    assert "avx512_store_mask_f32(" in syr and "for j in seq" not in syr
+
+
+@pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
+@pytest.mark.parametrize("trans", ["n", "t"])
+def test_scheduled_gemv_matches_the_naive_one_across_block_boundaries(trans):
+    v = _variant("gemv", f"dgemv_{trans}", AVX2)
+    naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()
+    rng = np.random.default_rng(20)
+    # rows: blocks of 4 rows, vectors of 4; columns: blocks of 16, then 4
+    for m, n in [(1, 1), (3, 5), (4, 4), (5, 9), (17, 3), (16, 33), (37, 21)]:
+        A = _ints(rng, (m, n) if trans == "n" else (n, m), np.float64)
+        x, y = _ints(rng, n, np.float64), _ints(rng, m, np.float64)
+        expected, result = y.copy(), y.copy()
+        naive(m, n, np.float64(-2), A, x, expected)
+        scheduled(m, n, np.float64(-2), A, x, result)
+        assert (result == expected).all(), (m, n)
+
+
+def _arguments(name, n, rng, dtype):
+    """Exact-tier arguments of the naive ger, syr2, symv, trmv or trsv. A
+    trsv triangle has a unit diagonal and entries in {-1, 0, 1}: the
+    solution is integers below 2^n, exact in f64 for n <= 53."""
+    if name == "ger":
+        x, y = _ints(rng, n + 2, dtype), _ints(rng, n, dtype)
+        return [n + 2, n, dtype(3), x, y, _ints(rng, (n + 2, n), dtype)]
+    x, y, A = _ints(rng, n, dtype), _ints(rng, n, dtype), _ints(rng, (n, n), dtype)
+    if name == "syr2":
+        return [n, dtype(3), x, y, A]
+    if name == "symv":
+        return [n, dtype(-2), A, x, y]
+    if name == "trsv":
+        A = rng.integers(-1, 2, (n, n)).astype(dtype)
+        np.fill_diagonal(A, 1)
+    return [n, A, x]
+
+
+@pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
+@pytest.mark.parametrize(
+    "name, variant",
+    [("ger", "sger"), ("syr2", "ssyr2_u"), ("symv", "ssymv_u"), ("symv", "ssymv_l"),
+     ("trmv", "strmv_ltn"), ("trsv", "dtrsv_lnu"), ("trsv", "dtrsv_utu"),
+     ("trsv", "dtrsv_utn")],
+)  # fmt: skip
+def test_scheduled_updates_and_solves_match_the_naive_ones(name, variant):
+    """Across the blocks: f32 panels of 32 rows, f64 ones of 16 (AVX2)."""
+    v = _variant(name, variant, AVX2)
+    naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()
+    rng = np.random.default_rng(21)
+    dtype = np.float32 if variant[0] == "s" else np.float64
+    for n in (1, 2, 7, 8, 9, 13, 15, 16, 17, 31, 32, 33, 40):
+        args = _arguments(name, n, rng, dtype)
+        expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        naive(*expected)
+        scheduled(*args)
+        for got, want in zip(args, expected, strict=True):
+            if isinstance(got, np.ndarray):
+                assert (got == want).all(), n
+
+
+@proc
+def two_loops(n: size, x: [R][n], y: [R][n]):
+    for i in seq(0, n):
+        for j in seq(0, n):
+            y[j] += x[j]
+        for j in seq(0, n):
+            y[j] += x[j]
+
+
+def test_rows_names_a_body_without_one_inner_loop():
+    with pytest.raises(
+        SchedulingError, match="rows: expected one loop in the body"
+    ) as e:
+        rows(two_loops, "i", AVX2, "f32")
+    assert "found 2" in str(e.value)
+
+
+def test_columns_and_triangle_name_the_failing_call():
+    with pytest.raises(SchedulingError, match="columns: expected one loop"):
+        columns(two_loops, "i", AVX2, "f32")
+    with pytest.raises(SchedulingError, match="triangle: .*2 outermost loops"):
+
+        @proc
+        def twice(n: size, x: [R][n]):
+            for i in seq(0, n):
+                x[i] = 0.0
+            for i in seq(0, n):
+                x[i] = 1.0
+
+        triangle(twice, None, AVX2, "f32")
+
+
+def test_by_letter_names_a_letter_without_a_schedule():
+    gemv = module(2, "gemv").gemv
+    k = kernel(gemv, axes=[Trans("A")], schedule=by_letter("trans", n=None))
+    with pytest.raises(ValueError, match="by_letter: no schedule for trans = 't'"):
+        k.variants(AVX2)
+
+
+def test_an_instruction_table_can_be_cut_to_named_operations():
+    names = [i.name() for i in AVX2.instructions("f64", ("fma", "hsum"))]
+    assert names == ["avx2_fma_f64", "avx2_fma_mask_f64", "avx2_hsum_f64"]
+    with pytest.raises(ValueError, match="unknown operations: fmaa"):
+        AVX2.instructions("f64", ("fmaa",))
