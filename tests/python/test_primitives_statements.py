@@ -496,3 +496,23 @@ def test_rewrite_expr_keeps_divisors_literal():
         "rewrite_expr: " + "cannot rewrite 2 as 2 + 1 - 1 here: "
         "cannot divide or modulo by a non-constant value"
     )
+
+
+def test_reorder_stmts_refuses_moving_a_use_above_its_declaration():
+    # The call's effects on `s` commute with the allocation's (it has none),
+    # but after the swap the call would name a buffer not yet declared (found
+    # by the randomized schedule test: the C generator then failed).
+    @proc
+    def noop_scalar(s: f32):
+        pass
+
+    @proc
+    def use_after_alloc(n: size, y: f32[n]):
+        assert n >= 1
+        s: f32
+        noop_scalar(s)
+        s = y[0]
+        y[0] = s
+
+    with pytest.raises(SchedulingError, match="uses s, which the statement"):
+        reorder_stmts(use_after_alloc, use_after_alloc.find("s: _").expand(0, 1))
