@@ -22,24 +22,34 @@ struct Blas {
 // symbols (sgemm_) do not resolve each other's. Returns false, with a
 // message on stderr, if it cannot be loaded or lacks a routine.
 inline bool load_blas(const char *path, Blas &blas, bool deep = true) {
-  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | (deep ? RTLD_DEEPBIND : 0));
+  void *handle =
+      dlopen(path, RTLD_NOW | RTLD_LOCAL | (deep ? RTLD_DEEPBIND : 0));
   if (!handle) {
     std::fprintf(stderr, "cannot load %s: %s\n", path, dlerror());
     return false;
   }
-#define EXO2BLAS_LOAD(routine)                                                            \
-  blas.routine = reinterpret_cast<decltype(blas.routine)>(dlsym(handle, "cblas_" #routine)); \
-  if (!blas.routine) {                                                                    \
-    std::fprintf(stderr, "%s has no cblas_" #routine "\n", path);                         \
-    return false;                                                                         \
+#define EXO2BLAS_LOAD(routine)                                    \
+  blas.routine = reinterpret_cast<decltype(blas.routine)>(        \
+      dlsym(handle, "cblas_" #routine));                          \
+  if (!blas.routine) {                                            \
+    std::fprintf(stderr, "%s has no cblas_" #routine "\n", path); \
+    return false;                                                 \
   }
   EXO2BLAS_ROUTINES(EXO2BLAS_LOAD)
 #undef EXO2BLAS_LOAD
   // One thread, whatever the library's default (the runner also sets the
   // environment variables each library reads).
-  if (auto f = reinterpret_cast<void (*)(int)>(dlsym(handle, "openblas_set_num_threads"))) f(1);
-  if (auto f = reinterpret_cast<void (*)(long)>(dlsym(handle, "bli_thread_set_num_threads"))) f(1);
-  if (auto f = reinterpret_cast<int (*)(int)>(dlsym(handle, "MKL_Set_Num_Threads_Local"))) f(1);
-  if (auto f = reinterpret_cast<void (*)(int)>(dlsym(handle, "MKL_Set_Num_Threads"))) f(1);
+  if (auto f = reinterpret_cast<void (*)(int)>(
+          dlsym(handle, "openblas_set_num_threads")))
+    f(1);
+  if (auto f = reinterpret_cast<void (*)(long)>(
+          dlsym(handle, "bli_thread_set_num_threads")))
+    f(1);
+  if (auto f = reinterpret_cast<int (*)(int)>(
+          dlsym(handle, "MKL_Set_Num_Threads_Local")))
+    f(1);
+  if (auto f =
+          reinterpret_cast<void (*)(int)>(dlsym(handle, "MKL_Set_Num_Threads")))
+    f(1);
   return true;
 }
