@@ -339,7 +339,7 @@ def test_exo_signatures_are_kept():
     )
 
 
-@pytest.mark.parametrize("platform", ["sve_vla", "sve_vls", "gemmini"])
+@pytest.mark.parametrize("platform", ["sve_vla", "sve_vls"])
 def test_other_exo_platforms_raise_import_error(platform):
     with pytest.raises(ImportError, match=f"'{platform}' platform"):
         __import__(f"exo2.platforms.{platform}")
