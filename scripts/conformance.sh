@@ -19,7 +19,9 @@
 #
 # Environment: PYTHON (the interpreter that imports exo2; default python3),
 # EXO2_CONFORMANCE_CACHE (default ~/.cache/exo2-conformance),
-# EXO_VERSION (default 1.0.0).
+# EXO_VERSION (default 1.0.0), EXO2_DIFFERENTIAL_RANDOM_SEED and
+# EXO2_DIFFERENTIAL_RANDOM_STEPS (the random schedules replayed on Exo:
+# default seed 1, 400 steps).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 HARNESS="$ROOT/tests/conformance"
@@ -137,6 +139,11 @@ if [ ${#PYTEST_ARGS[@]} -eq 0 ]; then
   "$PYTHON" "$HARNESS/differential.py" --exo-python "$VENV/bin/python" \
     --exo2-python "$PYTHON" --out "$OUT/differential" || status=1
   echo "conformance: differential runs took $((SECONDS - t0)) s; report in $OUT/differential/differential.md"
+  echo "conformance: random schedules on both compilers (tests/conformance/differential_random.py)"
+  t0=$SECONDS
+  "$PYTHON" "$HARNESS/differential_random.py" --exo-python "$VENV/bin/python" \
+    --out "$OUT/differential" || status=1
+  echo "conformance: random schedules took $((SECONDS - t0)) s; report in $OUT/differential/random.md"
 fi
 echo "conformance: report in $OUT/report.md ($((SECONDS - start)) s in all)"
 exit $status
