@@ -339,7 +339,9 @@ def test_exo_signatures_are_kept():
     )
 
 
-@pytest.mark.parametrize("platform", ["neon", "rvv", "sve_vla", "sve_vls", "gemmini"])
+@pytest.mark.parametrize(
+    "platform", ["neon", "rvv", "sve_vla", "sve_vls", "gemmini", "amx"]
+)
 def test_the_other_platforms_import(platform):
     """A scheduling library imports every platform, whatever it targets."""
     __import__(f"exo2.platforms.{platform}")

@@ -271,6 +271,8 @@ class AMX_TILE(StaticMemory):
         "float": 4,
         "double": 8,
         "int8_t": 1,
+        "uint8_t": 1,
+        "uint16_t": 2,
         "int32_t": 4,
         "int_fast32_t": 4,
     }
