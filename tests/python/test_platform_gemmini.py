@@ -5,7 +5,9 @@ change with EXO2_REGEN_GOLDEN=1 and review the diff); code written as an
 instruction's body is what `replace` selects it for; a scheduled tile kernel
 generates the Gemmini calls and compiles against a stub of Gemmini's header
 (syntax only: no Gemmini here); the bodies of the arithmetic instructions
-run through the JIT as plain procedures and match NumPy."""
+run through the JIT as plain procedures and match NumPy; scheduled kernels
+run on exo2's software model of the Gemmini functions (gemmini_emulator/)
+and match NumPy."""
 
 from __future__ import annotations
 
@@ -29,10 +31,14 @@ from exo2.platforms.gemmini import (
     ConfigStore,
     acc_scale,
     clamp,
+    ld_acc_i32,
     ld_i8,
+    ld_i8_id1,
+    ld_i8_id2,
     matmul_acc_i8,
     relu,
     st_acc_i8,
+    st_acc_i32,
     zero_acc_i32,
 )
 from exo2.stdlib.scheduling import call_eqv, inline, replace, simplify
@@ -385,3 +391,87 @@ def test_block_and_strided_load_bodies(rng, tmp_path):
     strided(n, m, src, dst)
     assert np.array_equal(dst[:, :m], src[::2])
     assert not dst[:, m:].any()
+
+
+# --------------------------------------------------------------------------
+# scheduled kernels run on a software model of Gemmini (gemmini_emulator/,
+# exo2's own model of the functions the templates call)
+
+EMULATOR = Path(__file__).parent / "gemmini_emulator"
+
+
+def on_emulator(p):
+    return exo2.jit(p, extra_cflags=[f"-I{EMULATOR}", "-Wno-int-to-pointer-cast"])
+
+
+def scaled_i8(acc, scale, act):
+    out = np.trunc(np.clip(acc * np.float32(scale), -128, 127))
+    return (np.maximum(out, 0) if act else out).astype(np.int8)
+
+
+def test_scheduled_tile_runs_on_the_gemmini_model(rng):
+    kernel = on_emulator(scheduled_tile_matmul())
+    A = ints(rng, (16, 16))
+    B = ints(rng, (16, 16))
+    C = np.zeros((16, 16), np.int8)
+    kernel(A, B, C, np.array(0.01, np.float32))
+    product = A.astype(np.int32) @ B.astype(np.int32)
+    assert np.array_equal(C, scaled_i8(product, 0.01, False))
+
+
+@proc
+def accumulate_tiles(
+    n: size, A: i8[n, 16, 16], B: i8[n, 16, 16], bias: i32[16, 16], C: i32[16, 16]
+):
+    assert n >= 1
+    a: i8[16, 16] @ GEMM_SCRATCH
+    b: i8[16, 16] @ GEMM_SCRATCH
+    acc: i32[16, 16] @ GEMM_ACCUM
+    ld_acc_i32(16, 16, bias, acc)
+    for t in seq(0, n):
+        ld_i8_id1(16, 16, A[t, :, :], a)
+        ld_i8_id2(16, 16, B[t, :, :], b)
+        matmul_acc_i8(16, 16, 16, a, b, acc)
+    st_acc_i32(16, 16, acc, C)
+
+
+def test_accumulating_kernel_and_its_v2_schedule_run_on_the_gemmini_model(rng):
+    """The accumulator path (i32 loads, += products, full i32 store), as
+    written and after swapping in the `_v2` forms and hoisting their
+    configuration out of the loop (`lift_config`)."""
+    p = call_eqv(accumulate_tiles, "matmul_acc_i8(_)", gemmini.matmul_acc_i8_v2)
+    p = inline(p, "matmul_acc_i8_v2(_)")
+    p = gemmini.lift_config(p, "config_matmul()")
+    assert str(p).index("config_matmul()") < str(p).index("for t in seq")
+    n = 3
+    A = ints(rng, (n, 16, 16))
+    B = ints(rng, (n, 16, 16))
+    bias = ints(rng, (16, 16), np.int32, -5000, 5000)
+    expected = bias + np.einsum(
+        "tik,tkj->ij", A.astype(np.int32), B.astype(np.int32)
+    ).astype(np.int32)
+    for kernel in (accumulate_tiles, p):
+        C = np.zeros((16, 16), np.int32)
+        on_emulator(kernel)(n, A, B, bias, C)
+        assert np.array_equal(C, expected)
+
+
+@proc
+def partial_tile(A: i8[12, 10], B: i8[10, 7], C: i8[12, 7], scale: f32, act: bool):
+    a: i8[12, 16] @ GEMM_SCRATCH
+    b: i8[10, 16] @ GEMM_SCRATCH
+    acc: i32[12, 16] @ GEMM_ACCUM
+    zero_acc_i32(12, 7, acc)
+    ld_i8(12, 10, A, a)
+    ld_i8(10, 7, B, b)
+    matmul_acc_i8(12, 7, 10, a, b, acc)
+    st_acc_i8(12, 7, scale, act, acc, C)
+
+
+def test_partial_tiles_and_relu_run_on_the_gemmini_model(rng):
+    A = ints(rng, (12, 10), lo=-20, hi=20)
+    B = ints(rng, (10, 7), lo=-20, hi=20)
+    C = np.zeros((12, 7), np.int8)
+    on_emulator(partial_tile)(A, B, C, np.array(0.5, np.float32), True)
+    product = A.astype(np.int32) @ B.astype(np.int32)
+    assert np.array_equal(C, scaled_i8(product, 0.5, True))
