@@ -159,6 +159,12 @@ def test_replace_schedules_a_tile_product_onto_amx():
     assert "_tile_loadconfig(exo2_amx_config);" in c
 
 
+def test_tile_memory_names_its_compiler_flags():
+    from exo2.backend.target_flags import target_flags
+
+    assert target_flags([scheduled_tile_product()]) == ["-mamx-tile", "-mamx-int8"]
+
+
 def test_scheduled_tile_product_compiles_with_amx_flags(tmp_path):
     if shutil.which("gcc") is None:
         pytest.skip("gcc is not installed")

@@ -289,6 +289,10 @@ class AMX_TILE(StaticMemory):
         return "#include <immintrin.h>"
 
     @classmethod
+    def c_flags(cls):
+        return ("-mamx-tile", "-mamx-int8")
+
+    @classmethod
     def can_read(cls):
         return False
 
