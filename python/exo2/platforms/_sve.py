@@ -1,7 +1,7 @@
 """The instruction families shared by `sve_vla` and `sve_vls`
 (docs/platform-sve-gemmini-amx.md).
 
-Both platforms hold vectors of f32 or f64 in SVE registers and differ in
+Both platforms hold vectors of f16, f32 or f64 in SVE registers and differ in
 what a register is: `sve_vla` keeps the vector length unknown (sizeless
 `svfloat32_t`, every instruction predicated on its lane count, so the C runs
 on any SVE machine), `sve_vls` fixes it at compile time
@@ -26,15 +26,15 @@ from ._instruction_text import instr_from_text
 
 @dataclass(frozen=True)
 class SveVector:
-    """One kind of register: a lane count of f32 or f64 in a memory.
+    """One kind of register: a lane count of f16, f32 or f64 in a memory.
 
     Its fields fill the `$`-placeholders of family texts."""
 
     memory: str  # the exo2 memory's name
-    prec: str  # f32 / f64
+    prec: str  # f16 / f32 / f64
     lanes: int
     prefix: str  # instruction-name prefix: sve_vla / sve_vls
-    bits: int  # element width: 32 / 64
+    bits: int  # element width: 16 / 32 / 64
     all: str  # C predicate of every lane the register holds
 
     @property
@@ -52,6 +52,9 @@ def _fields(v, **more):
         "b": v.bits,
         "ALL": v.all,
         "FIRST_N": f"svwhilelt_b{v.bits}_s64(0, {{n}})",
+        # exo2's f16 is C's _Float16; the ACLE loads and stores take
+        # float16_t (__fp16) pointers.
+        "AT": "(float16_t *)&" if v.prec == "f16" else "&",
         **more,
     }
 
@@ -86,7 +89,7 @@ def define_families(module_globals, vectors, origin):
             [("dst", reg), ("src", vec)],
             ["stride(src, 0) == 1", *unit],
             every + "dst[i] = src[i]",
-            "{dst_data} = svld1_$prec($ALL, &{src_data});",
+            "{dst_data} = svld1_$prec($ALL, $AT{src_data});",
             v,
         )
         define(
@@ -94,7 +97,7 @@ def define_families(module_globals, vectors, origin):
             [("dst", vec), ("src", reg)],
             ["stride(src, 0) == 1", *unit],
             every + "dst[i] = src[i]",
-            "svst1_$prec($ALL, &{dst_data}, {src_data});",
+            "svst1_$prec($ALL, $AT{dst_data}, {src_data});",
             v,
         )
         define(
@@ -103,7 +106,7 @@ def define_families(module_globals, vectors, origin):
             ["stride(src, 0) == 1", *unit, *bounded],
             first_n + "dst[i] = src[i]",
             "{dst_data} = svsel_$prec($FIRST_N, "
-            "svld1_$prec($FIRST_N, &{src_data}), {dst_data});",
+            "svld1_$prec($FIRST_N, $AT{src_data}), {dst_data});",
             v,
         )
         define(
@@ -111,7 +114,7 @@ def define_families(module_globals, vectors, origin):
             [("dst", vec), ("src", reg), ("n", "size")],
             ["stride(src, 0) == 1", *unit, *bounded],
             first_n + "dst[i] = src[i]",
-            "svst1_$prec($FIRST_N, &{dst_data}, {src_data});",
+            "svst1_$prec($FIRST_N, $AT{dst_data}, {src_data});",
             v,
         )
 

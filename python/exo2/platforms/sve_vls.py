@@ -2,9 +2,9 @@
 
 The `SVE_VLS` memory holds SVE registers whose length is fixed when the C is
 compiled (`-msve-vector-bits=128`, `256` or `512`): f32 vectors of 4, 8 or
-16 lanes and f64 vectors of 2, 4 or 8, typed with `arm_sve_vector_bits` so
-that leading extents make arrays of registers (register blocking, as with
-Neon). Every buffer states its length by its lane count; the C checks that
+16 lanes, f64 vectors of 2, 4 or 8 and f16 vectors of 8, 16 or 32, typed
+with `arm_sve_vector_bits` so that leading extents make arrays of registers
+(register blocking, as with Neon). Every buffer states its length by its lane count; the C checks that
 the compiler was given that length (`_Static_assert`), so code for 256-bit
 registers does not silently run on 512-bit ones. Instructions use all-true
 predicates: `sve_vls_vld_8xf32`, `sve_vls_vfmadd_8xf32_8xf32`, ... (the
@@ -29,10 +29,14 @@ _BITS = (128, 256, 512)
 
 class SVE_VLS(Memory):
     """SVE registers of a length fixed at compile time: the last extent is
-    the lane count (bits / 32 for f32, bits / 64 for f64); leading extents
-    make an array of registers."""
+    the lane count (bits / 32 for f32, bits / 64 for f64, bits / 16 for
+    f16); leading extents make an array of registers."""
 
-    _ELEMENT_BITS = {"float": (32, "f32"), "double": (64, "f64")}
+    _ELEMENT_BITS = {
+        "float": (32, "f32"),
+        "double": (64, "f64"),
+        "_Float16": (16, "f16"),
+    }
 
     @classmethod
     def global_(cls):
@@ -42,6 +46,8 @@ class SVE_VLS(Memory):
             "typedef svfloat32_t exo2_sve_vls_f32 "
             "__attribute__((arm_sve_vector_bits(__ARM_FEATURE_SVE_BITS)));\n"
             "typedef svfloat64_t exo2_sve_vls_f64 "
+            "__attribute__((arm_sve_vector_bits(__ARM_FEATURE_SVE_BITS)));\n"
+            "typedef svfloat16_t exo2_sve_vls_f16 "
             "__attribute__((arm_sve_vector_bits(__ARM_FEATURE_SVE_BITS)));\n"
             "#else\n"
             '#error "SVE_VLS registers need -msve-vector-bits=<bits>"\n'
@@ -61,7 +67,7 @@ class SVE_VLS(Memory):
         if not shape:
             raise MemGenError(f"{srcinfo}: SVE_VLS vectors are not scalar values")
         if prim_type not in cls._ELEMENT_BITS:
-            raise MemGenError(f"{srcinfo}: SVE_VLS vectors must be f32 or f64")
+            raise MemGenError(f"{srcinfo}: SVE_VLS vectors must be f32, f64 or f16")
         element_bits, prec = cls._ELEMENT_BITS[prim_type]
         widths = [bits // element_bits for bits in _BITS]
         lanes = shape[-1]
@@ -95,6 +101,7 @@ define_families(
         for prec, width, all_lanes in (
             ("f32", 32, "svptrue_b32()"),
             ("f64", 64, "svptrue_b64()"),
+            ("f16", 16, "svptrue_b16()"),
         )
     ],
     "exo2.platforms.sve_vls",
