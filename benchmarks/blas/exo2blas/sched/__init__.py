@@ -3,6 +3,7 @@ variants (benchmarks/blas/exo2blas/sched/kernel.py, variants.py) and
 applies a schedule to each. Built on the public exo2 API and exo2.stdlib
 only."""
 
+from .band import band, by_band
 from .by_letter import by_letter, by_trans
 from .columns import by_columns, columns
 from .kernel import (
@@ -39,7 +40,9 @@ __all__ = [
     "Uplo",
     "Variant",
     "VariantInfo",
+    "band",
     "beta_cases",
+    "by_band",
     "by_columns",
     "by_letter",
     "by_rows",

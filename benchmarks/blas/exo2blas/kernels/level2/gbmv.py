@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Emit, kernel
+from ...sched import Emit, by_band, by_trans, kernel
 
 
 def gbmv(trans):
@@ -64,4 +64,10 @@ def gbmv(trans):
     return gbmv
 
 
-KERNEL = kernel(gbmv, axes=[Emit("trans", ("t", "n"))])
+# NoTrans: the rows kl <= i < n - ku hold their whole band; Trans walks
+# diagonals of the storage (no unit stride): naive
+KERNEL = kernel(
+    gbmv,
+    axes=[Emit("trans", ("t", "n"))],
+    schedule=by_trans(by_band(rows=("kl", "n - ku")), None),
+)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Uplo, kernel
+from ...sched import Uplo, by_band, by_letter, kernel
 
 
 @proc
@@ -41,4 +41,12 @@ def sbmv(
         y[i] += alpha * acc
 
 
-KERNEL = kernel(sbmv, axes=[Uplo()])
+# the stored half's row is vectorized where it lies inside the matrix; the
+# other half walks a diagonal of the storage and stays scalar
+KERNEL = kernel(
+    sbmv,
+    axes=[Uplo()],
+    schedule=by_letter(
+        "upper", u=by_band(rows=("0", "n - k")), l=by_band(rows=("k", "n"))
+    ),
+)

@@ -3,14 +3,15 @@
 band storage (upper row i holds A(i, j) at column j - i, lower row i at
 column k + j - i). In place: each case visits x in the order that reads
 only entries not yet overwritten (ascending i, or descending as
-`n - 1 - ii`). Band storage does not transpose into band storage, so
+`n - 1 - ii`); a NoTrans row sums its band in the order of the storage
+row, columns ascending (vectorizable). Band storage does not transpose into band storage, so
 `trans` is a flag of the source with both branches."""
 
 from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Diag, Flag, Uplo, kernel
+from ...sched import Diag, Flag, Uplo, by_band, by_trans, kernel
 
 
 @proc
@@ -60,10 +61,17 @@ def tbmv(
                     acc = x[n - 1 - ii]
                 else:
                     acc = A[n - 1 - ii, k] * x[n - 1 - ii]
-                for d in seq(1, k + 1):
-                    if n - 1 - ii - d >= 0:
-                        acc += A[n - 1 - ii, k - d] * x[n - 1 - ii - d]
+                for d in seq(0, k):
+                    if n - 1 - ii - k + d >= 0:
+                        acc += A[n - 1 - ii, d] * x[n - 1 - ii - k + d]
                 x[n - 1 - ii] = acc
 
 
-KERNEL = kernel(tbmv, axes=[Uplo(), Flag("trans", ("t", "n")), Diag()])
+# NoTrans reads a row of the storage forwards: vectorized where the band
+# lies inside the matrix; Trans walks a diagonal of the storage (no unit
+# stride): naive (docs/blas-library.md)
+KERNEL = kernel(
+    tbmv,
+    axes=[Uplo(), Flag("trans", ("t", "n")), Diag()],
+    schedule=by_trans(by_band(rows=("0", "n - k")), None),
+)

@@ -1,13 +1,14 @@
 """tbsv: solves op(A) x = b for a triangular band matrix with `k`
 off-diagonals, x overwriting b, by substitution in the order each case
-needs (ascending i, or descending as `n - 1 - ii`); storage as in tbmv
-(benchmarks/blas/exo2blas/kernels/level2/tbmv.py)."""
+needs (ascending i, or descending as `n - 1 - ii`), a NoTrans row's band
+summed in the order of the storage row, columns ascending; storage as in
+tbmv (benchmarks/blas/exo2blas/kernels/level2/tbmv.py)."""
 
 from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Diag, Flag, Uplo, kernel
+from ...sched import Diag, Flag, Uplo, by_band, by_trans, kernel
 
 
 @proc
@@ -54,13 +55,20 @@ def tbsv(
             for i in seq(0, n):
                 acc: R
                 acc = x[i]
-                for d in seq(1, k + 1):
-                    if i - d >= 0:
-                        acc += -A[i, k - d] * x[i - d]
+                for d in seq(0, k):
+                    if i - k + d >= 0:
+                        acc += -A[i, d] * x[i - k + d]
                 if unit:
                     x[i] = acc
                 else:
                     x[i] = acc / A[i, k]
 
 
-KERNEL = kernel(tbsv, axes=[Uplo(), Flag("trans", ("t", "n")), Diag()])
+# NoTrans reads a row of the storage forwards: vectorized where the band
+# lies inside the matrix; Trans walks a diagonal of the storage (no unit
+# stride): naive (docs/blas-library.md)
+KERNEL = kernel(
+    tbsv,
+    axes=[Uplo(), Flag("trans", ("t", "n")), Diag()],
+    schedule=by_trans(by_band(rows=("k", "n")), None),
+)

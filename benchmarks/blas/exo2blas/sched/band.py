@@ -1,0 +1,147 @@
+"""`band`: the level-2 automation for a loop over the rows of a band
+matrix (gbmv, sbmv, tbmv, tbsv in row-major band storage), whose inner
+loops run over the band's diagonal offsets `d` with a guard that keeps
+the row's column inside the matrix (`if i - kl + d >= 0 and i - kl + d <
+n:`).
+
+In the rows named by `rows=(first, end)` that guard holds for the whole
+band, so the row loop is cut into a head (rows before `first`), a body of
+constant band width and a tail (rows from `end`), under a `specialize` on
+`first <= end` within the loop's bounds and a band of at least one
+element (a band as wide as the matrix, or an empty one, keeps the naive
+loop). The body's guards are dropped by `eliminate_dead_code`, which
+proves them true there. A body whose only inner loop is a band along a
+row (gbmv's NoTrans form, `A[i, d] * x[i - kl + d]`; tbmv's NoTrans rows)
+is a dense row pass and goes to `rows` (four rows jammed, a masked last
+vector); where exo2 refuses the jam (tbsv: a row reads what the row
+before wrote) and in sbmv, each unguarded band loop along a row is
+vectorized in every body row, its last vector masked. Band loops that
+walk a diagonal of the storage (`A[i - d, d]`: the Trans forms, the
+second half of sbmv) have no unit stride in either loop and stay scalar.
+A band row must run forwards along the storage row (`A[i, d]`, not
+`A[i, k - d]`): the lanes of a vector load ascend."""
+
+from __future__ import annotations
+
+from exo2.API_cursors import ForCursor, IfCursor, LiteralCursor, ReadCursor
+from exo2.API_scheduling import (
+    FormattedExprStr,
+    SchedulingError,
+    cut_loop,
+    eliminate_dead_code,
+    shift_loop,
+    simplify,
+    user_op,
+)
+from exo2.stdlib.inspection import nlr_stmts
+from exo2.stdlib.stdlib import attempt, specialize_
+
+from .level2 import vectorize_loop
+from .rows import rows as dense_rows
+from .triangle import contiguous, outermost_loop
+
+
+def _guarded(loop):
+    """Whether `loop`'s body is one `if` without `else` (a band guard)."""
+    body = loop.body()
+    return len(body) == 1 and isinstance(body[0], IfCursor) and not body[0].orelse()
+
+
+def _band_loops(proc, scope):
+    """The loops over the band in the body of the row loop `scope`."""
+    return [s for s in nlr_stmts(proc, scope.body()) if isinstance(s, ForCursor)]
+
+
+def _is(expr, text):
+    """Whether the bound `expr` is the literal or the name `text`."""
+    if isinstance(expr, LiteralCursor):
+        return str(expr.value()) == text.strip()
+    return isinstance(expr, ReadCursor) and expr.name() == text.strip()
+
+
+def _from_zero(proc, loop):
+    loop = proc.forward(loop)
+    if isinstance(loop.lo(), LiteralCursor) and loop.lo().value() == 0:
+        return proc
+    return shift_loop(proc, loop, 0)  # vectorize divides from 0
+
+
+@user_op
+def band(proc, loop, m, prec, rows, r=4):
+    """Schedules `loop` (a cursor, its iterator's name, or None for the
+    proc's one outermost loop), a loop over the rows of a band, for machine
+    `m` in precision `prec`. `rows = (first, end)` (expressions in the
+    proc's parameters) are the rows whose band lies inside the matrix:
+    there every band loop along a contiguous row of the storage is
+    unguarded and vectorized; `r` rows are jammed when the band loop is
+    the row's only loop (`rows`)."""
+    if loop is None:
+        loop = outermost_loop(proc)
+    elif isinstance(loop, str):
+        loop = proc.find_loop(loop)
+    first, end = rows
+    name = loop.name()
+    guarded = [s for s in _band_loops(proc, loop) if _guarded(s)]
+    if not guarded:
+        raise SchedulingError(f"the loop over {name} has no guarded band loop")
+    conds, exprs = [f"{first} <= {end}"], []
+    if not _is(loop.lo(), first):
+        conds, exprs = [f"_ <= {first}", *conds], [loop.lo()]
+    if not _is(loop.hi(), end):
+        conds, exprs = conds + [f"{end} <= _"], exprs + [loop.hi()]
+    for band_loop in [s for s in guarded if contiguous(proc, s)]:
+        # a band of at least one element has a last vector to mask (an
+        # empty one, tbmv's with k = 0, keeps the naive loop)
+        conds, exprs = [*conds, "_ < _"], [*exprs, band_loop.lo(), band_loop.hi()]
+    cond = FormattedExprStr(" and ".join(conds), *exprs)
+    proc, (inside,) = specialize_(proc, loop, cond, rc=True)
+    body = inside.body()[0]
+    if not _is(body.lo(), first):
+        proc = cut_loop(proc, body, first)
+        body = proc.forward(body).next()
+    if not _is(body.hi(), end):
+        proc = cut_loop(proc, body, end)
+    body = proc.forward(body)
+    unguarded = []
+    for band_loop in _band_loops(proc, body):
+        band_loop = proc.forward(band_loop)
+        if not _guarded(band_loop):
+            continue
+        guard = band_loop.body()[0]
+        try:
+            proc = eliminate_dead_code(proc, guard)
+        except SchedulingError:
+            continue  # a guard the body's rows do not make true stays
+        band_loop = proc.forward(band_loop)
+        if not _guarded(band_loop) and contiguous(proc, band_loop):
+            unguarded.append(band_loop)
+    if not unguarded:
+        raise SchedulingError(
+            f"no band loop along a row is unguarded in the rows "
+            f"seq({first}, {end}) of the loop over {name}"
+        )
+    proc = simplify(proc)
+    body = proc.forward(body)
+    for band_loop in unguarded:
+        proc = _from_zero(proc, band_loop)
+    if len(_band_loops(proc, body)) == 1 and r > 1:
+        # a dense row pass; not in a substitution (tbsv), whose row reads
+        # what the row before wrote: exo2 refuses the jam
+        proc, jammed = attempt(dense_rows)(
+            _from_zero(proc, body), body, m, prec, r=r, rs=True
+        )
+        if jammed:
+            return proc
+    for band_loop in unguarded:
+        proc, _ = vectorize_loop(proc, band_loop, m, prec, "cut_and_predicate")
+    return proc
+
+
+def by_band(loop=None, *, rows, **options):
+    """The schedule `kernel(..., schedule=by_band(rows=(first, end)))`
+    names: `band` of `loop` with the variant's machine and precision."""
+
+    def schedule(proc, v):
+        return band(proc, loop, v.machine, v.prec, rows, **options)
+
+    return schedule

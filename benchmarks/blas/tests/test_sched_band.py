@@ -1,0 +1,246 @@
+"""The banded level-2 schedule (exo2blas.sched.band): what it makes of
+gbmv, sbmv, tbmv and tbsv, that the scheduled procs compute the naive
+ones' results (exactly on small integers, whatever the order; within the
+suite's bound on floats) across band widths 0, 1, k near n and beyond,
+odd n and n = 1, and the errors it gives. The sweep (test_level2.py)
+checks every variant through the C library against the oracle; n = 0 is a
+quick return of the C layer (a proc's `size` is positive)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from exo2 import SchedulingError, proc
+from exo2blas.kernels import module
+from exo2blas.machines import AVX2, AVX512
+from exo2blas.sched import band, by_band, kernel
+from exo2blas.sched.variants import assert_unit_strides, set_precisions
+
+with open("/proc/cpuinfo") as _cpu:
+    _FLAGS = set(_cpu.read().split())
+RUNS_AVX2 = {"avx2", "fma"} <= _FLAGS
+
+# the variants `band` vectorizes; the others stay naive (docs/blas-library.md)
+SCHEDULED = {
+    "gbmv": ["sgbmv_n", "dgbmv_n"],
+    "sbmv": ["ssbmv_u", "ssbmv_l", "dsbmv_u", "dsbmv_l"],
+    "tbmv": [f"{p}tbmv_{u}n{d}" for p in "sd" for u in "ul" for d in "un"],
+    "tbsv": [f"{p}tbsv_{u}n{d}" for p in "sd" for u in "ul" for d in "un"],
+}
+SIZES = (1, 2, 3, 7, 8, 9, 16, 17, 33, 40)
+
+
+def _variants(name, machine):
+    return {v.name: v for v in module(2, name).KERNEL.variants(machine)}
+
+
+@pytest.fixture(scope="module", params=[AVX2, AVX512], ids=lambda m: m.name)
+def variants(request):
+    machine = request.param
+    return machine, {name: _variants(name, machine) for name in SCHEDULED}
+
+
+def test_the_band_loop_is_vectorized_in_the_body_rows(variants):
+    machine, found = variants
+    isa = machine.name
+    for name, names in SCHEDULED.items():
+        for variant in names:
+            text = str(found[name][variant].procs["stride_1"])
+            prec = "f32" if variant[0] == "s" else "f64"
+            assert f"{isa}_fma_{prec}(" in text, variant
+            assert f"{isa}_fma_mask_{prec}(" in text, variant  # the band's last vector
+            assert text.startswith("def ") and "    else:\n" in text, variant
+            # the naive proc stays for a band as wide as the matrix, or empty
+            assert "stride_any" not in text
+    gbmv = str(found["gbmv"]["dgbmv_n"].procs["stride_1"])
+    assert "if 0 <= kl and kl <= -ku + n and -ku + n <= m and 0 < 1 + kl + ku:" in gbmv
+    assert "for io in seq(0, (-kl - ku + n) / 4):" in gbmv  # four rows jammed
+    assert gbmv.count(f"{isa}_hsum_f64(") == 4 + 1
+    # tbmv's rows jam too (each row writes x[i] after its band is read);
+    # tbsv's substitution reads what the row before wrote: one row a pass
+    assert "for io in seq" in str(found["tbmv"]["stbmv_unn"].procs["stride_1"])
+    assert "for io in seq" not in str(found["tbsv"]["stbsv_unn"].procs["stride_1"])
+    # sbmv: the stored row vectorized, the half read down a diagonal scalar
+    sbmv = str(found["sbmv"]["ssbmv_u"].procs["stride_1"])
+    assert "for i in seq(0, -k + n):" in sbmv
+    assert "acc += A[-d + i, d] * x[-d + i]" in sbmv
+
+
+def test_the_variants_band_cannot_improve_stay_naive(variants):
+    machine, found = variants
+    for name, vs in found.items():
+        for variant, v in vs.items():
+            if variant in SCHEDULED[name]:
+                continue
+            text = str(v.procs["stride_1"])
+            assert f"{machine.name}_load" not in text, variant
+            naive = str(assert_unit_strides(v.naive))
+            assert text.split("):\n", 1)[1] == naive.split("):\n", 1)[1], variant
+
+
+def _ints(rng, shape, dtype):
+    """Small integers, negative ones too: exact sums in any order."""
+    return rng.integers(-4, 5, shape).astype(dtype)
+
+
+def _widths(n):
+    return sorted({0, 1, 2, 5, 9, n // 2, max(n - 1, 0), n, n + 2})
+
+
+def _cases(name, variant, rng, dtype, floats=False):
+    """Arguments of the naive proc of `variant` over the sizes and band
+    widths; a triangle to solve has a diagonal of +-1 (integers) or
+    +-[1, 2] (floats) and the rest small."""
+    data = (
+        (lambda s: rng.uniform(-1, 1, s).astype(dtype))
+        if floats
+        else (lambda s: _ints(rng, s, dtype))
+    )
+    alpha = dtype(-2.5 if floats else -2)
+    for n in SIZES:
+        for k in _widths(n):
+            if name == "gbmv":
+                for m, kl, ku in (
+                    (n, k, 1),
+                    (n, 1, k),
+                    (n + 3, k, k),
+                    (max(n - 2, 1), k // 2, k),
+                ):
+                    yield [
+                        m,
+                        n,
+                        kl,
+                        ku,
+                        alpha,
+                        data((m, kl + ku + 1)),
+                        data(n),
+                        data(m),
+                    ]
+            elif name == "sbmv":
+                yield [n, k, alpha, data((n, k + 1)), data(n), data(n)]
+            elif name == "tbmv":
+                yield [n, k, data((n, k + 1)), data(n)]
+            else:
+                A = rng.integers(-1, 2, (n, k + 1)).astype(dtype)
+                if floats:
+                    A = (rng.uniform(-1, 1, (n, k + 1)) / (k + 1)).astype(dtype)
+                    A[:, 0] = rng.uniform(1, 2, n) * rng.choice([-1, 1], n)
+                else:
+                    A[:, 0] = rng.choice([-1, 1], n)
+                if variant[-3] == "l":  # the diagonal is column k (0 upper)
+                    A[:, [0, k]] = A[:, [k, 0]]
+                yield [n, k, A, data(n)]
+
+
+def _run(p, args):
+    out = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    p(*out)
+    return out[-1]
+
+
+@pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
+@pytest.mark.parametrize(
+    "name, variant",
+    [(n, v) for n, vs in SCHEDULED.items() for v in vs if v[0] == "d"]
+    + [
+        ("gbmv", "sgbmv_n"),
+        ("sbmv", "ssbmv_l"),
+        ("tbmv", "stbmv_unu"),
+        ("tbsv", "stbsv_lnn"),
+    ],
+)
+def test_scheduled_band_kernels_match_the_naive_ones_exactly_on_integers(name, variant):
+    v = _variants(name, AVX2)[variant]
+    naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()
+    dtype = np.float32 if variant[0] == "s" else np.float64
+    rng = np.random.default_rng(30)
+    for args in _cases(name, variant, rng, dtype):
+        expected, result = _run(naive, args), _run(scheduled, args)
+        assert (result == expected).all(), (variant, args[:4])
+
+
+@pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
+@pytest.mark.parametrize(
+    "name, variant",
+    [
+        ("gbmv", "sgbmv_n"),
+        ("sbmv", "dsbmv_u"),
+        ("tbmv", "stbmv_lnn"),
+        ("tbsv", "dtbsv_unn"),
+        ("tbsv", "stbsv_lnu"),
+    ],
+)
+def test_scheduled_band_kernels_agree_within_the_bound_on_floats(name, variant):
+    """The vector sums reassociate the band's sum: |scheduled - naive| <=
+    2 gamma_{w+2} (the naive result on |arguments|), w the band's length,
+    as the oracle bounds it; the solver (a recurrence) relatively."""
+    v = _variants(name, AVX2)[variant]
+    naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()
+    dtype = np.float32 if variant[0] == "s" else np.float64
+    u = np.finfo(dtype).eps / 2
+    rng = np.random.default_rng(31)
+    for args in _cases(name, variant, rng, dtype, floats=True):
+        expected, result = _run(naive, args), _run(scheduled, args)
+        if name == "tbsv":
+            n, k = args[:2]
+            gamma = 4 * n * (k + 2) * u
+            assert np.allclose(result, expected, rtol=gamma, atol=gamma), args[:2]
+            continue
+        w = args[2] + args[3] + 1 if name == "gbmv" else 2 * args[1] + 1
+        gamma = (w + 2) * u / (1 - (w + 2) * u)
+        magnitudes = [
+            abs(a) if isinstance(a, np.ndarray | np.floating) else a for a in args
+        ]
+        bound = 2 * gamma * np.abs(_run(naive, magnitudes))
+        assert (np.abs(result - expected) <= bound).all(), (variant, args[:4])
+
+
+@proc
+def no_guard(n: size, x: [R][n], y: [R][n]):
+    for i in seq(0, n):
+        for d in seq(0, n):
+            y[i] += x[d]
+
+
+@proc
+def banded(n: size, k: index, A: [R][n, k + 1], x: [R][n], y: [R][n]):
+    assert k >= 0
+    for i in seq(0, n):
+        acc: R
+        acc = 0.0
+        for d in seq(0, k + 1):
+            if i + d < n:
+                acc += A[i, d] * x[i + d]
+        y[i] = acc
+
+
+BANDED = assert_unit_strides(set_precisions(banded, "f32"))
+
+
+def test_band_needs_a_guarded_band_loop():
+    with pytest.raises(
+        SchedulingError, match="band: the loop over i has no guarded band loop"
+    ):
+        band(set_precisions(no_guard, "f32"), "i", AVX2, "f32", ("0", "n"))
+
+
+def test_band_refuses_rows_whose_band_leaves_the_matrix():
+    # in rows up to n the band's guard is not always true: no band loop unguarded
+    with pytest.raises(
+        SchedulingError,
+        match=r"band: no band loop along a row is unguarded in the rows seq\(0, n\)",
+    ):
+        band(BANDED, "i", AVX2, "f32", ("0", "n"))
+    p = band(BANDED, "i", AVX2, "f32", ("0", "n - k"))
+    assert "avx2_fma_mask_f32" in str(
+        p
+    ) and "if 0 <= -k + n and -k + n <= n and 0 < 1 + k:" in str(p)
+
+
+def test_by_band_schedules_a_kernel_line():
+    k = kernel(banded, schedule=by_band(rows=("0", "n - k")))
+    procs = {v.name: v.procs for v in k.variants(AVX512)}["dbanded"]
+    assert "avx512_fma_mask_f64" in str(procs["stride_1"])
+    assert "avx512_fma" not in str(procs["stride_any"])
+    with pytest.raises(TypeError):
+        by_band()  # the rows are required
