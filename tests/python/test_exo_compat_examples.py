@@ -53,3 +53,24 @@ def test_conv_keeps_an_output_pixel_in_registers_and_keeps_results():
     assert text.count("mm256_fmadd_ps(") == 2
     for sizes in [dict(H=1, W=1, IC=1), dict(H=3, W=5, IC=7)]:
         assert_same_results(conv.conv3x3, p, sizes, rtol=1e-4, atol=1e-5)
+
+
+def test_blas_library_schedules_level_1_and_2_kernels_and_keeps_results():
+    # the kernels import their scheduling library from their folder
+    sys.path.insert(0, str(EXAMPLES / "blas_library"))
+    try:
+        import blas_kernels as kernels
+    finally:
+        sys.path.remove(str(EXAMPLES / "blas_library"))
+    cases = [
+        (kernels.saxpy, kernels.schedule_axpy(), "avx2_fmadd3_ps("),
+        (kernels.sscal, kernels.schedule_scal(), "mm256_mul_ps("),
+        (kernels.sdot, kernels.schedule_dot(), "avx2_assoc_reduce_add_ps("),
+        (kernels.sgemv_n, kernels.schedule_gemv(), "mm256_fmadd_ps("),
+    ]
+    for original, p, instruction in cases:
+        assert instruction in str(p)
+        for sizes in [dict(n=1, m=1), dict(n=37, m=7), dict(n=64, m=8)]:
+            names = {a.name() for a in original.args()}
+            sizes = {k: v for k, v in sizes.items() if k in names}
+            assert_same_results(original, p, sizes, rtol=1e-4, atol=1e-4)
