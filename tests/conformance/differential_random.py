@@ -40,6 +40,7 @@ DIR/random.md, the raw steps and both sides' outcomes to DIR/random.*.json.
 import argparse
 import ctypes
 import difflib
+import fnmatch
 import json
 import os
 import re
@@ -56,8 +57,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RANDOM = ROOT / "tests" / "python"
 
-STEPS_PER_SEQUENCE = 10  # accepted steps, as random_schedules.running
-ATTEMPTS_PER_SEQUENCE = 30
+STEPS_PER_SEQUENCE = 8  # accepted steps (random_schedules.running: 10)
+ATTEMPTS_PER_SEQUENCE = 12  # so that a few hundred steps reach every kernel
 MAX_STATEMENTS = 80
 RUN_TIMEOUT_S = 60  # for compiling and running one sequence's procedures
 CFLAGS = ("-O1",)
@@ -109,8 +110,13 @@ def load_corpus():
 
 
 def error_text(e):
-    message = str(e).strip().splitlines()
-    return f"{type(e).__name__}: {message[0] if message else ''}"[:400]
+    """The class and first line of an error (two when the first announces
+    the second: `Errors occurred during effect checking:`)."""
+    message = str(e).strip().splitlines() or [""]
+    first = message[0]
+    if first.endswith(":") and len(message) > 1:
+        first += " " + re.sub(r"^\S*/(\w+\.py:)", r"\1", message[1].strip())
+    return f"{type(e).__name__}: {first}"[:400]
 
 
 def namespace(corpus):
@@ -700,9 +706,20 @@ def compare(sequences, replays, exo2_results):
     Where the two kernels' results already differ (code generation, not
     scheduling), a step's results are compared as whether each side keeps
     its own kernel's results."""
-    rows, kernel_rows = [], []
+    rows, kernel_rows, refused = [], [], set()
     for s, (record, rep) in enumerate(zip(sequences, replays, strict=True)):
         if "kernel_refused" in rep:
+            if record["kernel"] not in refused:
+                refused.add(record["kernel"])
+                kernel_rows.append(
+                    {
+                        "sequence": s,
+                        "attempt": -1,
+                        "primitive": "proc",
+                        "class": "exo-refuses",
+                        "detail": f"Exo: {rep['kernel_refused']}",
+                    }
+                )
             continue
         exo_results = rep.get("results")
         exo_results = exo_results if isinstance(exo_results, dict) else {}
@@ -825,6 +842,18 @@ def reproducer(record, attempt):
     return "\n".join(lines)
 
 
+def find_entry(entries, key, detail):
+    """The entry of expected_differences.toml that lists a disagreement: its
+    key (a glob) matches, and its `match` (a regular expression, optional)
+    is found in the disagreement's details (for a refusal, the error)."""
+    for pattern, entry in entries.items():
+        if (pattern == key or fnmatch.fnmatchcase(key, pattern)) and (
+            "match" not in entry or re.search(entry["match"], detail)
+        ):
+            return entry
+    return None
+
+
 def key_of(row, record):
     return f"differential:random:{row['primitive']}:{row['class']}:{record['kernel']}"
 
@@ -845,8 +874,6 @@ def not_run_reason(row):
 def write_report(out, args, sequences, replays, rows, entries, elapsed):
     from collections import Counter
 
-    from report import match_entry
-
     rows, kernel_rows = rows
 
     counts = {c: 0 for c in ("same", "both-refuse", *CLASSES)}
@@ -855,9 +882,6 @@ def write_report(out, args, sequences, replays, rows, entries, elapsed):
     same_rows = [r for r in rows if r["class"] == "same"]
     results_same = sum(r.get("results") == "same" for r in same_rows)
     not_run = sum(r.get("results") == "not run" for r in same_rows)
-    refused_kernels = sorted(
-        {(s["kernel"], r["kernel_refused"]) for s, r in zip(sequences, replays, strict=True) if "kernel_refused" in r}
-    )
     unportable = sum("unportable" in st for s in sequences for st in s["steps"])
     attempted = sum("source" in st for s in sequences for st in s["steps"])
     on_refused = sum(
@@ -893,10 +917,6 @@ def write_report(out, args, sequences, replays, rows, entries, elapsed):
         lines += ["Why results were not run (steps):", ""]
         lines += [f"- {n}: {reason}" for reason, n in reasons.most_common()]
         lines.append("")
-    if refused_kernels:
-        lines += ["## Kernels Exo refuses to define (their sequences are not compared)", ""]
-        lines += [f"- `{name}`: {error}" for name, error in refused_kernels]
-        lines.append("")
     by_key, problems = {}, 0
     for row in [*kernel_rows, *rows]:
         if row["class"] in ("same", "both-refuse"):
@@ -906,9 +926,17 @@ def write_report(out, args, sequences, replays, rows, entries, elapsed):
     if not by_key:
         lines.append("None.")
     for key, group in sorted(by_key.items()):
-        _, entry = match_entry(entries, key)
-        status = f"listed ({entry['category']}: {entry['reason']})" if entry else "PROBLEM"
-        problems += entry is None
+        listed = [find_entry(entries, key, row.get("detail", "")) for row in group]
+        unlisted = sum(entry is None for entry in listed)
+        reasons = {
+            f"{e['category']}: {e['reason']}" for e in listed if e is not None
+        }
+        status = (
+            f"PROBLEM ({unlisted} not listed)"
+            if unlisted
+            else f"listed ({'; '.join(sorted(reasons))})"
+        )
+        problems += unlisted > 0
         lines += [f"### {key}: {len(group)} step(s), {status}", ""]
         first = min(group, key=lambda r: (len(reproducer(sequences[r["sequence"]], r["attempt"])), r["sequence"]))
         record = sequences[first["sequence"]]
@@ -956,6 +984,12 @@ def main(argv=None):
         help="run the procedures of every N-th sequence (1: all)",
     )
     parser.add_argument("--kernel", action="append", default=[])
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="write the report of the run already in --out again (after "
+        "editing expected_differences.toml)",
+    )
     parser.add_argument("--replay", nargs=2, metavar=("STEPS", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -965,11 +999,12 @@ def main(argv=None):
         return 0
 
     install_side("exo2")
-    from report import load_expected
-
     started = time.perf_counter()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.report_only:  # compare the run already in `out` again
+        args.seed, *run = load_run(out)
+        return compare_and_report(args, out, *run, started)
     corpus = load_corpus()
     sequences, procedures = generate(args, corpus)
     steps_file = out / "random.steps.json"
@@ -1008,6 +1043,25 @@ def main(argv=None):
             if isinstance(results, str)
             else dict(zip([-1, *both], results, strict=True))
         )
+    (out / "random.exo2.json").write_text(json.dumps({str(k): v for k, v in exo2_results.items()}))
+    return compare_and_report(args, out, sequences, replays, exo2_results, started)
+
+
+def load_run(out):
+    """The steps and both sides' outcomes of a run written in `out`."""
+    steps = json.loads((out / "random.steps.json").read_text())
+    sequences, seed = steps["sequences"], steps["seed"]
+    replays = json.loads((out / "random.exo.json").read_text())["replays"]
+    exo2_results = {
+        int(s): v if isinstance(v, str) else {int(k): r for k, r in v.items()}
+        for s, v in json.loads((out / "random.exo2.json").read_text()).items()
+    }
+    return seed, sequences, replays, exo2_results
+
+
+def compare_and_report(args, out, sequences, replays, exo2_results, started):
+    from report import load_expected
+
     rows, kernel_rows = compare(sequences, replays, exo2_results)
     entries = load_expected(args.expected)
     problems, counts = write_report(

@@ -4,6 +4,7 @@ run on Exo with the run on exo2. The conformance run proper needs PyPI and
 runs as its own CI step (scripts/conformance.sh)."""
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -217,3 +218,94 @@ def test_differential_compare_reports_acceptance_text_and_results():
     )
     assert rows[0]["differences"][0].startswith("printed text differs")
     assert rows[0]["differences"][1] == "results differ on the same inputs"
+
+
+def test_differential_random_writes_steps_that_run_as_the_generator_built_them():
+    """Random steps written as source (differential_random.Writer) give the
+    procedure the step itself gives, or the same refusal: cursors into
+    statements, expressions, gaps and blocks, corpus procedures, and
+    procedures a generator derives (replace, call_eqv)."""
+    import random
+
+    import differential_random as D
+    from random_schedules.generators import GENERATORS, Sequence
+    from random_schedules.navigation import View
+
+    corpus = D.load_corpus()
+    names = D.namespace(corpus)
+    kinds, derived = set(), 0
+    for kernel in corpus.KERNELS[:: len(corpus.KERNELS) // 8 or 1]:
+        seq = Sequence(random.Random(f"writer:{kernel.proc.name()}"), tag="_w")
+        p = kernel.proc
+        for _ in range(25):
+            name = seq.choice(sorted(GENERATORS))
+            writer = D.Writer(p, corpus)
+            step = D.generate_step(GENERATORS[name], View(p), seq, writer, GENERATORS)
+            if step is None:
+                continue
+            lines = writer.step(step)
+            derived += len(lines) > 1
+            kinds.update(re.findall(r"\.(before|after|expand|rhs|idx|lhs)\(", lines[-1]))
+            try:
+                expected = step.apply(p)
+            except Exception as e:  # noqa: BLE001
+                with pytest.raises(type(e)):
+                    D.apply_step(lines, p, names)
+                continue
+            after = D.apply_step(lines, p, names)
+            assert str(after) == str(expected), lines
+            p = after
+    assert {"before", "after", "expand", "rhs"} <= kinds
+    assert derived
+
+
+def test_differential_random_compares_acceptance_text_and_results():
+    import differential_random as D
+
+    def step(outcome, text="t", error="SchedulingError: no"):
+        side = {"outcome": outcome}
+        side.update({"text": text} if outcome == "ok" else {"error": error})
+        return {"primitive": "op", "source": ["p = op(p)"], "exo2": side}
+
+    def exo(outcome, text="t", error="SchedulingError: no"):
+        return {"outcome": outcome, "text": text} if outcome == "ok" else {
+            "outcome": outcome,
+            "error": error,
+        }
+
+    sequences = [
+        {
+            "kernel": "k",
+            "steps": [step("ok"), step("refused"), step("refused"), step("ok")],
+        }
+    ]
+    kernel, changed = [[[1.0, 2.0]]], [[[1.0, 3.0]]]
+    replays = [
+        {
+            "outcomes": [exo("ok"), exo("refused"), exo("ok")],
+            "results": {"-1": kernel, "0": kernel, "2": changed},
+        }
+    ]
+    rows, kernel_rows = D.compare(sequences, replays, {0: {-1: kernel, 0: kernel}})
+    assert [r["class"] for r in rows] == ["same", "both-refuse", "exo2-refuses"]
+    assert rows[0]["results"] == "same" and not kernel_rows
+    assert rows[2]["exo_sound"] == "CHANGES its kernel's results"
+    # the kernels differ already: each side against its own kernel
+    replays[0]["outcomes"] = [exo("ok")]
+    replays[0]["results"] = {"-1": changed, "0": changed}
+    rows, kernel_rows = D.compare(sequences, replays, {0: {-1: kernel, 0: kernel}})
+    assert rows[0]["class"] == "same" and rows[0]["results"] == "same"
+    assert kernel_rows[0]["class"] == "results-differ"
+    replays[0]["outcomes"] = [exo("ok", text="u")]
+    rows, _ = D.compare(sequences, replays, {})
+    assert rows[0]["class"] == "text-differs" and rows[0]["results"] == "not run"
+    entries = {
+        "differential:random:op:exo-refuses:*": {
+            "category": "exo-conservative",
+            "reason": "r",
+            "match": "bad case",
+        }
+    }
+    key = "differential:random:op:exo-refuses:k"
+    assert D.find_entry(entries, key, "Exo: AssertionError: bad case")
+    assert D.find_entry(entries, key, "Exo: SchedulingError: other") is None
