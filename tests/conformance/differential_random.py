@@ -62,7 +62,14 @@ ATTEMPTS_PER_SEQUENCE = 12  # so that a few hundred steps reach every kernel
 MAX_STATEMENTS = 80
 RUN_TIMEOUT_S = 60  # for compiling and running one sequence's procedures
 CFLAGS = ("-O1",)
-CLASSES = ("exo2-refuses", "exo-refuses", "text-differs", "results-differ", "exo2-crash")
+CLASSES = (
+    "exo2-refuses",
+    "exo-refuses",
+    "text-differs",
+    "codegen-differs",
+    "results-differ",
+    "exo2-crash",
+)
 
 
 # --------------------------------------------------------------------------- #
@@ -240,23 +247,35 @@ def run_exo(procs, runs, workdir):
     ctypes (a zeroed context, as many bytes as any configuration needs)."""
     import exo2
 
-    out = Path(tempfile.mkdtemp(dir=workdir))
-    library = out / "k.so"
-    try:
-        exo2.compile_procs(procs, out, "k.c", "k.h")
-        flags = shlex.split(os.environ.get("EXO_DIFFERENTIAL_CFLAGS", " ".join(CFLAGS)))
-        subprocess.run(
-            ["cc", "-std=gnu11", *flags, "-fPIC", "-shared", str(out / "k.c")]
-            + ["-I", str(out), "-o", str(library), "-lm"],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        cdll = ctypes.CDLL(str(library))
-    except subprocess.CalledProcessError as e:
-        return [f"does not compile: {e.stderr.strip()[-300:]}" for _ in procs]
-    except Exception as e:  # noqa: BLE001
-        return [f"does not compile: {error_text(e)}" for _ in procs]
+    def compile_c(procs):
+        out = Path(tempfile.mkdtemp(dir=workdir))
+        library = out / "k.so"
+        try:
+            exo2.compile_procs(procs, out, "k.c", "k.h")
+            flags = shlex.split(
+                os.environ.get("EXO_DIFFERENTIAL_CFLAGS", " ".join(CFLAGS))
+            )
+            subprocess.run(
+                ["cc", "-std=gnu11", *flags, "-fPIC", "-shared", str(out / "k.c")]
+                + ["-I", str(out), "-o", str(library), "-lm"],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            return ctypes.CDLL(str(library))
+        except subprocess.CalledProcessError as e:
+            errors = [line for line in e.stderr.splitlines() if "error:" in line]
+            return "does not compile: C compiler: " + (
+                errors[0].split("error:", 1)[1].strip() if errors else e.stderr[-300:]
+            )
+        except Exception as e:  # noqa: BLE001
+            return f"does not compile: {error_text(e)}"
+
+    cdll = compile_c(procs)
+    if isinstance(cdll, str):  # one by one, to find those that do not compile
+        libraries = [compile_c([p]) for p in procs]
+    else:
+        libraries = [cdll for _ in procs]
 
     def call(p, function, args):
         context = ctypes.create_string_buffer(4096)
@@ -282,7 +301,8 @@ def run_exo(procs, runs, workdir):
         function(context, *c_args)
 
     return [
-        _run_each(p, runs, getattr(cdll, p.name()), call) for p in procs
+        _run_each(p, runs, lib if isinstance(lib, str) else getattr(lib, p.name()), call)
+        for p, lib in zip(procs, libraries, strict=True)
     ]
 
 
@@ -690,36 +710,55 @@ def _ran(r):
     return r is not None and not isinstance(r, str)
 
 
+def compiles(result):
+    """Whether a procedure's C compiled: True, False, or None when it was
+    not tried (not sampled, a parameter this cannot give)."""
+    if result is None:
+        return None
+    return not (isinstance(result, str) and result.startswith("does not compile"))
+
+
 def kernel_results(rep, exo2_result):
-    """Whether the two compilers' C of the kernel itself computes the same
-    results: "same", "differ" or "not run"."""
+    """How the two compilers' C of the kernel itself compare: "same",
+    "differ" (results), "codegen" (compiles on one side only) or "not run"."""
     exo = rep.get("results")
     a = exo.get("-1") if isinstance(exo, dict) else None
     b = exo2_result.get(-1) if isinstance(exo2_result, dict) else None
+    if None not in (compiles(a), compiles(b)) and compiles(a) != compiles(b):
+        return "codegen"
     if not (_ran(a) and _ran(b)):
         return "not run"
     return "same" if same_results(a, b) else "differ"
 
 
+def _one_line(result):
+    return "compiles" if compiles(result) else " ".join(str(result).split())[:300]
+
+
 def compare(sequences, replays, exo2_results):
-    """One row per step compared: (sequence, attempt, class, details).
-    Where the two kernels' results already differ (code generation, not
-    scheduling), a step's results are compared as whether each side keeps
-    its own kernel's results."""
-    rows, kernel_rows, refused = [], [], set()
+    """One row per step compared: (sequence, attempt, class, details), and
+    rows for the kernels themselves. Where the two compiled kernels already
+    differ (code generation, not scheduling), a step's results are compared
+    as whether each side keeps its own kernel's results, and a step that
+    compiles on one side only is not reported again."""
+    rows, kernel_rows, seen = [], [], set()
+
+    def kernel_row(s, record, primitive, cls, detail):
+        if (record["kernel"], primitive, cls) not in seen:
+            seen.add((record["kernel"], primitive, cls))
+            kernel_rows.append(
+                {
+                    "sequence": s,
+                    "attempt": -1,
+                    "primitive": primitive,
+                    "class": cls,
+                    "detail": detail,
+                }
+            )
+
     for s, (record, rep) in enumerate(zip(sequences, replays, strict=True)):
         if "kernel_refused" in rep:
-            if record["kernel"] not in refused:
-                refused.add(record["kernel"])
-                kernel_rows.append(
-                    {
-                        "sequence": s,
-                        "attempt": -1,
-                        "primitive": "proc",
-                        "class": "exo-refuses",
-                        "detail": f"Exo: {rep['kernel_refused']}",
-                    }
-                )
+            kernel_row(s, record, "proc", "exo-refuses", f"Exo: {rep['kernel_refused']}")
             continue
         exo_results = rep.get("results")
         exo_results = exo_results if isinstance(exo_results, dict) else {}
@@ -727,15 +766,22 @@ def compare(sequences, replays, exo2_results):
         mine_results = mine_results if isinstance(mine_results, dict) else {}
         kernels = kernel_results(rep, mine_results)
         if kernels == "differ":
-            kernel_rows.append(
-                {
-                    "sequence": s,
-                    "attempt": -1,
-                    "primitive": "kernel",
-                    "class": "results-differ",
-                    "detail": "the kernel itself, compiled by each, computes different "
-                    "results on the same inputs",
-                }
+            kernel_row(
+                s,
+                record,
+                "kernel",
+                "results-differ",
+                "the kernel itself, compiled by each, computes different results "
+                "on the same inputs",
+            )
+        elif kernels == "codegen":
+            kernel_row(
+                s,
+                record,
+                "kernel",
+                "codegen-differs",
+                f"Exo: {_one_line(exo_results.get('-1'))}\n"
+                f"exo2: {_one_line(mine_results.get(-1))}",
             )
         for k, step in enumerate(record["steps"]):
             if "source" not in step:
@@ -761,9 +807,24 @@ def compare(sequences, replays, exo2_results):
                 row["detail"] = f"Exo: {a['error']}"
             else:
                 ra, rb = exo_results.get(str(k)), mine_results.get(k)
+                codegen = (
+                    None not in (compiles(ra), compiles(rb))
+                    and compiles(ra) != compiles(rb)
+                    and kernels != "codegen"
+                )
                 if not (_ran(ra) and _ran(rb)):
                     row["results"] = "not run"
                     row["why_not_run"] = f"Exo: {str(ra)[:200]}; exo2: {str(rb)[:200]}"
+                    if (
+                        compiles(ra) and compiles(rb)
+                        and _ran(ra) != _ran(rb)
+                        and None not in (ra, rb)
+                    ):  # one side crashed or failed while running
+                        row["results"] = "differ"
+                        row["results_detail"] = (
+                            f"Exo: {_one_line(ra) if not _ran(ra) else 'runs'}; "
+                            f"exo2: {_one_line(rb) if not _ran(rb) else 'runs'}"
+                        )
                 elif kernels == "differ":
                     keeps = (
                         _keeps_kernel(exo_results, str(k), "-1"),
@@ -791,6 +852,9 @@ def compare(sequences, replays, exo2_results):
                             n=1,
                         )
                     )
+                elif codegen:
+                    row["class"] = "codegen-differs"
+                    row["detail"] = f"Exo: {_one_line(ra)}\nexo2: {_one_line(rb)}"
                 elif row["results"] == "differ":
                     row["class"] = "results-differ"
                     row["detail"] = row["results_detail"]
@@ -906,6 +970,7 @@ def write_report(out, args, sequences, replays, rows, entries, elapsed):
         f"| exo2 refuses, Exo accepts | {counts['exo2-refuses']} |",
         f"| Exo refuses, exo2 accepts | {counts['exo-refuses']} |",
         f"| both accept, printed text differs | {counts['text-differs']} |",
+        f"| both accept, same text, compiles on one side only | {counts['codegen-differs']} |",
         f"| both accept, same text, results differ | {counts['results-differ']} |",
         f"| exo2 crashes (not a documented refusal) | {counts['exo2-crash']} |",
         f"| not compared: after a disagreement in their sequence | {after} |",

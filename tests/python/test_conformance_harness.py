@@ -296,6 +296,11 @@ def test_differential_random_compares_acceptance_text_and_results():
     rows, kernel_rows = D.compare(sequences, replays, {0: {-1: kernel, 0: kernel}})
     assert rows[0]["class"] == "same" and rows[0]["results"] == "same"
     assert kernel_rows[0]["class"] == "results-differ"
+    # the step compiles on one side only
+    replays[0]["results"] = {"-1": kernel, "0": "does not compile: TypeError: race"}
+    rows, _ = D.compare(sequences, replays, {0: {-1: kernel, 0: kernel}})
+    assert rows[0]["class"] == "codegen-differs"
+    assert "race" in rows[0]["detail"]
     replays[0]["outcomes"] = [exo("ok", text="u")]
     rows, _ = D.compare(sequences, replays, {})
     assert rows[0]["class"] == "text-differs" and rows[0]["results"] == "not run"
