@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from exo2.API_cursors import (
     AllocCursor,
     AssignConfigCursor,
+    AssignCursor,
     CallCursor,
     ForCursor,
     IfCursor,
     InvalidCursorError,
+    ReduceCursor,
     WindowStmtCursor,
 )
 from exo2.core.memory import Memory
@@ -167,6 +169,16 @@ def _lane_loops(proc, loop, lifted=None):
     return proc, [loop]
 
 
+def _is_flat(lane_loop):
+    """Whether the body of the lane loop holds several statements, all
+    assignments, reductions or allocations (no loop or if to move the lane
+    loop into)."""
+    body = list(lane_loop.body())
+    return len(body) > 1 and all(
+        isinstance(s, (AssignCursor, ReduceCursor, AllocCursor)) for s in body
+    )
+
+
 def _vectorize_lanes(proc, vector_loop, loops, lifted, precision, mem_type, rules):
     """Stages the computation of each lane loop into `mem_type` vectors and
     fissions it into one loop per statement. The per-lane copies of the
@@ -314,9 +326,18 @@ def vectorize(
     before = _vector_stmts(proc, mem_type, outside=loop)
     proc, (outer, inner, _) = divide_loop_(proc, loop, vec_width, tail=tail, rc=True)
     proc = parallelize_all_reductions(proc, outer, memory=mem_type)
-    lifted = []
-    proc, lane_loops = _lane_loops(proc, proc.forward(outer).body()[0], lifted)
-    proc = _vectorize_lanes(proc, outer, lane_loops, lifted, precision, mem_type, rules)
+    lane_loop = proc.forward(outer).body()[0]
+    if _is_flat(lane_loop):
+        # Exo's order: the whole body staged at once, then fissioned, so
+        # that the vectors of all its statements are declared first
+        proc = stage_compute(proc, lane_loop, precision, mem_type, list(rules))
+        proc = fission_into_singles(proc, lane_loop)
+    else:
+        lifted = []
+        proc, lane_loops = _lane_loops(proc, lane_loop, lifted)
+        proc = _vectorize_lanes(
+            proc, outer, lane_loops, lifted, precision, mem_type, rules
+        )
     proc = _replace_lanes(proc, before, instructions, mem_type)
     _check_all_replaced(proc, before, mem_type, vec_width)
     if not rc:

@@ -693,3 +693,51 @@ def test_a_predicated_tail_over_a_body_with_temporaries_computes_the_same():
     kernel, after = sswap_f32.jit(), p.jit()
     for n in SIZES:
         assert_same_results(kernel, after, {"n": n})
+
+
+@proc
+def sdot2_f32(n: size, x: f32[n], a: f32[n], b: f32[n], r0: f32, r1: f32):
+    for i in seq(0, n):
+        r0 += a[i] * x[i]
+        r1 += b[i] * x[i]
+
+
+SDOT2_INSTRUCTIONS = [
+    x86.mm256_loadu_ps,
+    x86.mm256_fmadd_ps,
+    x86.mm256_setzero_ps,
+    x86.avx2_assoc_reduce_add_ps,
+]
+
+
+def test_a_body_of_several_statements_declares_all_its_vectors_first():
+    # Exo's order (checked against Exo 1.0 by the differential run of
+    # examples/exo_compat/blas_library): the whole body is staged, then
+    # fissioned, so every vector of the body is declared before the first
+    # instruction
+    p = vectorize(
+        sdot2_f32,
+        sdot2_f32.find_loop("i"),
+        8,
+        "f32",
+        AVX2,
+        SDOT2_INSTRUCTIONS,
+        [fma_rule],
+        tail="cut",
+    )
+    assert str(p).split("for io in seq(0, n / 8):\n")[1].split("    avx2")[0] == (
+        "        var2: f32[8] @ AVX2\n"
+        "        var3: f32[8] @ AVX2\n"
+        "        var4: f32[8] @ AVX2\n"
+        "        var5: f32[8] @ AVX2\n"
+        "        mm256_loadu_ps(var2[0:8], a[8 * io + 0:8 * io + 8])\n"
+        "        mm256_loadu_ps(var3[0:8], x[8 * io + 0:8 * io + 8])\n"
+        "        mm256_fmadd_ps(var0[0:8], var2[0:8], var3[0:8])\n"
+        "        mm256_loadu_ps(var4[0:8], b[8 * io + 0:8 * io + 8])\n"
+        "        mm256_loadu_ps(var5[0:8], x[8 * io + 0:8 * io + 8])\n"
+        "        mm256_fmadd_ps(var1[0:8], var4[0:8], var5[0:8])\n"
+    )
+    if HAS_AVX2:
+        kernel, after = sdot2_f32.jit(), p.jit()
+        for n in SIZES:
+            assert_same_results(kernel, after, {"n": n}, rtol=1e-4, atol=1e-4)
