@@ -30,6 +30,7 @@ import exo2
 
 from .kernels import LEVELS, kernels
 from .machines import MACHINES, machine
+from .sched.skinny import threshold
 
 HASHES = Path(__file__).resolve().parent.parent / "hashes"
 IAMAX_BLOCK = 4096  # exo2blas/kernels/level1/iamax.py's BLOCK
@@ -92,6 +93,7 @@ def table_files(isas, names):
         "struct exo2blas_kernels {",
         "  const char *isa;",
         "  int isamax_lanes, idamax_lanes;",
+        "  int sskinny, dskinny; /* the longest short dimension of the skinny kernels */",
         *(f"  __typeof__({prefix}{f}) *{f};" for f in fields),
         "};",
         "",
@@ -112,6 +114,8 @@ def table_files(isas, names):
             f'  .isa = "{isa}",',
             f"  .isamax_lanes = {m.block_lanes('f32')},",
             f"  .idamax_lanes = {m.block_lanes('f64')},",
+            f"  .sskinny = {threshold(m, 'f32')},",
+            f"  .dskinny = {threshold(m, 'f64')},",
             *(f"  .{f} = exo2_{isa}_{f}," for f in fields),
             "};",
             "",

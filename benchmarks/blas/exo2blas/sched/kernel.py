@@ -13,6 +13,10 @@ more *cases*, each a public proc `exo2_<isa>_<variant>_<case>`:
   is accumulated) and 2 (general beta); all are unit-strided and scheduled.
 - `UNIT` (trmm, trsm): one case, unit-strided and scheduled, no suffix.
 - `ANY` (iamax's `locate`): one case, `stride_any`, unscheduled.
+- `Case("skinny", only=(("trans", "t"),))` (gemv): a unit-strided case
+  of the Trans variants only, scheduled for a short dimension
+  (benchmarks/blas/exo2blas/sched/skinny.py); the C layer calls it for
+  the short shapes.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ class Case:
     fixes: tuple = ()  # (param, value) pairs fixed by partial_eval
     unit: bool = True  # unit strides asserted
     scheduled: bool = True
+    only: tuple = ()  # (axis key, letter) pairs: the variants that have it
 
 
 STRIDES = (Case("stride_1"), Case("stride_any", unit=False, scheduled=False))
@@ -122,6 +127,8 @@ class Kernel:
             return variant
         variant.naive = self._derive(machine, prec, letters, memo)
         for case in self.cases:
+            if any(letters[key] != letter for key, letter in case.only):
+                continue
             proc = fix(variant.naive, dict(case.fixes))
             if case.unit:
                 proc = assert_unit_strides(proc)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Trans, by_columns, by_rows, by_trans, kernel
+from ...sched import STRIDES, Case, Trans, by_columns, by_rows, by_trans, kernel
+from ...sched.skinny import by_skinny, or_skinny
 
 
 @proc
@@ -19,4 +20,11 @@ def gemv(m: size, n: size, alpha: R, A: [R][m, n], x: [R][n], y: [R][m]):
         y[i] += alpha * acc
 
 
-KERNEL = kernel(gemv, axes=[Trans("A")], schedule=by_trans(by_rows(), by_columns()))
+# the Trans variants have a `skinny` case too: few outputs (m <= the
+# skinny threshold), all of them summed in registers in one pass down A
+KERNEL = kernel(
+    gemv,
+    axes=[Trans("A")],
+    schedule=or_skinny(by_trans(by_rows(), by_columns()), by_skinny()),
+    cases=STRIDES + (Case("skinny", only=(("trans", "t"),)),),
+)

@@ -1,0 +1,202 @@
+"""`skinny`: the level-2 automation for a matrix with a short dimension,
+at most `max_vecs` vectors long, along which run the outputs of a loop
+down a column (gemv's Trans form with few outputs: `acc += A[j, i] *
+x[j]` summed over the many rows j for each of the few i). The short
+dimension is specialized by its number of vectors (`binary_specialize`:
+one copy of the loop nest per count, the vector loops of each unrolled,
+the last vector masked), so that every vector of outputs keeps its sums in
+registers and the passes down the rows are fused into one (`fuse`): A is
+read once, row after row, where `columns` reads it once per block of
+vectors. Each output still sums its products in the naive order.
+
+The C layer calls the skinny kernel for the short shapes only
+(`threshold`: `max_vecs` vectors of the precision)."""
+
+from __future__ import annotations
+
+from exo2.API_cursors import AllocCursor, ForCursor
+from exo2.API_scheduling import (
+    SchedulingError,
+    fuse,
+    reorder_stmts,
+    rewrite_expr,
+    simplify,
+    unroll_loop,
+    user_op,
+)
+from exo2.stdlib.inspection import get_symbols
+from exo2.stdlib.stdlib import (
+    abs_rule,
+    fma_rule,
+    specialize_,
+    vectorize,
+)
+
+from ..machines.instructions import constant
+from .level2 import OPS, inner_loop
+from .triangle import contiguous
+
+MAX_VECS = 10  # the vector and a few temporaries fit AVX2's 16 registers
+
+
+def threshold(m, prec, max_vecs=MAX_VECS):
+    """The longest short dimension the skinny kernels take: `max_vecs`
+    vectors of `prec` on machine `m`."""
+    return max_vecs * m.lanes[prec]
+
+
+def _bound_name(proc, loop):
+    hi = proc.forward(loop).hi()
+    names = {str(v) for v in get_symbols(proc, hi)}
+    if len(names) != 1:
+        raise SchedulingError(
+            f"skinny: the loop over {proc.forward(loop).name()} must run to a size"
+        )
+    return names.pop()
+
+
+def _unroll_vectors(proc, loops, k):
+    """`loops`, over the vectors of a leaf with `k` of them: the whole
+    vectors `seq(0, (L - 1 + e) / L - 1)` and the masked last one, their
+    bounds rewritten to the leaf's constants, unrolled."""
+    for loop in loops:
+        loop = proc.forward(loop)
+        whole = _is_zero(loop.lo())
+        if whole:
+            proc = rewrite_expr(proc, loop.hi(), str(k - 1))
+        else:
+            proc = rewrite_expr(proc, proc.forward(loop).lo(), str(k - 1))
+            proc = rewrite_expr(proc, proc.forward(loop).hi(), str(k))
+        proc = unroll_loop(proc, proc.forward(loop))
+    return simplify(proc)
+
+
+def _is_zero(expr):
+    return hasattr(expr, "value") and expr.value() == 0
+
+
+def _vectorize(proc, loop, m, prec):
+    """`loop` vectorized, its inner loop moved inside the lanes: returns
+    `(proc, whole, last)`, the loop over whole vectors and the one over
+    the masked last vector."""
+    table = m.instructions(prec, OPS) + constant(m.name, prec, 0.0)
+    proc, (whole,) = vectorize(
+        proc, loop, m.lanes[prec], prec, m.memory, table, (fma_rule, abs_rule),
+        tail="cut_and_predicate", rc=True,
+    )  # fmt: skip
+    whole = proc.forward(whole)
+    return proc, whole, whole.next()
+
+
+def _specialize(proc, block, extent, m, prec, max_vecs):
+    """`block` (the vectorized loops) specialized by the number of vectors
+    of `extent` (a size, at most `max_vecs` vectors): one copy per count,
+    `if ... elif ... else` (the last count the else branch). Returns
+    `(proc, [(k, siblings)])`, `siblings(proc)` the statements of the
+    copy for `k` vectors."""
+    lanes = m.lanes[prec]
+    if max_vecs == 1:
+        return proc, [(1, lambda p: list(p.body()))]
+    count = f"({lanes - 1} + {extent}) / {lanes}"
+    conds = [f"{count} == {k}" for k in range(1, max_vecs)]
+    proc, (branch,) = specialize_(proc, block, conds, rc=True)
+    leaves = []
+    for k in range(1, max_vecs + 1):
+        leaves.append((k, _branch(branch, k == max_vecs)))
+        if k < max_vecs - 1:
+            branch = proc.forward(branch).orelse()[0]
+    return proc, leaves
+
+
+def _branch(if_stmt, orelse):
+    def siblings(p):
+        if_ = p.forward(if_stmt)
+        return list(if_.orelse() if orelse else if_.body())
+
+    return siblings
+
+
+def _columns_leaf(proc, siblings, k):
+    """The copy for `k` vectors of outputs: its vector loops unrolled, and
+    the `k` passes down the rows fused into one."""
+    whole, last = siblings(proc)
+    proc = _unroll_vectors(proc, [whole, last], k)
+    return _fuse_passes(proc, siblings)
+
+
+def _fuse_passes(proc, siblings):
+    """The loops down the rows among `siblings(proc)`, each after its
+    vector's zeroing and before its vector's store, fused into the first:
+    a later vector's allocation and zeroing move above the first loop,
+    then the later loop up past the earlier vectors' stores."""
+    while True:
+        body = siblings(proc)
+        loops = [i for i, s in enumerate(body) if isinstance(s, ForCursor)]
+        if len(loops) < 2:
+            return simplify(proc)
+        first, second = body[loops[0]], body[loops[1]]
+        between = body[loops[0] + 1 : loops[1]]
+        # the later vector's accumulator: its allocation and zeroing
+        front = between[-2:]
+        if len(between) < 2 or not isinstance(front[0], AllocCursor):
+            raise SchedulingError("skinny: expected a vector zeroed before its pass")
+        for stmt in front:  # up, one swap at a time, above the first loop
+            passed = False
+            while not passed:
+                stmt = proc.forward(stmt)
+                passed = stmt.prev() == proc.forward(first)
+                proc = reorder_stmts(proc, stmt.expand(1, 0))
+        while True:  # the second loop up, next to the first
+            second = proc.forward(second)
+            if second.prev() == proc.forward(first):
+                break
+            proc = reorder_stmts(proc, second.expand(1, 0))
+        proc = fuse(proc, proc.forward(first), proc.forward(second))
+
+
+@user_op
+def skinny(proc, loop, m, prec, max_vecs=MAX_VECS):
+    """Schedules `loop` (a cursor or its iterator's name), contiguous in
+    memory, whose body holds one inner loop that is not (a loop down a
+    column), for machine `m` in precision `prec`, when `loop` runs to a
+    size of at most `max_vecs` vectors (asserted): one copy per number of
+    vectors, each with all its outputs' sums in registers in one pass of
+    the inner loop."""
+    if isinstance(loop, str):
+        loop = proc.find_loop(loop)
+    inner = inner_loop(proc, loop)
+    if contiguous(proc, inner):
+        raise SchedulingError(
+            f"skinny: the loop over {inner.name()} runs along a row; skinny "
+            "keeps the outputs of a loop down a column in registers"
+        )
+    short = _bound_name(proc, loop)
+    name = loop.name()
+    proc = proc.add_assertion(f"{short} <= {threshold(m, prec, max_vecs)}")
+    loop = proc.find_loop(name)  # a new proc: the cursor does not forward
+    proc, whole, last = _vectorize(proc, loop, m, prec)
+    proc, leaves = _specialize(
+        proc, whole.as_block().expand(0, 1), short, m, prec, max_vecs
+    )
+    for k, siblings in leaves:
+        proc = _columns_leaf(proc, siblings, k)
+    return simplify(proc)
+
+
+def by_skinny(loop="i", **options):
+    """The schedule `kernel(..., schedule=...)` names for the skinny case:
+    `skinny` of `loop` with the variant's machine and precision."""
+
+    def schedule(proc, v):
+        return skinny(proc, loop, v.machine, v.prec, **options)
+
+    return schedule
+
+
+def or_skinny(schedule, skinny_schedule):
+    """`skinny_schedule` for the `skinny` case, `schedule` for the others."""
+
+    def chosen(proc, v):
+        return (skinny_schedule if v.case == "skinny" else schedule)(proc, v)
+
+    return chosen
