@@ -68,6 +68,7 @@ CLASSES = (
     "text-differs",
     "codegen-differs",
     "results-differ",
+    "exo-mutates-input",
     "exo2-crash",
 )
 
@@ -646,11 +647,12 @@ def replay(steps_file, out_file, results_every):
         if isinstance(kernel.proc, RefusedKernel):
             replays.append({"kernel_refused": kernel.proc.error})
             continue
-        p, outcomes, accepted = kernel.proc, [], {}
+        p, outcomes, accepted, mutated = kernel.proc, [], {}, False
         for k, step in enumerate(record["steps"]):
             if "source" not in step:
                 outcomes.append(None)
                 continue
+            given, given_text = p, str(p)
             try:
                 after = apply_step(step["source"], p, names)
             except Exception as e:  # noqa: BLE001 (Exo's refusal is data)
@@ -659,14 +661,34 @@ def replay(steps_file, out_file, results_every):
                 outcome = {"outcome": "ok", "text": str(after)}
                 accepted[k] = after
                 p = after
+            if str(given) != given_text:  # the primitive changed its input
+                mutated = True
+                outcome["mutated_input"] = "".join(
+                    difflib.unified_diff(
+                        given_text.splitlines(True),
+                        str(given).splitlines(True),
+                        "the procedure given",
+                        "the same procedure after the step",
+                        n=1,
+                    )
+                )
             outcomes.append(outcome)
             mine = step["exo2"]
-            if (outcome["outcome"] == "ok") != (mine["outcome"] == "ok") or (
-                outcome.get("text") != mine.get("text")
+            if mutated or (
+                (outcome["outcome"] == "ok") != (mine["outcome"] == "ok")
+                or outcome.get("text") != mine.get("text")
             ):
                 break
         replay_record = {"outcomes": outcomes}
-        if s % results_every == 0:
+        if mutated:
+            # its procedures are not what they print; later sequences start
+            # from a fresh corpus
+            replay_record["results"] = "not run: Exo changed a procedure in place"
+            del sys.modules["random_schedules.corpus"]
+            corpus = load_corpus()
+            names = namespace(corpus)
+            by_name = {k.proc.name(): k for k in corpus.KERNELS}
+        elif s % results_every == 0:
             indices = sorted(accepted)
             results = run_sequence(
                 "exo",
@@ -790,7 +812,10 @@ def compare(sequences, replays, exo2_results):
                 break  # after the first disagreement
             a, b = rep["outcomes"][k], step["exo2"]
             row = {"sequence": s, "attempt": k, "primitive": step["primitive"]}
-            if b["outcome"] == "crash":
+            if a.get("mutated_input"):
+                row["class"] = "exo-mutates-input"
+                row["detail"] = a["mutated_input"]
+            elif b["outcome"] == "crash":
                 row["class"] = "exo2-crash"
                 row["detail"] = (
                     f"exo2: {b['error']}\n{b.get('trace', '')}\n"
@@ -914,7 +939,7 @@ def find_entry(entries, key, detail):
         if (pattern == key or fnmatch.fnmatchcase(key, pattern)) and (
             "match" not in entry or re.search(entry["match"], detail)
         ):
-            return entry
+            return dict(entry, key=pattern)
     return None
 
 
@@ -972,6 +997,7 @@ def write_report(out, args, sequences, replays, rows, entries, elapsed):
         f"| both accept, printed text differs | {counts['text-differs']} |",
         f"| both accept, same text, compiles on one side only | {counts['codegen-differs']} |",
         f"| both accept, same text, results differ | {counts['results-differ']} |",
+        f"| Exo changes the procedure it was given | {counts['exo-mutates-input']} |",
         f"| exo2 crashes (not a documented refusal) | {counts['exo2-crash']} |",
         f"| not compared: after a disagreement in their sequence | {after} |",
         f"| not compared: on a kernel Exo refuses | {on_refused} |",
@@ -994,7 +1020,7 @@ def write_report(out, args, sequences, replays, rows, entries, elapsed):
         listed = [find_entry(entries, key, row.get("detail", "")) for row in group]
         unlisted = sum(entry is None for entry in listed)
         reasons = {
-            f"{e['category']}: {e['reason']}" for e in listed if e is not None
+            f"{e['category']}: `{e['key']}`" for e in listed if e is not None
         }
         status = (
             f"PROBLEM ({unlisted} not listed)"
