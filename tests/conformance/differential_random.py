@@ -201,7 +201,9 @@ def inputs(p, sizes, seed):
         elif kind == "Bool":
             values.append(True)
         elif kind in _DTYPES and arg.mem().name() == "DRAM":
-            shape = [_evaluate(d, sizes) for d in arg.shape()] if arg.is_tensor() else []
+            shape = (
+                [_evaluate(d, sizes) for d in arg.shape()] if arg.is_tensor() else []
+            )
             values.append(rng.uniform(-2, 2, size=shape).astype(_DTYPES[kind]))
         else:
             return None
@@ -292,7 +294,9 @@ def run_exo(procs, runs, workdir):
                         ("strides", ctypes.c_long * len(strides)),
                     ]
 
-                c_args.append(Window(a.ctypes.data, (ctypes.c_long * len(strides))(*strides)))
+                c_args.append(
+                    Window(a.ctypes.data, (ctypes.c_long * len(strides))(*strides))
+                )
             elif isinstance(a, bool):
                 c_args.append(ctypes.c_bool(a))
             elif isinstance(a, int):
@@ -302,7 +306,9 @@ def run_exo(procs, runs, workdir):
         function(context, *c_args)
 
     return [
-        _run_each(p, runs, lib if isinstance(lib, str) else getattr(lib, p.name()), call)
+        _run_each(
+            p, runs, lib if isinstance(lib, str) else getattr(lib, p.name()), call
+        )
         for p, lib in zip(procs, libraries, strict=True)
     ]
 
@@ -360,7 +366,9 @@ def run_sequence(side, procs, runs, workdir):
     runner = run_exo2 if side == "exo2" else run_exo
     results = run_in_child(lambda: runner(renamed, runs, workdir))
     if isinstance(results, str):  # one by one, to find the one that crashes
-        results = [run_in_child(lambda q=q: runner([q], runs, workdir)[0]) for q in renamed]
+        results = [
+            run_in_child(lambda q=q: runner([q], runs, workdir)[0]) for q in renamed
+        ]
     return results
 
 
@@ -510,7 +518,9 @@ class Writer:
             return
         try:
             var = self.fresh()
-            self.lines.append(f"{var} = {self.call(primitive, self.value(args[0]), args[1:], kwargs)}")
+            self.lines.append(
+                f"{var} = {self.call(primitive, self.value(args[0]), args[1:], kwargs)}"
+            )
         except Unportable as e:
             self.unportable = str(e)
             return
@@ -565,9 +575,7 @@ def generate(args, corpus):
 
     names = namespace(corpus)
     kernels = [
-        k
-        for k in corpus.KERNELS
-        if not args.kernel or k.proc.name() in args.kernel
+        k for k in corpus.KERNELS if not args.kernel or k.proc.name() in args.kernel
     ]
     primitives = sorted(GENERATORS)
     sequences, procedures = [], []
@@ -591,7 +599,9 @@ def generate(args, corpus):
             try:
                 step = generate_step(GENERATORS[name], View(p), seq, writer, primitives)
             except Exception as e:  # noqa: BLE001 (a generator's own failure)
-                record["steps"].append({"primitive": name, "unportable": f"generator: {error_text(e)}"})
+                record["steps"].append(
+                    {"primitive": name, "unportable": f"generator: {error_text(e)}"}
+                )
                 continue
             if step is None:
                 continue
@@ -780,7 +790,9 @@ def compare(sequences, replays, exo2_results):
 
     for s, (record, rep) in enumerate(zip(sequences, replays, strict=True)):
         if "kernel_refused" in rep:
-            kernel_row(s, record, "proc", "exo-refuses", f"Exo: {rep['kernel_refused']}")
+            kernel_row(
+                s, record, "proc", "exo-refuses", f"Exo: {rep['kernel_refused']}"
+            )
             continue
         exo_results = rep.get("results")
         exo_results = exo_results if isinstance(exo_results, dict) else {}
@@ -843,7 +855,8 @@ def compare(sequences, replays, exo2_results):
                     row["results"] = "not run"
                     row["why_not_run"] = f"Exo: {str(ra)[:200]}; exo2: {str(rb)[:200]}"
                     if (
-                        compiles(ra) and compiles(rb)
+                        compiles(ra)
+                        and compiles(rb)
                         and _ran(ra) != _ran(rb)
                         and None not in (ra, rb)
                     ):  # one side crashed or failed while running
@@ -909,7 +922,11 @@ def _keeps_kernel(results, k, kernel_key):
 def kernel_source(name):
     text = (RANDOM / "random_schedules" / "corpus.py").read_text()
     match = re.search(rf"^@proc\ndef {name}\(.*?(?=^\S|\Z)", text, re.M | re.S)
-    return match.group(0).rstrip() if match else f"(see random_schedules/corpus.py: {name})"
+    return (
+        match.group(0).rstrip()
+        if match
+        else f"(see random_schedules/corpus.py: {name})"
+    )
 
 
 def reproducer(record, attempt):
@@ -955,7 +972,11 @@ def not_run_reason(row):
         return "not sampled, or a parameter this cannot give (a memory other than DRAM)"
     exo, mine = why.split("; exo2: ", 1)
     exo = exo.removeprefix("Exo: ")
-    side, text = ("Exo", exo) if exo not in ("None",) and not exo.startswith("[") else ("exo2", mine)
+    side, text = (
+        ("Exo", exo)
+        if exo not in ("None",) and not exo.startswith("[")
+        else ("exo2", mine)
+    )
     error = re.search(r"error: (.*)", text)
     text = error.group(1) if error else text
     text = " ".join(re.sub(r"\S*/tmp\S*", "", text).split())
@@ -1007,7 +1028,9 @@ def write_report(out, args, sequences, replays, rows, entries, elapsed):
         f"| not compared: on a kernel Exo refuses | {on_refused} |",
         "",
     ]
-    reasons = Counter(not_run_reason(r) for r in same_rows if r.get("results") == "not run")
+    reasons = Counter(
+        not_run_reason(r) for r in same_rows if r.get("results") == "not run"
+    )
     if reasons:
         lines += ["Why results were not run (steps):", ""]
         lines += [f"- {n}: {reason}" for reason, n in reasons.most_common()]
@@ -1023,9 +1046,7 @@ def write_report(out, args, sequences, replays, rows, entries, elapsed):
     for key, group in sorted(by_key.items()):
         listed = [find_entry(entries, key, row.get("detail", "")) for row in group]
         unlisted = sum(entry is None for entry in listed)
-        reasons = {
-            f"{e['category']}: `{e['key']}`" for e in listed if e is not None
-        }
+        reasons = {f"{e['category']}: `{e['key']}`" for e in listed if e is not None}
         status = (
             f"PROBLEM ({unlisted} not listed)"
             if unlisted
@@ -1033,10 +1054,18 @@ def write_report(out, args, sequences, replays, rows, entries, elapsed):
         )
         problems += unlisted > 0
         lines += [f"### {key}: {len(group)} step(s), {status}", ""]
-        first = min(group, key=lambda r: (len(reproducer(sequences[r["sequence"]], r["attempt"])), r["sequence"]))
+        first = min(
+            group,
+            key=lambda r: (
+                len(reproducer(sequences[r["sequence"]], r["attempt"])),
+                r["sequence"],
+            ),
+        )
         record = sequences[first["sequence"]]
         for row in group:
-            extra = f"; Exo's procedure {row['exo_sound']}" if "exo_sound" in row else ""
+            extra = (
+                f"; Exo's procedure {row['exo_sound']}" if "exo_sound" in row else ""
+            )
             if "results" in row:
                 extra += f"; results {row['results']}"
                 if row.get("results_detail"):
@@ -1046,12 +1075,25 @@ def write_report(out, args, sequences, replays, rows, entries, elapsed):
                 f"- sequence {row['sequence']} "
                 f"({sequences[row['sequence']]['kernel']}), {where}{extra}"
             )
-        lines += ["", "Shortest reproducer:", "", "```python", reproducer(record, first["attempt"]), "```", ""]
+        lines += [
+            "",
+            "Shortest reproducer:",
+            "",
+            "```python",
+            reproducer(record, first["attempt"]),
+            "```",
+            "",
+        ]
         if first.get("detail"):
             lines += ["```text", first["detail"].rstrip()[:3000], "```", ""]
-    kernels = sorted({sequences[r["sequence"]]["kernel"] for g in by_key.values() for r in g})
+    kernels = sorted(
+        {sequences[r["sequence"]]["kernel"] for g in by_key.values() for r in g}
+    )
     if kernels:
-        lines += ["## The kernels of the reproducers (tests/python/random_schedules/corpus.py)", ""]
+        lines += [
+            "## The kernels of the reproducers (tests/python/random_schedules/corpus.py)",
+            "",
+        ]
         for name in kernels:
             lines += ["```python", kernel_source(name), "```", ""]
     (out / "random.md").write_text("\n".join(lines) + "\n")
@@ -1061,10 +1103,14 @@ def write_report(out, args, sequences, replays, rows, entries, elapsed):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--exo-python", help="the interpreter that imports exo")
-    parser.add_argument("--out", default=str(ROOT / "build" / "conformance" / "differential"))
+    parser.add_argument(
+        "--out", default=str(ROOT / "build" / "conformance" / "differential")
+    )
     parser.add_argument("--expected", default=str(HERE / "expected_differences.toml"))
     parser.add_argument(
-        "--seed", type=int, default=int(os.environ.get("EXO2_DIFFERENTIAL_RANDOM_SEED", "1"))
+        "--seed",
+        type=int,
+        default=int(os.environ.get("EXO2_DIFFERENTIAL_RANDOM_SEED", "1")),
     )
     parser.add_argument(
         "--steps",
@@ -1085,7 +1131,9 @@ def main(argv=None):
         help="write the report of the run already in --out again (after "
         "editing expected_differences.toml)",
     )
-    parser.add_argument("--replay", nargs=2, metavar=("STEPS", "OUT"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--replay", nargs=2, metavar=("STEPS", "OUT"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args(argv)
 
     if args.replay:  # Exo's side, in Exo's interpreter
@@ -1103,18 +1151,28 @@ def main(argv=None):
     corpus = load_corpus()
     sequences, procedures = generate(args, corpus)
     steps_file = out / "random.steps.json"
-    steps_file.write_text(json.dumps({"seed": args.seed, "sequences": sequences}, indent=1))
+    steps_file.write_text(
+        json.dumps({"seed": args.seed, "sequences": sequences}, indent=1)
+    )
     exo_file = out / "random.exo.json"
     exo_file.unlink(missing_ok=True)
     result = subprocess.run(
-        [args.exo_python, str(Path(__file__).resolve()), "--replay", str(steps_file), str(exo_file)]
+        [
+            args.exo_python,
+            str(Path(__file__).resolve()),
+            "--replay",
+            str(steps_file),
+            str(exo_file),
+        ]
         + ["--results-every", str(args.results_every)],
         capture_output=True,
         text=True,
         cwd=ROOT,
     )
     if not exo_file.exists():
-        raise SystemExit(f"differential_random: the Exo replay failed:\n{result.stderr[-3000:]}")
+        raise SystemExit(
+            f"differential_random: the Exo replay failed:\n{result.stderr[-3000:]}"
+        )
     replays = json.loads(exo_file.read_text())["replays"]
 
     # exo2's results, for the steps both sides accepted, of sampled sequences
@@ -1131,14 +1189,19 @@ def main(argv=None):
         ]
         kernel = by_name[record["kernel"]]
         results = run_sequence(
-            "exo2", [kernel.proc, *(procedures[s][k] for k in both)], kernel.sizes, workdir
+            "exo2",
+            [kernel.proc, *(procedures[s][k] for k in both)],
+            kernel.sizes,
+            workdir,
         )
         exo2_results[s] = (
             results
             if isinstance(results, str)
             else dict(zip([-1, *both], results, strict=True))
         )
-    (out / "random.exo2.json").write_text(json.dumps({str(k): v for k, v in exo2_results.items()}))
+    (out / "random.exo2.json").write_text(
+        json.dumps({str(k): v for k, v in exo2_results.items()})
+    )
     return compare_and_report(args, out, sequences, replays, exo2_results, started)
 
 
@@ -1160,7 +1223,12 @@ def compare_and_report(args, out, sequences, replays, exo2_results, started):
     rows, kernel_rows = compare(sequences, replays, exo2_results)
     entries = load_expected(args.expected)
     problems, counts = write_report(
-        out, args, sequences, replays, (rows, kernel_rows), entries,
+        out,
+        args,
+        sequences,
+        replays,
+        (rows, kernel_rows),
+        entries,
         time.perf_counter() - started,
     )
     print(

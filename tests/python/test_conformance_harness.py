@@ -245,7 +245,9 @@ def test_differential_random_writes_steps_that_run_as_the_generator_built_them()
                 continue
             lines = writer.step(step)
             derived += len(lines) > 1
-            kinds.update(re.findall(r"\.(before|after|expand|rhs|idx|lhs)\(", lines[-1]))
+            kinds.update(
+                re.findall(r"\.(before|after|expand|rhs|idx|lhs)\(", lines[-1])
+            )
             try:
                 expected = step.apply(p)
             except Exception as e:  # noqa: BLE001
@@ -268,10 +270,14 @@ def test_differential_random_compares_acceptance_text_and_results():
         return {"primitive": "op", "source": ["p = op(p)"], "exo2": side}
 
     def exo(outcome, text="t", error="SchedulingError: no"):
-        return {"outcome": outcome, "text": text} if outcome == "ok" else {
-            "outcome": outcome,
-            "error": error,
-        }
+        return (
+            {"outcome": outcome, "text": text}
+            if outcome == "ok"
+            else {
+                "outcome": outcome,
+                "error": error,
+            }
+        )
 
     sequences = [
         {
