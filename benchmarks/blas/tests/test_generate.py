@@ -16,7 +16,7 @@ def _variants(machine, levels=(1, 2, 3)):
     return [(level, k, v) for level, k in kernels(levels) for v in k.variants(machine)]
 
 
-def test_214_variants_and_398_public_procs_per_isa():
+def test_214_variants_and_402_public_procs_per_isa():
     found = _variants(AVX512)
     counted = [v for _, k, v in found if k.counted]
     assert len(counted) == 214
@@ -25,7 +25,7 @@ def test_214_variants_and_398_public_procs_per_isa():
     }
     assert by_level == {1: 28, 2: 90, 3: 96}
     procs = [p.name() for _, _, v in found for p in v.procs.values()]
-    assert len(procs) == len(set(procs)) == 398  # 2 gemv Trans skinny cases
+    assert len(procs) == len(set(procs)) == 402  # 6 skinny cases: gemv, ger
     assert all(p.startswith("exo2_avx512_") for p in procs)
 
 
@@ -43,7 +43,8 @@ def test_cases_per_variant():
     procs = {v.name: v.procs for _, _, v in _variants(AVX2)}
     assert set(procs["saxpy"]) == {"stride_1", "stride_any"}
     assert set(procs["dgemv_t"]) == {"stride_1", "stride_any", "skinny"}
-    assert set(procs["dgemv_n"]) == {"stride_1", "stride_any"}
+    assert set(procs["dgemv_n"]) == {"stride_1", "stride_any", "skinny"}
+    assert set(procs["sger"]) == {"stride_1", "stride_any", "skinny"}
     assert procs["srotm_m2"] == {}  # the identity: a quick return in C
     assert set(procs["dgemm_tn"]) == {"b0", "b1", "bx"}
     assert set(procs["strsm_lunn"]) == {""}

@@ -1,18 +1,22 @@
-"""The `skinny` schedule (exo2blas.sched.skinny): gemv's Trans form with
-few outputs, all their sums in registers in one pass down A. What the
-schedule makes of the kernel, that the skinny procs compute the naive
-ones' results exactly at and around every vector count, the errors it
-gives, and that the C layer calls the skinny kernels for the short shapes
-only, with the right results on both sides of the threshold."""
+"""The `skinny` schedule (exo2blas.sched.skinny): gemv NoTrans and ger with
+short rows (the vector along them loaded once into registers), gemv Trans
+with few outputs (all their sums in registers in one pass down A). What
+the schedule makes of the kernels, that the skinny procs compute the naive
+ones' results at and around every vector count, the errors it gives, and
+that the C layer calls the skinny kernels for the short shapes only, with
+the right results on both sides of the threshold."""
 
 from __future__ import annotations
 
 import ctypes
+import itertools
 import json
 
 import numpy as np
 import pytest
 from exo2 import SchedulingError
+from exo2.API_cursors import CallCursor, ForCursor, InvalidCursor
+from exo2.stdlib.inspection import nlr_stmts
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512
 from exo2blas.sched.skinny import MAX_VECS, skinny, threshold
@@ -24,7 +28,8 @@ RUNS_AVX2 = {"avx2", "fma"} <= _FLAGS
 
 
 def _variant(name, machine):
-    return {v.name: v for v in module(2, "gemv").KERNEL.variants(machine)}[name]
+    kernel = "ger" if "ger" in name else "gemv"
+    return {v.name: v for v in module(2, kernel).KERNEL.variants(machine)}[name]
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
@@ -47,47 +52,96 @@ def test_skinny_keeps_every_output_in_registers_in_one_pass(machine, prec):
     assert f"acc_{MAX_VECS - 1}: {prec}[{lanes}] @ {memory}" in text
     assert f"{isa}_broadcast_element_{prec}" in text
     assert "for i in seq" not in text  # no scalar outputs left
-    # the NoTrans variants have no skinny case
-    assert set(_variant(f"{p}gemv_n", machine).procs) == {"stride_1", "stride_any"}
+
+
+def _loads_of(proc, vector):
+    """The load instructions of `proc` reading `vector`, and whether each
+    lies inside a loop over rows (`for i`)."""
+    found = []
+    for stmt in nlr_stmts(proc):
+        if not isinstance(stmt, CallCursor) or "_load" not in stmt.subproc().name():
+            continue
+        if not any(getattr(a, "name", lambda: None)() == vector for a in stmt.args()):
+            continue
+        parent, in_rows = stmt.parent(), False
+        while not isinstance(parent, InvalidCursor):
+            in_rows |= isinstance(parent, ForCursor) and parent.name() == "i"
+            parent = parent.parent()
+        found.append(in_rows)
+    return found
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+@pytest.mark.parametrize("variant", ["sgemv_n", "dger"])
+def test_skinny_loads_the_shared_vector_once_for_all_rows(machine, variant):
+    prec = "f32" if variant[0] == "s" else "f64"
+    v = _variant(variant, machine)
+    assert set(v.procs) == {"stride_1", "stride_any", "skinny"}
+    text = str(v.procs["skinny"])
+    isa = machine.name
+    assert f"assert n <= {threshold(machine, prec)}" in text
+    # one copy per vector count, each one vectorized pass per row, the
+    # last vector masked
+    assert text.count("for i in seq(0, m):") == MAX_VECS
+    assert "for j" not in text and "for jo" not in text
+    shared = "x" if "gemv" in variant else "y"
+    # k loads of the shared vector in the copy for k vectors, none per row
+    loads = _loads_of(v.procs["skinny"], shared)
+    assert len(loads) == MAX_VECS * (MAX_VECS + 1) // 2 and not any(loads)
+    assert text.count(f"{isa}_load_mask_{prec}(") == 2 * MAX_VECS  # A's too
+
+
+def _arguments(kernel, short, long_, rng, dtype, exact):
+    """Arguments of the naive gemv (Trans: A stored long x short) or ger,
+    small integers of both signs (`exact`) or random values."""
+
+    def draw(*shape):
+        if exact:
+            return rng.integers(-4, 5, shape).astype(dtype)
+        return rng.standard_normal(shape).astype(dtype)
+
+    if kernel == "gemv_t":  # m = short outputs, n = long rows of A
+        return [short, long_, dtype(-1.5), draw(long_, short), draw(long_), draw(short)]
+    if kernel == "gemv_n":  # m = long rows, n = short
+        return [long_, short, dtype(-1.5), draw(long_, short), draw(short), draw(long_)]
+    return [long_, short, dtype(-1.5), draw(long_), draw(short), draw(long_, short)]
 
 
 @pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
 @pytest.mark.parametrize("prec", ["f32", "f64"])
-def test_skinny_gemv_t_matches_the_naive_one_at_every_vector_count(prec):
+@pytest.mark.parametrize("kernel", ["gemv_t", "gemv_n", "ger"])
+def test_skinny_matches_the_naive_proc_at_every_vector_count(kernel, prec):
     """Small integers of both signs (the exact tier: every sum is exact in
     any order, fused or not) agree exactly; random values agree to
-    rounding (the products are fused multiply-adds)."""
+    rounding (products are fused multiply-adds, a dot product is summed by
+    lanes)."""
     p, dtype = ("s", np.float32) if prec == "f32" else ("d", np.float64)
-    v = _variant(f"{p}gemv_t", AVX2)
+    v = _variant(p + kernel if kernel != "ger" else p + "ger", AVX2)
     naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["skinny"].jit()
     rng = np.random.default_rng(30)
     lanes, top = AVX2.lanes[prec], threshold(AVX2, prec)
-    ms = sorted({1, 2, lanes - 1, lanes, lanes + 1, 2 * lanes + 3, top - 1, top})
-    for m in ms:
-        for n in (1, 2, 7, 33):
+    shorts = sorted({1, 2, lanes - 1, lanes, lanes + 1, 2 * lanes + 3, top - 1, top})
+    for short in shorts:
+        for long_ in (1, 2, 7, 33):
             for exact in (True, False):
+                args = _arguments(kernel, short, long_, rng, dtype, exact)
+                expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+                naive(*expected)
+                scheduled(*args)
+                got, want = args[-1], expected[-1]  # y, or A for ger
                 if exact:
-                    A = rng.integers(-4, 5, (n, m)).astype(dtype)  # op(A) = A^T
-                    x, y = rng.integers(-4, 5, n), rng.integers(-4, 5, m)
+                    assert (got == want).all(), (short, long_)
                 else:
-                    A = rng.standard_normal((n, m)).astype(dtype)
-                    x, y = rng.standard_normal(n), rng.standard_normal(m)
-                x, y = x.astype(dtype), y.astype(dtype)
-                expected, result = y.copy(), y.copy()
-                naive(m, n, dtype(-1.5), A, x, expected)
-                scheduled(m, n, dtype(-1.5), A, x, result)
-                if exact:
-                    assert (result == expected).all(), (m, n)
-                else:
-                    eps = np.finfo(dtype).eps
-                    bound = 4 * n * eps * (1.5 * np.abs(A.T) @ np.abs(x) + np.abs(y))
-                    assert (np.abs(result - expected) <= bound).all(), (m, n)
+                    scale = 4 * (top + 33) * np.finfo(dtype).eps
+                    bound = scale * (np.abs(want) + 1.5 * 16)
+                    assert (np.abs(got - want) <= bound).all(), (short, long_)
 
 
-def test_skinny_refuses_a_loop_along_a_row():
-    v = _variant("sgemv_n", AVX2)
-    with pytest.raises(SchedulingError, match="skinny: the loop over j runs along"):
-        skinny(assert_unit_strides(v.naive), "i", AVX2, "f32")
+def test_skinny_names_a_body_without_one_inner_loop():
+    from test_sched_level2 import two_loops
+
+    with pytest.raises(SchedulingError, match="skinny: expected one loop"):
+        skinny(two_loops, "i", AVX2, "f32")
 
 
 # --------------------------------------------------------------------------- #
@@ -128,7 +182,10 @@ def test_the_kernel_table_holds_the_skinny_thresholds(machine):
 
 
 @pytest.mark.parametrize("p", ["s", "d"])
-def test_cblas_gemv_is_right_on_both_sides_of_the_threshold(p):
+def test_cblas_is_right_on_both_sides_of_the_threshold(p):
+    """gemv (both Trans, both layouts) and ger with one dimension short,
+    at and past the threshold, increments 1 (skinny where short enough),
+    2 and -1; small integers, so the results are exact."""
     from exo2blas import numpy_entry as blas
 
     lib = _library()
@@ -138,23 +195,34 @@ def test_cblas_gemv_is_right_on_both_sides_of_the_threshold(p):
     dtype = np.float32 if p == "s" else np.float64
     top = threshold(machine, "f32" if p == "s" else "f64")
     rng = np.random.default_rng(31)
+
+    def ints(*shape):
+        return rng.integers(-4, 5, shape).astype(dtype)
+
+    def strided(values, step):
+        v = np.zeros(len(values) * abs(step), dtype)[::step]
+        v[:] = values
+        return v
+
     for short in (1, 5, top - 1, top, top + 1, top + 7):
         for long_ in (1, 3, 100):
-            # Trans of a row-major long x short A (the skinny kernel when
-            # short <= top), and NoTrans of its transpose, column-major
-            for A, trans in (
-                (rng.integers(-4, 5, (long_, short)).astype(dtype), True),
-                (np.asfortranarray(rng.integers(-4, 5, (short, long_))), False),
-            ):
-                A = A.astype(dtype)
-                x = rng.integers(-4, 5, long_).astype(dtype)
-                for step in (1, 2, -1):
-                    y = np.zeros(short * abs(step), dtype)[::step]
-                    y[:] = rng.integers(-4, 5, short)
+            for shape in ((long_, short), (short, long_)):
+                for order, trans, step in itertools.product(
+                    "CF", (False, True), (1, 2, -1)
+                ):
+                    A = np.array(ints(*shape), order=order)
+                    x = strided(ints(shape[0] if trans else shape[1]), step)
+                    y = strided(ints(shape[1] if trans else shape[0]), step)
                     op = A.T if trans else A
                     expected = 3 * (op @ x) - 2 * y  # integers: exact
                     got = blas.gemv(3.0, A, x, -2.0, y, trans=trans)
-                    assert (got == expected).all(), (short, long_, trans, step)
+                    assert (got == expected).all(), ("gemv", shape, order, trans, step)
+                    if trans:
+                        continue
+                    u, w = strided(ints(shape[0]), step), strided(ints(shape[1]), -step)
+                    expected = A + 3 * np.outer(u, w)
+                    blas.ger(3.0, u, w, A)
+                    assert (A == expected).all(), ("ger", shape, order, step)
 
 
 _SHIM = r"""
@@ -164,52 +232,80 @@ _SHIM = r"""
 #include <stdlib.h>
 /* exo2's windows (kernels_<isa>.h): a data pointer and the strides */
 #define WINDOWS(T, t) \
-  struct w2##t { const T *data; int_fast32_t strides[2]; }; \
+  struct w2##t##c { const T *data; int_fast32_t strides[2]; }; \
+  struct w2##t { T *data; int_fast32_t strides[2]; }; \
   struct w1##t##c { const T *data; int_fast32_t strides[1]; }; \
   struct w1##t { T *data; int_fast32_t strides[1]; };
 WINDOWS(float, s)
 WINDOWS(double, d)
-int calls[4]; /* s skinny, s stride_1, d skinny, d stride_1 */
-#define WRAP(slot, name, T, t) \
+/* per precision: gemv_n, gemv_t, ger; skinny then stride_1 */
+int calls[12];
+#define REAL(name) /* the library's own definition */ \
+  if (!real) *(void **)&real = dlsym(dlopen(getenv("EXO2BLAS_LIBRARY"), RTLD_NOW), #name);
+#define GEMV(slot, name, T, t) \
   void name(void *c, int_fast32_t m, int_fast32_t n, const T *alpha, \
-            struct w2##t A, struct w1##t##c x, struct w1##t y) { \
+            struct w2##t##c A, struct w1##t##c x, struct w1##t y) { \
     static void (*real)(void *, int_fast32_t, int_fast32_t, const T *, \
-                        struct w2##t, struct w1##t##c, struct w1##t); \
-    if (!real) /* the library's own definition */ \
-      *(void **)&real = dlsym(dlopen(getenv("EXO2BLAS_LIBRARY"), RTLD_NOW), #name); \
+                        struct w2##t##c, struct w1##t##c, struct w1##t); \
+    REAL(name) \
     calls[slot]++; \
     real(c, m, n, alpha, A, x, y); \
   }
-WRAP(0, exo2_avx2_sgemv_t_skinny, float, s)
-WRAP(1, exo2_avx2_sgemv_t_stride_1, float, s)
-WRAP(2, exo2_avx2_dgemv_t_skinny, double, d)
-WRAP(3, exo2_avx2_dgemv_t_stride_1, double, d)
+#define GER(slot, name, T, t) \
+  void name(void *c, int_fast32_t m, int_fast32_t n, const T *alpha, \
+            struct w1##t##c x, struct w1##t##c y, struct w2##t A) { \
+    static void (*real)(void *, int_fast32_t, int_fast32_t, const T *, \
+                        struct w1##t##c, struct w1##t##c, struct w2##t); \
+    REAL(name) \
+    calls[slot]++; \
+    real(c, m, n, alpha, x, y, A); \
+  }
+GEMV(0, exo2_avx2_sgemv_n_skinny, float, s)
+GEMV(1, exo2_avx2_sgemv_n_stride_1, float, s)
+GEMV(2, exo2_avx2_sgemv_t_skinny, float, s)
+GEMV(3, exo2_avx2_sgemv_t_stride_1, float, s)
+GER(4, exo2_avx2_sger_skinny, float, s)
+GER(5, exo2_avx2_sger_stride_1, float, s)
+GEMV(6, exo2_avx2_dgemv_n_skinny, double, d)
+GEMV(7, exo2_avx2_dgemv_n_stride_1, double, d)
+GEMV(8, exo2_avx2_dgemv_t_skinny, double, d)
+GEMV(9, exo2_avx2_dgemv_t_stride_1, double, d)
+GER(10, exo2_avx2_dger_skinny, double, d)
+GER(11, exo2_avx2_dger_stride_1, double, d)
 """
 
+# (routine, rows, cols, trans, layout): the calls counted in the shim
 _PROBE = r"""
 import ctypes, json, sys
 import numpy as np
 from exo2blas import numpy_entry as blas
 shim = ctypes.CDLL(sys.argv[1])
-calls = (ctypes.c_int * 4).in_dll(shim, "calls")
+calls = (ctypes.c_int * 12).in_dll(shim, "calls")
 out = []
 for p, dtype in (("s", np.float32), ("d", np.float64)):
-    for short, trans, layout in json.loads(sys.argv[2]):
+    for routine, rows, cols, trans, layout in json.loads(sys.argv[2]):
         before = list(calls)
-        shape = (7, short) if trans else (short, 7)
-        A = np.ones(shape, dtype, order="C" if layout == "R" else "F")
-        y = blas.gemv(1.0, A, np.ones(7, dtype), trans=trans)
-        assert (y == 7).all()
+        order = "C" if layout == "R" else "F"
+        A = np.ones((rows, cols), dtype, order=order)
+        if routine == "gemv":
+            x = np.ones(rows if trans else cols, dtype)
+            y = blas.gemv(1.0, A, x, trans=trans)
+            assert (y == (rows if trans else cols)).all()
+        else:
+            blas.ger(1.0, np.ones(rows, dtype), np.ones(cols, dtype), A)
+            assert (A == 2).all()
         out.append([a - b for a, b in zip(calls, before)])
 print(json.dumps(out))
 """
 
 
-def test_cblas_gemv_calls_the_skinny_kernel_for_short_outputs_only(tmp_path):
+def test_cblas_calls_the_skinny_kernels_for_the_short_shapes_only(tmp_path):
     """The generated kernels are interposed (LD_PRELOAD of a shim that
-    counts the calls and forwards them): through cblas_?gemv, Trans of a
-    row-major A, or NoTrans of a column-major one, with at most the
-    threshold's outputs calls `_skinny`; one more output, `_stride_1`."""
+    counts the calls and forwards them) and cblas_?gemv and cblas_?ger
+    called on both sides of the thresholds, in both layouts: `_skinny` is
+    called when the row-major problem's short dimension (gemv NoTrans's
+    and ger's rows, gemv Trans's outputs) is at most the threshold,
+    `_stride_1` otherwise."""
     import os
     import shutil
     import subprocess
@@ -217,19 +313,23 @@ def test_cblas_gemv_calls_the_skinny_kernel_for_short_outputs_only(tmp_path):
 
     from exo2blas import library
 
-    lib = _library()
+    _library()
     cc = shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         pytest.skip("needs a C compiler for the interposing shim")
-    del lib
     shim = tmp_path / "shim.c"
     shim.write_text(_SHIM)
     so = tmp_path / "shim.so"
     subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", so, shim, "-ldl"], check=True)
     tops = {p: threshold(AVX2, prec) for p, prec in (("s", "f32"), ("d", "f64"))}
+    # no dimension of 1: a single row or column reads as either layout
+    sides = sorted({2, tops["d"], tops["d"] + 1, tops["s"], tops["s"] + 1})
     shapes = []
-    for short in sorted({1, tops["d"], tops["d"] + 1, tops["s"], tops["s"] + 1}):
-        shapes += [(short, True, "R"), (short, False, "C"), (short, False, "R")]
+    for short in sides:
+        for routine, trans in (("gemv", False), ("gemv", True), ("ger", False)):
+            for layout in "RC":
+                shapes += [(routine, 5, short, trans, layout)]
+                shapes += [(routine, short, 5, trans, layout)]
     env = dict(os.environ, LD_PRELOAD=str(so), EXO2BLAS_ISA="avx2")
     env["EXO2BLAS_LIBRARY"] = str(library.load()._name)
     run = subprocess.run(
@@ -238,13 +338,20 @@ def test_cblas_gemv_calls_the_skinny_kernel_for_short_outputs_only(tmp_path):
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     counts = json.loads(run.stdout)
-    for i, (p, slot) in enumerate((("s", 0), ("d", 2))):
-        for (short, trans, layout), got in zip(
+    for i, p in enumerate("sd"):
+        for (routine, rows, cols, trans, layout), got in zip(
             shapes, counts[i * len(shapes) : (i + 1) * len(shapes)], strict=True
         ):
-            outputs_short = trans == (layout == "R")  # y along the short side
-            skinny_call = outputs_short and short <= tops[p]
-            expected = [0, 0, 0, 0]
-            if outputs_short:  # the Trans kernel of the row-major problem
-                expected[slot + (0 if skinny_call else 1)] = 1
-            assert got == expected, (p, short, trans, layout)
+            # the row-major problem: a column-major A is its transpose
+            if layout == "C":
+                rows, cols = cols, rows
+                trans = not trans if routine == "gemv" else trans
+            if routine == "ger":
+                slot, short = 4, cols
+            elif trans:
+                slot, short = 2, cols  # gemv_t: its outputs, A's columns
+            else:
+                slot, short = 0, cols  # gemv_n: its rows
+            expected = [0] * 12
+            expected[6 * i + slot + (0 if short <= tops[p] else 1)] = 1
+            assert got == expected, (p, routine, rows, cols, trans, layout)

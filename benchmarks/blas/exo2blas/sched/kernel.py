@@ -13,10 +13,10 @@ more *cases*, each a public proc `exo2_<isa>_<variant>_<case>`:
   is accumulated) and 2 (general beta); all are unit-strided and scheduled.
 - `UNIT` (trmm, trsm): one case, unit-strided and scheduled, no suffix.
 - `ANY` (iamax's `locate`): one case, `stride_any`, unscheduled.
-- `Case("skinny", only=(("trans", "t"),))` (gemv): a unit-strided case
-  of the Trans variants only, scheduled for a short dimension
-  (benchmarks/blas/exo2blas/sched/skinny.py); the C layer calls it for
-  the short shapes.
+- `Case("skinny")` (gemv, ger): a unit-strided case scheduled for a short
+  dimension (benchmarks/blas/exo2blas/sched/skinny.py); the C layer calls
+  it for the short shapes. `Case(..., only=((axis, letter), ...))` gives a
+  case to the variants of those letters only.
 """
 
 from __future__ import annotations

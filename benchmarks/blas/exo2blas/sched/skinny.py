@@ -1,30 +1,49 @@
 """`skinny`: the level-2 automation for a matrix with a short dimension,
-at most `max_vecs` vectors long, along which run the outputs of a loop
-down a column (gemv's Trans form with few outputs: `acc += A[j, i] *
-x[j]` summed over the many rows j for each of the few i). The short
-dimension is specialized by its number of vectors (`binary_specialize`:
-one copy of the loop nest per count, the vector loops of each unrolled,
-the last vector masked), so that every vector of outputs keeps its sums in
-registers and the passes down the rows are fused into one (`fuse`): A is
-read once, row after row, where `columns` reads it once per block of
-vectors. Each output still sums its products in the naive order.
+at most `max_vecs` vectors long. The short dimension is specialized by its
+number of vectors (`specialize` on `(L - 1 + e) / L`: one copy of the
+vectorized loop nest per count, with its vector loops unrolled, the last
+vector masked), so that a vector used by every row lives in registers:
 
-The C layer calls the skinny kernel for the short shapes only
+- the short dimension along the rows (gemv NoTrans with few columns, `acc
+  += A[i, j] * x[j]`; ger with few columns, `A[i, j] += alpha * x[i] *
+  y[j]`): each row is one vectorized pass, and the loads of the vector all
+  rows share (x, or y) are hoisted out of the loop over rows: loaded once,
+  kept in registers;
+- the short dimension along the outputs of a loop down a column (gemv's
+  Trans form with few outputs, `acc += A[j, i] * x[j]` over the many rows
+  j): every vector of outputs keeps its sums in registers and the passes
+  down the rows are fused into one (`fuse`): A is read once, row after
+  row, where `columns` reads it once per block of vectors. Each output
+  still sums its products in the naive order.
+
+The C layer calls the skinny kernels for the short shapes only
 (`threshold`: `max_vecs` vectors of the precision)."""
 
 from __future__ import annotations
 
-from exo2.API_cursors import AllocCursor, ForCursor
+from exo2.API_cursors import (
+    AllocCursor,
+    CallCursor,
+    ForCursor,
+    InvalidCursor,
+    WindowStmtCursor,
+)
 from exo2.API_scheduling import (
     SchedulingError,
     fuse,
+    inline,
+    inline_window,
+    lift_alloc,
+    remove_loop,
     reorder_stmts,
+    replace,
     rewrite_expr,
     simplify,
     unroll_loop,
     user_op,
 )
-from exo2.stdlib.inspection import get_symbols
+from exo2.stdlib.inspection import get_symbols, nlr_stmts
+from exo2.stdlib.rc_wrappers import fission_
 from exo2.stdlib.stdlib import (
     abs_rule,
     fma_rule,
@@ -33,7 +52,7 @@ from exo2.stdlib.stdlib import (
 )
 
 from ..machines.instructions import constant
-from .level2 import OPS, inner_loop
+from .level2 import OPS, inner_loop, vectorize_loop
 from .triangle import contiguous
 
 MAX_VECS = 10  # the vector and a few temporaries fit AVX2's 16 registers
@@ -116,6 +135,62 @@ def _branch(if_stmt, orelse):
     return siblings
 
 
+def _rows_leaf(proc, siblings, k, vector_name):
+    """The copy for `k` vectors along each row: its vector loops unrolled,
+    and the loads that do not depend on the row (the shared vector) hoisted
+    out of the loop over rows."""
+    (rows_loop,) = siblings(proc)
+    loops = [
+        s
+        for s in nlr_stmts(proc, rows_loop.body())
+        if isinstance(s, ForCursor) and s.name() == vector_name
+    ]
+    proc = _unroll_vectors(proc, loops, k)
+    rows_loop = proc.forward(rows_loop)
+    row = rows_loop.name()
+    for call in list(rows_loop.body()):
+        if isinstance(call, CallCursor) and _invariant_load(proc, call, row):
+            proc = _hoist_load(proc, call)
+    return proc
+
+
+def _invariant_load(proc, call, row):
+    """Whether `call` is a load whose operands do not depend on `row`."""
+    if "_load" not in call.subproc().name():
+        return False
+    used = {str(v) for a in call.args() for v in get_symbols(proc, a)}
+    return row not in used
+
+
+def _hoist_load(proc, call):
+    """The load instruction `call` moved out of the loop around it:
+    inlined (a loop of lane copies), hoisted as `hoist_stmt` hoists (its
+    allocation lifted, the statement reordered to the top of the body,
+    the loop fissioned after it and removed around it), and replaced by
+    the instruction again. (`hoist_stmt` refuses the call itself: the
+    fission check does not see that a call writes the same value in every
+    iteration, and it refuses the inlined loop when its iterator has the
+    name of the loop around it.)"""
+    call = proc.forward(call)
+    instr, block = call.subproc(), call.parent()
+    index = next(i for i, s in enumerate(block.body()) if s == call)
+    proc = inline(proc, call)
+    while isinstance(proc.forward(block).body()[index], WindowStmtCursor):
+        proc = inline_window(proc, proc.forward(block).body()[index])
+    stmt = proc.forward(block).body()[index]
+    deps = {str(v) for v in get_symbols(proc, stmt)}
+    while not isinstance(stmt.prev(), InvalidCursor):
+        prev = stmt.prev()
+        if isinstance(prev, AllocCursor) and prev.name() in deps:
+            proc = lift_alloc(proc, prev)
+        else:
+            proc = reorder_stmts(proc, stmt.expand(1, 0))
+        stmt = proc.forward(stmt)
+    proc, _ = fission_(proc, stmt.after(), rc=True)
+    proc = remove_loop(proc, proc.forward(stmt).parent())
+    return replace(proc, proc.forward(stmt), instr)
+
+
 def _columns_leaf(proc, siblings, k):
     """The copy for `k` vectors of outputs: its vector loops unrolled, and
     the `k` passes down the rows fused into one."""
@@ -156,30 +231,36 @@ def _fuse_passes(proc, siblings):
 
 @user_op
 def skinny(proc, loop, m, prec, max_vecs=MAX_VECS):
-    """Schedules `loop` (a cursor or its iterator's name), contiguous in
-    memory, whose body holds one inner loop that is not (a loop down a
-    column), for machine `m` in precision `prec`, when `loop` runs to a
-    size of at most `max_vecs` vectors (asserted): one copy per number of
-    vectors, each with all its outputs' sums in registers in one pass of
-    the inner loop."""
+    """Schedules `loop` (a cursor or its iterator's name), a loop over rows
+    whose body holds one inner loop, for machine `m` in precision `prec`,
+    for a short dimension of at most `max_vecs` vectors (asserted): the
+    inner loop's when it runs along a contiguous row (each row one
+    vectorized pass, the vector all rows read loaded once into registers),
+    else `loop`'s, the outputs (all their sums in registers in one pass of
+    the inner loop down the rows)."""
     if isinstance(loop, str):
         loop = proc.find_loop(loop)
     inner = inner_loop(proc, loop)
-    if contiguous(proc, inner):
-        raise SchedulingError(
-            f"skinny: the loop over {inner.name()} runs along a row; skinny "
-            "keeps the outputs of a loop down a column in registers"
-        )
-    short = _bound_name(proc, loop)
+    along_rows = contiguous(proc, inner)
+    short = _bound_name(proc, inner if along_rows else loop)
     name = loop.name()
     proc = proc.add_assertion(f"{short} <= {threshold(m, prec, max_vecs)}")
     loop = proc.find_loop(name)  # a new proc: the cursor does not forward
-    proc, whole, last = _vectorize(proc, loop, m, prec)
-    proc, leaves = _specialize(
-        proc, whole.as_block().expand(0, 1), short, m, prec, max_vecs
-    )
-    for k, siblings in leaves:
-        proc = _columns_leaf(proc, siblings, k)
+    if along_rows:
+        proc, vector_loop = vectorize_loop(
+            proc, inner_loop(proc, loop), m, prec, "cut_and_predicate"
+        )
+        vector_name = proc.forward(vector_loop).name()
+        proc, leaves = _specialize(proc, loop, short, m, prec, max_vecs)
+        for k, siblings in leaves:
+            proc = _rows_leaf(proc, siblings, k, vector_name)
+    else:
+        proc, whole, _ = _vectorize(proc, loop, m, prec)
+        proc, leaves = _specialize(
+            proc, whole.as_block().expand(0, 1), short, m, prec, max_vecs
+        )
+        for k, siblings in leaves:
+            proc = _columns_leaf(proc, siblings, k)
     return simplify(proc)
 
 

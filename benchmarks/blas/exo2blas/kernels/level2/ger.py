@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_rows, kernel
+from ...sched import STRIDES, Case, by_rows, kernel
+from ...sched.skinny import by_skinny, or_skinny
 
 
 @proc
@@ -14,4 +15,8 @@ def ger(m: size, n: size, alpha: R, x: [R][m], y: [R][n], A: [R][m, n]):
             A[i, j] += alpha * x[i] * y[j]
 
 
-KERNEL = kernel(ger, schedule=by_rows())
+# a `skinny` case too, for short rows (n at most the skinny threshold): y
+# loaded once into registers and kept across the rows
+KERNEL = kernel(
+    ger, schedule=or_skinny(by_rows(), by_skinny()), cases=STRIDES + (Case("skinny"),)
+)
