@@ -953,8 +953,10 @@ def reproducer(record, attempt):
 def find_entry(entries, key, detail):
     """The entry of expected_differences.toml that lists a disagreement: its
     key (a glob) matches, and its `match` (a regular expression, optional)
-    is found in the disagreement's details (for a refusal, the error)."""
-    for pattern, entry in entries.items():
+    is found in the disagreement's details (for a refusal, the error). The
+    entry of the key itself first, then globs in the order of the file."""
+    ordered = sorted(entries.items(), key=lambda item: item[0] != key)
+    for pattern, entry in ordered:
         if (pattern == key or fnmatch.fnmatchcase(key, pattern)) and (
             "match" not in entry or re.search(entry["match"], detail)
         ):
