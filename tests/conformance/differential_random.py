@@ -1009,8 +1009,9 @@ def write_report(out, args, sequences, replays, rows, entries, elapsed):
         "# Random schedules on Exo and on exo2",
         "",
         f"Seed {args.seed}, {len(sequences)} sequences, {attempted} steps attempted "
-        f"({unportable} more not written portably), {compared} compared, in {elapsed:.0f} s; "
-        f"results run for every {args.results_every} sequence(s).",
+        f"({unportable} more not written portably), {compared} compared, "
+        + ("(report written again); " if args.report_only else f"in {elapsed:.0f} s; ")
+        + f"results run for every {args.results_every} sequence(s).",
         "",
         "| outcome | steps |",
         "|---|---:|",
