@@ -299,6 +299,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.skipif(not RUNS_AVX2, reason="interposes the AVX2 kernels")
 def test_cblas_calls_the_skinny_kernels_for_the_short_shapes_only(tmp_path):
     """The generated kernels are interposed (LD_PRELOAD of a shim that
     counts the calls and forwards them) and cblas_?gemv and cblas_?ger
