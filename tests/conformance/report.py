@@ -26,6 +26,7 @@ CATEGORIES = {
     "exo-unsound": "exo2 refuses on purpose: Exo's acceptance changes results",
     "exo-conservative": "exo2 accepts, proven safe, a schedule Exo refuses",
     "todo": "a known gap being worked on (diagnosis in the reason)",
+    "documented": "an intended difference the docs describe (the reason says where)",
 }
 
 PASSING = {"passed"}
