@@ -1,5 +1,5 @@
 """Random schedules on both compilers (docs/internals/conformance.md,
-"Random schedules"): exo2's randomized schedule generator
+"Random schedules on both compilers"): exo2's randomized schedule generator
 (tests/python/random_schedules) picks random steps on the kernels of its
 corpus; every step is written down in a portable form, applied on exo2 and
 replayed, through the reverse import alias `exo2` -> `exo`, on Exo in its
@@ -7,6 +7,8 @@ own interpreter; the two are compared step by step.
 
     python differential_random.py --exo-python VENV/bin/python --out DIR \\
         [--seed N] [--steps N] [--results-every N] [--kernel NAME]...
+    python differential_random.py --report-only --out DIR  # after editing
+                                                            # the list
 
 The portable form of a step is Python source that both compilers run: the
 primitive's call on `p` with its arguments written out, cursors as
@@ -25,15 +27,19 @@ of running both procedures on the same random inputs (exo2's JIT on
 exo2's side; Exo's C compiled with the system compiler and called through
 ctypes on Exo's, as differential_trace.py does). A sequence is compared up
 to its first disagreement: after it the two sides schedule different
-procedures. When Exo accepts a step exo2 refuses, Exo's procedure is also
-run against Exo's own kernel: a change in the results is a counterexample
-to Exo's step.
+procedures. A procedure that compiles on one side only is a disagreement,
+and so is an Exo step that changes the procedure it was given (the replay
+then starts the next sequence from a fresh corpus). When Exo accepts a step
+exo2 refuses, Exo's procedure is also run against Exo's own kernel: a
+change in the results is a counterexample to Exo's step.
 
 A disagreement is allowed when `expected_differences.toml` lists it, under
-`differential:random:<primitive>:<class>:<kernel>` (globs allowed), with a
-category and a reason; the classes are `exo2-refuses`, `exo-refuses`,
-`text-differs`, `results-differ` and `exo2-crash`. Any other one is a
-problem, and the exit status is 1. The report is written to
+`differential:random:<primitive>:<class>:<kernel>` (globs allowed; `proc`
+and `kernel` for the kernel's definition and its compiled C), with a
+category, a reason and optionally `match`, a regular expression its details
+must contain; the classes are `exo2-refuses`, `exo-refuses`,
+`text-differs`, `codegen-differs`, `results-differ`, `exo-mutates-input`
+and `exo2-crash`. Any other one is a problem, and the exit status is 1. The report is written to
 DIR/random.md, the raw steps and both sides' outcomes to DIR/random.*.json.
 """
 
