@@ -43,6 +43,11 @@ def trace(python, side, program, spec, out):
 
 
 def same_results(a, b, tolerance=1e-3):
+    if isinstance(a, str) and isinstance(b, str):
+        # neither side could run the procedure here (a step whose vectors
+        # C cannot hold yet, or instructions this CPU lacks): nothing to
+        # compare; the messages name each side's own temporary files
+        return a.startswith("cannot run") and b.startswith("cannot run")
     if a is None or b is None or isinstance(a, str) or isinstance(b, str):
         return a == b
     if len(a) != len(b):

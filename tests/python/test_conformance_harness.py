@@ -218,6 +218,13 @@ def test_differential_compare_reports_acceptance_text_and_results():
     )
     assert rows[0]["differences"][0].startswith("printed text differs")
     assert rows[0]["differences"][1] == "results differ on the same inputs"
+    # neither side can run it here (e.g. AVX-512 on a CPU without it): the
+    # messages differ (temporary paths) but that is no disagreement
+    rows = differential.compare(
+        run(event("ok", "x", "cannot run: CalledProcessError: cc /tmp/a/k.c")),
+        run(event("ok", "x", "cannot run: CalledProcessError: cc /tmp/b/k.c")),
+    )
+    assert rows[0]["differences"] == [] and rows[0]["results"] == "not run"
 
 
 def test_differential_random_writes_steps_that_run_as_the_generator_built_them():
