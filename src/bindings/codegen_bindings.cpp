@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "exo2/analysis/written_buffers.hpp"
 #include "exo2/backends/c_codegen.hpp"
 #include "exo2/backends/c_names.hpp"
 #include "exo2/backends/codegen_error.hpp"

@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "exo2/analysis/aliasing.hpp"
+#include "exo2/analysis/config_state.hpp"
+#include "exo2/analysis/written_buffers.hpp"
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/cursors/navigation.hpp"
 #include "exo2/primitives/edit_sequence.hpp"
@@ -36,9 +39,29 @@ ConfigEditResult bind_config(const Proc& proc, const cursors::Location& expr,
   cursors::Path stmt = expr.path;
   while (!cursors::is_statement_slot(stmt.back().slot)) stmt.pop_back();
   const Stmt s = cursors::resolve_stmt(proc, stmt);
-  if (s->kind == StmtKind::Call)
-    refuse("cannot bind a call argument to a configuration field",
-           {.srcinfo = e->srcinfo});
+  // A call argument may be bound when the callee only reads that parameter
+  // (a parameter it writes would write the field instead of the argument's
+  // buffer) and writes no value into the field (the parameter would change
+  // under it). A read of the field by the callee is refused below, as any
+  // later read of the new value.
+  if (s->kind == StmtKind::Call) {
+    const Call& call = s->as<Call>();
+    const cursors::Step& step = expr.path[stmt.size()];
+    const std::vector<Sym> written = written_buffers(call.f->body);
+    if (step.slot != cursors::Slot::Arg ||
+        std::find(written.begin(), written.end(),
+                  call.f->args[step.index].name) != written.end())
+      refuse(fmt::format("cannot bind a call argument to a configuration "
+                         "field: {} writes the parameter it is passed to",
+                         call.f->name),
+             {.srcinfo = e->srcinfo});
+    for (const Location& f : config_fields_written(s))
+      if (f.config == config && f.field == field)
+        refuse(fmt::format("cannot bind a call argument to a configuration "
+                           "field: {} writes {}.{}",
+                           call.f->name, config->name(), field),
+               {.srcinfo = e->srcinfo});
+  }
 
   EditSequence edits(proc);
   edits.apply(cursors::insert(

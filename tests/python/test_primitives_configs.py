@@ -100,6 +100,72 @@ def test_bind_config_before_an_overwrite_is_strictly_equivalent():
     assert_same_results(overwritten, p, {"n": 4})
 
 
+@proc
+def scale_by(n: size, s: f32, d: f32[n]):
+    for i in seq(0, n):
+        d[i] = s * d[i]
+
+
+@proc
+def copy_into(s: f32, d: f32):
+    s = d
+
+
+@proc
+def scale_by_field(s: f32, d: f32):
+    Params.scale = d
+    d = s * d
+
+
+def test_bind_config_of_a_call_argument_the_callee_only_reads():
+    @proc
+    def calls(n: size, a: f32, x: f32[n]):
+        scale_by(n, a, x)
+
+    p = bind_config(calls, calls.find("scale_by(_)").args()[1], Params, "scale")
+    assert str(p) == (
+        "def calls(n: size, a: f32 @ DRAM, x: f32[n] @ DRAM):\n"
+        "    Params.scale = a\n"
+        "    scale_by(n, Params.scale, x)"
+    )
+    assert_same_results(calls, p, {"n": 7})
+    assert_same_results(calls, p, {"n": 1})
+
+
+def test_bind_config_of_a_call_argument_refused_when_the_callee_writes_it():
+    @proc
+    def calls(a: f32, b: f32):
+        copy_into(a, b)
+
+    message = refused(
+        lambda: bind_config(
+            calls, calls.find("copy_into(_)").args()[0], Params, "scale"
+        )
+    )
+    assert message == (
+        "bind_config: cannot bind a call argument to a configuration field: "
+        "copy_into writes the parameter it is passed to"
+    )
+
+
+def test_bind_config_of_a_call_argument_refused_when_the_callee_writes_the_field():
+    # scale_by_field(Params.scale, b) would read s after writing the field
+    # that s now names: b * b instead of a * b.
+    @proc
+    def calls(a: f32, b: f32):
+        scale_by_field(a, b)
+
+    message = refused(
+        lambda: bind_config(
+            calls, calls.find("scale_by_field(_)").args()[0], Params, "scale"
+        )
+    )
+    assert message == (
+        "bind_config: cannot bind a call argument to a configuration field: "
+        "scale_by_field writes Params.scale"
+    )
+
+
 def test_bind_config_argument_errors():
     with pytest.raises(TypeError, match="expected a cursor to a single variable Read"):
         bind_config(scale, scale.find("a * _"), Params, "scale")

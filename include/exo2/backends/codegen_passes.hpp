@@ -35,9 +35,4 @@ Proc promote_windows(const Proc& p);
 // derived from it).
 Proc place_frees(const Proc& p);
 
-// The buffers a block writes: assigned or reduced buffers, and arguments
-// bound to callee parameters the callee writes. Writes through a window
-// statement's name count as writes of the windowed buffer.
-std::vector<Sym> written_buffers(const Block& body);
-
 }  // namespace exo2

@@ -18,6 +18,7 @@
 #include <unordered_set>
 
 #include "exo2/analysis/config_state.hpp"
+#include "exo2/analysis/written_buffers.hpp"
 #include "exo2/analysis/z3_encoding.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "commit_groups.hpp"
+#include "exo2/analysis/written_buffers.hpp"
 #include "exo2/backends/codegen_error.hpp"
 #include "exo2/backends/codegen_passes.hpp"
 #include "exo2/core_ir/ir_functor.hpp"

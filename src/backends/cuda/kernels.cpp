@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "exo2/analysis/written_buffers.hpp"
 #include "exo2/backends/codegen_passes.hpp"
 #include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/core_ir/ir_visitor.hpp"

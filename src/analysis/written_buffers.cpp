@@ -1,9 +1,9 @@
-// Which buffers a block writes (decides `const` parameters and read-only
-// window structs).
+// Which buffers a block writes (include/exo2/analysis/written_buffers.hpp).
+#include "exo2/analysis/written_buffers.hpp"
+
 #include <algorithm>
 #include <unordered_map>
 
-#include "exo2/backends/codegen_passes.hpp"
 #include "exo2/core_ir/ir_visitor.hpp"
 
 namespace exo2 {
