@@ -648,6 +648,15 @@ def generate(args, corpus):
 # Exo's side: replaying the steps
 
 
+def printed(p):
+    """A procedure's text, or why it cannot be printed (Exo's printer fails
+    on an iterator named `for`)."""
+    try:
+        return str(p)
+    except Exception as e:  # noqa: BLE001
+        return f"(cannot be printed: {error_text(e)})"
+
+
 def replay(steps_file, out_file, results_every):
     """Replays every sequence on this side (Exo), up to the first step whose
     outcome or printed text differs from exo2's; runs the kernel and the
@@ -668,21 +677,21 @@ def replay(steps_file, out_file, results_every):
             if "source" not in step:
                 outcomes.append(None)
                 continue
-            given, given_text = p, str(p)
+            given, given_text = p, printed(p)
             try:
                 after = apply_step(step["source"], p, names)
             except Exception as e:  # noqa: BLE001 (Exo's refusal is data)
                 outcome = {"outcome": "refused", "error": error_text(e)}
             else:
-                outcome = {"outcome": "ok", "text": str(after)}
+                outcome = {"outcome": "ok", "text": printed(after)}
                 accepted[k] = after
                 p = after
-            if str(given) != given_text:  # the primitive changed its input
+            if printed(given) != given_text:  # the primitive changed its input
                 mutated = True
                 outcome["mutated_input"] = "".join(
                     difflib.unified_diff(
                         given_text.splitlines(True),
-                        str(given).splitlines(True),
+                        printed(given).splitlines(True),
                         "the procedure given",
                         "the same procedure after the step",
                         n=1,
