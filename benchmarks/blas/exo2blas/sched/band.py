@@ -7,9 +7,9 @@ n:`).
 In the rows named by `rows=(first, end)` that guard holds for the whole
 band, so the row loop is cut into a head (rows before `first`), a body of
 constant band width and a tail (rows from `end`), under a `specialize` on
-`first <= end` within the loop's bounds and a band of at least one
-element (a band as wide as the matrix, or an empty one, keeps the naive
-loop). The body's guards are dropped by `eliminate_dead_code`, which
+`first <= end` within the loop's bounds and a band of at least
+`min_vectors` vectors (a band as wide as the matrix, or a short one, keeps
+the naive loop). The body's guards are dropped by `eliminate_dead_code`, which
 proves them true there. A body whose only inner loop is a band along a
 row (gbmv's NoTrans form, `A[i, d] * x[i - kl + d]`; tbmv's NoTrans rows)
 is a dense row pass and goes to `rows` (four rows jammed, a masked last
@@ -67,14 +67,17 @@ def _from_zero(proc, loop):
 
 
 @user_op
-def band(proc, loop, m, prec, rows, r=4):
+def band(proc, loop, m, prec, rows, r=4, min_vectors=1):
     """Schedules `loop` (a cursor, its iterator's name, or None for the
     proc's one outermost loop), a loop over the rows of a band, for machine
     `m` in precision `prec`. `rows = (first, end)` (expressions in the
     proc's parameters) are the rows whose band lies inside the matrix:
     there every band loop along a contiguous row of the storage is
     unguarded and vectorized; `r` rows are jammed when the band loop is
-    the row's only loop (`rows`)."""
+    the row's only loop (`rows`). A band shorter than `min_vectors`
+    vectors keeps the naive loop: one masked vector and a horizontal sum
+    per row cost more than a few scalar products (in a substitution, whose
+    next row loads the x[i] just stored, `min_vectors=2` pays)."""
     if loop is None:
         loop = outermost_loop(proc)
     elif isinstance(loop, str):
@@ -89,10 +92,11 @@ def band(proc, loop, m, prec, rows, r=4):
         conds, exprs = [f"_ <= {first}", *conds], [loop.lo()]
     if not _is(loop.hi(), end):
         conds, exprs = conds + [f"{end} <= _"], exprs + [loop.hi()]
+    shortest = max(1, min_vectors * m.lanes[prec])  # a band of at least one
+    # element has a last vector to mask (tbmv's empty one, k = 0, does not)
     for band_loop in [s for s in guarded if contiguous(proc, s)]:
-        # a band of at least one element has a last vector to mask (an
-        # empty one, tbmv's with k = 0, keeps the naive loop)
-        conds, exprs = [*conds, "_ < _"], [*exprs, band_loop.lo(), band_loop.hi()]
+        conds = [*conds, f"{shortest} <= _ - _"]
+        exprs = [*exprs, band_loop.hi(), band_loop.lo()]
     cond = FormattedExprStr(" and ".join(conds), *exprs)
     proc, (inside,) = specialize_(proc, loop, cond, rc=True)
     body = inside.body()[0]

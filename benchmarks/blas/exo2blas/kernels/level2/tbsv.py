@@ -70,5 +70,5 @@ def tbsv(
 KERNEL = kernel(
     tbsv,
     axes=[Uplo(), Flag("trans", ("t", "n")), Diag()],
-    schedule=by_trans(by_band(rows=("k", "n")), None),
+    schedule=by_trans(by_band(rows=("k", "n"), min_vectors=2), None),
 )
