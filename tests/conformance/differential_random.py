@@ -912,7 +912,9 @@ def compare(sequences, replays, exo2_results):
                     row["detail"] = f"Exo: {_one_line(ra)}\nexo2: {_one_line(rb)}"
                 elif row["results"] == "differ":
                     row["class"] = "results-differ"
-                    row["detail"] = row["results_detail"]
+                    row["detail"] = (
+                        f"{row['results_detail']}\nthe procedure:\n{b['text']}"
+                    )
                 else:
                     row["class"] = "same"
             rows.append(row)
