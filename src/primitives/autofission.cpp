@@ -103,9 +103,14 @@ Proc autofission(const Proc& proc, const cursors::Location& gap, int n_lifts) {
   joined.insert(joined.end(), post.begin(), post.end());
   const int size =
       static_cast<int>(cursors::enclosing_list(proc, first).size());
-  return cursors::replace(proc, cursors::Location::block(first, size),
-                          std::move(joined))
-      .proc;
+  const Proc split =
+      cursors::replace(proc, cursors::Location::block(first, size),
+                       std::move(joined))
+          .proc;
+  // As in Exo, the result is a plain procedure: an instruction's template
+  // is not carried over (docs/primitives-buffers.md, "autofission").
+  return make_proc(split->name, split->args, split->preds, split->body,
+                   std::nullopt, split->srcinfo);
 }
 
 }  // namespace exo2::primitives

@@ -8,7 +8,7 @@ before each primitive."""
 from __future__ import annotations
 
 import pytest
-from exo2 import ExoType, SchedulingError, config, proc
+from exo2 import ExoType, SchedulingError, config, instr, proc
 from exo2.API_cursors import InvalidCursorError
 from exo2.stdlib.scheduling import (
     autofission,
@@ -880,6 +880,26 @@ def test_autofission_splits_and_drops_a_loop_that_runs_once():
     assert str(e.value) == (
         "expected cursor to point to a gap between statements, not at an edge"
     )
+
+
+def test_autofission_of_an_instruction_gives_a_plain_procedure():
+    # As in Exo: the split body is the instruction's, its C template is not.
+    @instr("copy_two({dst_data}, {src_data});")
+    def copy_two(n: size, src: [f32][n], dst: [f32][n]):
+        for i in seq(0, n):
+            dst[i] = src[i]
+            dst[i] = src[i]
+
+    p = autofission(copy_two, copy_two.find("dst[_] = _").after())
+    assert copy_two.is_instr() and not p.is_instr()
+    assert str(p) == (
+        "def copy_two(n: size, src: [f32][n] @ DRAM, dst: [f32][n] @ DRAM):\n"
+        "    for i in seq(0, n):\n"
+        "        dst[i] = src[i]\n"
+        "    for i in seq(0, n):\n"
+        "        dst[i] = src[i]"
+    )
+    assert "# @instr copy_two" in str(copy_two)
 
 
 def test_autofission_refuses_unsafe_splits_and_buried_allocations():
