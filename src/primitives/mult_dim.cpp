@@ -47,12 +47,10 @@ cursors::EditResult mult_dim(const Proc& proc, const cursors::Location& alloc,
     return out;
   };
 
+  // The extent is written `lo * hi`, unfolded, as Exo prints it.
   std::vector<Expr> new_shape = shape;
-  const std::optional<int64_t> n_hi = int_literal(hi_extent);
   new_shape[static_cast<size_t>(hi)] =
-      n_hi ? control_int(*c * *n_hi, hi_extent->srcinfo)
-           : control_binop(BinOpKind::Mul, control_int(*c, hi_extent->srcinfo),
-                           hi_extent, hi_extent->srcinfo);
+      control_binop(BinOpKind::Mul, lo_extent, hi_extent, hi_extent->srcinfo);
   new_shape.erase(new_shape.begin() + lo);
 
   BufferAccessRewrite rewrite;

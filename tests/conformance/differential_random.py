@@ -39,8 +39,8 @@ and `kernel` for the kernel's definition and its compiled C), with a
 category, a reason and optionally `match`, a regular expression its details
 must contain; the classes are `exo2-refuses`, `exo-refuses`,
 `text-differs`, `codegen-differs`, `results-differ`, `exo-mutates-input`
-and `exo2-crash`. Any other one is a problem, and the exit status is 1. The report is written to
-DIR/random.md, the raw steps and both sides' outcomes to DIR/random.*.json.
+and `exo2-crash`. Any other one is a problem, and the exit status is 1. Written:
+a report named random in DIR (Markdown), the raw steps and both sides' outcomes beside it (JSON).
 """
 
 import argparse

@@ -174,7 +174,7 @@ TEST(DivideAndMultDim, RoundTrip) {
             "cannot perfectly divide '16' by 5");
   cursors::EditResult m = mult_dim(r.proc, kAlloc, 0, 1);
   EXPECT_EQ(body_of(m.proc),
-            "    t: f32[16] @ DRAM\n"
+            "    t: f32[8 * 2] @ DRAM\n"
             "    for i in seq(0, n):\n"
             "        t[8 * (i % 16 / 8) + i % 16 % 8] = x[i]\n"
             "        x[i] = t[8 * (i % 16 / 8) + i % 16 % 8]\n");
