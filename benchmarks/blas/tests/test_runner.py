@@ -120,8 +120,8 @@ def test_loc_splits_algorithm_variants_and_schedule():
     assert (
         c["kernels"]["level2/gemv"]["algorithm"] == 8
     )  # the @proc, its 7 lines and decorator
-    # one kernel(...) line holding the schedule: a schedule line
-    assert c["kernels"]["level2/gemv"]["variants"] == 0
+    # kernel(, gemv, axes=, cases=, ): variants; the schedule= line: schedule
+    assert c["kernels"]["level2/gemv"]["variants"] == 5
     assert c["kernels"]["level2/gemv"]["schedule"] == 1
     assert c["kernels"]["level2/trmv"]["variants"] == 2  # its axes, its ")"
     assert c["library"] > 0
