@@ -166,6 +166,25 @@ def test_bind_config_of_a_call_argument_refused_when_the_callee_writes_the_field
     )
 
 
+def test_bind_config_of_a_call_argument_refused_when_the_callee_reads_the_field():
+    # The callee would read the new value where it read the old one.
+    @proc
+    def reads_field(n: size, s: f32, d: f32[n]):
+        for i in seq(0, n):
+            d[i] = s * d[i] + Params.scale
+
+    @proc
+    def calls(n: size, a: f32, x: f32[n]):
+        reads_field(n, a, x)
+
+    message = refused(
+        lambda: bind_config(
+            calls, calls.find("reads_field(_)").args()[1], Params, "scale"
+        )
+    )
+    assert "the new (and different) values might be read later" in message
+
+
 def test_bind_config_argument_errors():
     with pytest.raises(TypeError, match="expected a cursor to a single variable Read"):
         bind_config(scale, scale.find("a * _"), Params, "scale")
