@@ -36,7 +36,15 @@ SCANNED_TREES = (
     "tests",
 )
 SCANNED_FILES = ("README.md", "CMakeLists.txt", "pyproject.toml")
-SKIPPED_DIRS = {"__pycache__", ".pytest_cache", "build", ".venv", "node_modules"}
+# `results/`: what the benchmark runners write (ignored by git).
+SKIPPED_DIRS = {
+    "__pycache__",
+    ".pytest_cache",
+    "build",
+    ".venv",
+    "node_modules",
+    "results",
+}
 
 # Reports written by the repository's own tools (the benchmark runner, the
 # tuning studies, the conformance run): their names are outputs, not citations.
