@@ -309,9 +309,13 @@ class EffectCollector : public IRVisitor {
     scope.forget(written, f.srcinfo);
   }
 
-  // An allocation's extents are evaluated where it is; a Free has no effect.
+  // An allocation's extents are evaluated where it is: they read the config
+  // fields they mention there (code that moves the allocation past a write
+  // of one would change its size). A Free has no effect.
   void visit_alloc(const Alloc& a) override {
-    if (a.kind == StmtKind::Alloc) locals_.insert(a.name);
+    if (a.kind != StmtKind::Alloc) return;
+    locals_.insert(a.name);
+    if (a.type.is_tensor()) visit(a.type.shape());
   }
 
   void visit_call(const Call& c) override {

@@ -499,6 +499,26 @@ def test_reorder_stmts_moves_a_call_past_an_unrelated_write():
     assert_same_results(unrelated, p, {})
 
 
+def test_reorder_stmts_refuses_moving_an_allocation_above_a_write_its_extent_reads():
+    # Found by the randomized schedule test under ASan: above C.m = 2 the
+    # extent n - C.m + 1 is 1, and the loop wrote n - 2 elements into it.
+    @proc
+    def sized_by_field(n: size, x: f32[n], y: f32[n]):
+        assert n >= 2
+        C.m = n
+        C.m = 2
+        t: f32[n - C.m + 1]
+        for i in seq(0, n - C.m):
+            t[i] = x[i]
+            y[i] = t[i]
+
+    write = sized_by_field.body()[1]  # C.m = 2 (patterns ignore the value written)
+    block = write.expand(0, 1)
+    assert block[1].name() == "t"
+    message = refusal(lambda: reorder_stmts(sized_by_field, block))
+    assert message.endswith("do not commute.")
+
+
 # ---- expressions evaluated at every use --------------------------------------
 
 
