@@ -1227,13 +1227,16 @@ Truth decide(QueryContext& ctx, const Expr& cond) {
     return Truth::Unknown;
   SmtEncoder& enc = ctx.encoder();
   z3::expr c = enc.encode(cond);
+  if (std::optional<bool> v = enc.interval_value(c))
+    return *v ? Truth::AlwaysTrue : Truth::AlwaysFalse;
   if (enc.prove(c).yes()) return Truth::AlwaysTrue;
   if (enc.prove(!c).yes()) return Truth::AlwaysFalse;
   return Truth::Unknown;
 }
 
 QueryCounters query_counters() {
-  return QueryCounters{SmtEncoder::queries_checked(), SmtEncoder::cache_hits()};
+  return QueryCounters{SmtEncoder::queries_checked(), SmtEncoder::cache_hits(),
+                       SmtEncoder::interval_answers()};
 }
 
 void reset_query_counters() { SmtEncoder::reset_counters(); }

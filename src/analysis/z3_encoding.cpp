@@ -1,5 +1,7 @@
 #include "exo2/analysis/z3_encoding.hpp"
 
+#include "exo2/analysis/interval_bounds.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,15 +15,27 @@ namespace exo2 {
 
 namespace {
 
-// Process-wide cache of query answers, keyed by the text of the complete
-// formula. Two formulas with the same text mean the same thing (the text
-// names every constant and contains every fact), so the cache is shared by
-// all encoders.
+// Process-wide cache of query answers, keyed by the complete formula and
+// the timeout. Z3 shares equal terms of one context (hash-consing), so two
+// formulas are equal exactly when they are one term, with one id while it
+// lives: the cache keeps each formula alive beside its answer. The formula
+// names every constant and contains every fact, so the cache is shared by
+// all encoders (of the one shared context).
 struct QueryCache {
+  struct Entry {
+    z3::expr formula;
+    QueryResult result;
+  };
+  struct KeyHash {
+    size_t operator()(const std::pair<unsigned, unsigned>& k) const {
+      return std::hash<uint64_t>()((uint64_t{k.first} << 32) | k.second);
+    }
+  };
   std::mutex mutex;
-  std::unordered_map<std::string, QueryResult> results;
+  std::unordered_map<std::pair<unsigned, unsigned>, Entry, KeyHash> results;
   size_t hits = 0;
   size_t checked = 0;
+  size_t interval_answers = 0;
 };
 
 QueryCache& query_cache() {
@@ -264,6 +278,7 @@ class ExprEncoding final : public ExprFunctor<z3::expr()> {
         z3::expr cv = enc_.int_value(c);
         enc_.definitions_.emplace(q.decl().name().str(),
                                   cv * q <= a && a < cv * q + cv);
+        enc_.quotient_parts_.emplace(q.id(), std::make_pair(a, c));
         it = enc_.quotients_.emplace(key, q).first;
       }
       const z3::expr& q = it->second;
@@ -369,8 +384,7 @@ z3::expr SmtEncoder::query_formula(const z3::expr& extra) {
 }
 
 QueryResult SmtEncoder::check(const z3::expr& formula) {
-  const std::string key =
-      fmt::format("{}|{}", timeout_ms_, formula.to_string());
+  const std::pair<unsigned, unsigned> key{formula.id(), timeout_ms_};
   QueryCache& cache = query_cache();
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
@@ -378,7 +392,7 @@ QueryResult SmtEncoder::check(const z3::expr& formula) {
     auto it = cache.results.find(key);
     if (it != cache.results.end()) {
       ++cache.hits;
-      return it->second;
+      return it->second.result;
     }
   }
   // A one-shot solver built from the `smt` tactic: about 30 times faster to
@@ -413,11 +427,24 @@ QueryResult SmtEncoder::check(const z3::expr& formula) {
       break;
   }
   std::lock_guard<std::mutex> lock(cache.mutex);
-  cache.results.emplace(key, result);
+  cache.results.emplace(key, QueryCache::Entry{formula, result});
   return result;
 }
 
+std::optional<bool> SmtEncoder::interval_value(const z3::expr& formula) {
+  if (!use_intervals_) return std::nullopt;
+  std::optional<bool> v =
+      IntervalBounds(facts_, quotient_parts_).decide(formula);
+  if (v) quick_answer(QueryResult::Answer::Yes);  // counted
+  return v;
+}
+
 QueryResult SmtEncoder::prove(const z3::expr& goal) {
+  // A goal the variables' intervals prove needs no solver; a refutation
+  // does, for its counterexample.
+  if (use_intervals_ &&
+      IntervalBounds(facts_, quotient_parts_).decide(goal) == true)
+    return quick_answer(QueryResult::Answer::Yes);
   // The facts imply `goal` exactly when facts ∧ ¬goal has no model.
   QueryResult r = check(query_formula(!goal));
   switch (r.answer) {
@@ -434,6 +461,9 @@ QueryResult SmtEncoder::prove(const z3::expr& goal) {
 }
 
 QueryResult SmtEncoder::satisfiable(const z3::expr& formula) {
+  if (use_intervals_ &&
+      IntervalBounds(facts_, quotient_parts_).decide(formula) == false)
+    return quick_answer(QueryResult::Answer::No);
   return check(query_formula(formula));
 }
 
@@ -503,6 +533,22 @@ void SmtEncoder::clear_cache() {
   cache.hits = 0;
 }
 
+QueryResult SmtEncoder::quick_answer(QueryResult::Answer answer) {
+  QueryCache& cache = query_cache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  ++cache.checked;
+  ++cache.interval_answers;
+  QueryResult r;
+  r.answer = answer;
+  return r;
+}
+
+size_t SmtEncoder::interval_answers() {
+  QueryCache& cache = query_cache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  return cache.interval_answers;
+}
+
 size_t SmtEncoder::queries_checked() {
   QueryCache& cache = query_cache();
   std::lock_guard<std::mutex> lock(cache.mutex);
@@ -514,6 +560,7 @@ void SmtEncoder::reset_counters() {
   std::lock_guard<std::mutex> lock(cache.mutex);
   cache.hits = 0;
   cache.checked = 0;
+  cache.interval_answers = 0;
 }
 
 }  // namespace exo2

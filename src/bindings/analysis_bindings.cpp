@@ -28,10 +28,12 @@ void bind_analysis(py::module_& m) {
         py::dict d;
         d["queries"] = c.queries;
         d["cache_hits"] = c.cache_hits;
+        d["interval_answers"] = c.interval_answers;
         return d;
       },
-      "{'queries': n, 'cache_hits': n}: solver queries asked since the last "
-      "reset, and how many the cache answered.");
+      "{'queries': n, 'cache_hits': n, 'interval_answers': n}: queries asked "
+      "since the last reset, how many the cache answered, and how many the "
+      "variables' intervals answered without the solver.");
   m.def("reset_query_counters", &reset_query_counters,
         "Zeroes the query counters (cached answers are kept).");
 }

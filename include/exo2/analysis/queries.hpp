@@ -212,11 +212,13 @@ WindowPlacement place_in_window(QueryContext& ctx, const Access& access,
 enum class Truth { AlwaysTrue, AlwaysFalse, Unknown };
 Truth decide(QueryContext& ctx, const Expr& cond);
 
-// Counters of solver queries, for benchmarks: queries asked (cached or
-// not) and answers taken from the cache, since the last reset.
+// Counters of queries, for benchmarks: queries asked, answers taken from
+// the cache, and answers the variables' intervals gave without the solver,
+// since the last reset.
 struct QueryCounters {
   size_t queries = 0;
   size_t cache_hits = 0;
+  size_t interval_answers = 0;
 };
 QueryCounters query_counters();
 void reset_query_counters();

@@ -116,6 +116,12 @@ class SmtEncoder {
   QueryResult prove(const z3::expr& goal);
   // Yes with a model when the facts and `formula` can hold together.
   QueryResult satisfiable(const z3::expr& formula);
+  // The value of `formula` when the intervals of its variables decide it
+  // (interval_bounds.hpp): a query the solver need not answer.
+  std::optional<bool> interval_value(const z3::expr& formula);
+  // Whether queries try the intervals first (on by default; tests compare
+  // their answers with the solver's).
+  void use_intervals(bool on) { use_intervals_ = on; }
 
   // The value of `term` in the witness of `r` (unconstrained constants are
   // 0), or nullopt when it does not reduce to a literal.
@@ -132,10 +138,13 @@ class SmtEncoder {
   static size_t cache_size();
   static size_t cache_hits();
   static void clear_cache();
-  // Queries checked since the last reset, answered from the cache or not
-  // (benchmarks compare it with cache_hits).
+  // Queries asked since the last reset, however answered (benchmarks
+  // compare it with cache_hits and interval_answers).
   static size_t queries_checked();
-  // Zeroes queries_checked and cache_hits, keeping the cached answers.
+  // Queries the variables' intervals answered, without the solver
+  // (interval_bounds.hpp).
+  static size_t interval_answers();
+  // Zeroes the three counters, keeping the cached answers.
   static void reset_counters();
 
  private:
@@ -146,6 +155,7 @@ class SmtEncoder {
   // fresh variables it mentions, and `extra`.
   z3::expr query_formula(const z3::expr& extra);
   QueryResult check(const z3::expr& formula);
+  static QueryResult quick_answer(QueryResult::Answer answer);
   std::string fresh_name(const std::string& hint);
 
   // A map whose updates are undone by `pop`.
@@ -178,6 +188,7 @@ class SmtEncoder {
 
   z3::context& ctx_;
   unsigned timeout_ms_;
+  bool use_intervals_ = true;
   int fresh_counter_ = 0;
   std::vector<z3::expr> facts_;
   std::vector<Scope> scopes_;
@@ -193,6 +204,8 @@ class SmtEncoder {
   // `definitions_` maps the quotient's name to its defining formula.
   std::unordered_map<std::string, z3::expr> quotients_;
   std::unordered_map<std::string, z3::expr> definitions_;
+  // By the quotient's id: its numerator and divisor.
+  std::unordered_map<unsigned, std::pair<z3::expr, int64_t>> quotient_parts_;
 };
 
 }  // namespace exo2

@@ -1,0 +1,135 @@
+// The interval decisions tried before the solver (interval_bounds.hpp):
+// what they decide, that refutations still get the solver's
+// counterexample, and that every answer they give is the solver's.
+#include "exo2/analysis/interval_bounds.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "exo2/analysis/queries.hpp"
+#include "exo2/analysis/z3_encoding.hpp"
+
+namespace exo2 {
+namespace {
+
+const Type kIndex(TypeKind::Index);
+
+Expr var(const Sym& s) { return make_read(s, {}, {}, kIndex); }
+Expr lit(int64_t v) { return make_int(v); }
+Expr op(BinOpKind k, Expr a, Expr b) {
+  return make_binop(k, std::move(a), std::move(b), {}, kIndex);
+}
+
+size_t interval_answers() { return query_counters().interval_answers; }
+
+TEST(IntervalBounds, ProvesATiledIndexInsideItsBuffer) {
+  SmtEncoder smt;
+  Sym n("n"), io("io"), i("i");
+  smt.assume(0 <= smt.var(io) && smt.var(io) < smt.var(n));
+  smt.assume(0 <= smt.var(i) && smt.var(i) < 8);
+  reset_query_counters();
+  z3::expr index = 8 * smt.var(io) + smt.var(i);
+  EXPECT_TRUE(smt.prove(0 <= index && index < 8 * smt.var(n)).yes());
+  EXPECT_EQ(interval_answers(), 1u);
+}
+
+TEST(IntervalBounds, ProvesAModuloBelowItsDivisor) {
+  SmtEncoder smt;
+  Sym k("k");
+  z3::expr r = smt.encode(op(BinOpKind::Mod, var(k), lit(8)));
+  reset_query_counters();
+  EXPECT_TRUE(smt.prove(0 <= r && r < 8).yes());
+  EXPECT_EQ(interval_answers(), 1u);
+}
+
+TEST(IntervalBounds, BoundsAQuotientByItsNumerator) {
+  SmtEncoder smt;
+  Sym i("i");
+  smt.assume(0 <= smt.var(i) && smt.var(i) < 64);
+  z3::expr q = smt.encode(op(BinOpKind::Div, var(i), lit(8)));
+  reset_query_counters();
+  EXPECT_TRUE(smt.prove(q < 8).yes());
+  EXPECT_EQ(interval_answers(), 1u);
+}
+
+TEST(IntervalBounds, LeavesRefutationsToTheSolverForTheirCounterexample) {
+  SmtEncoder smt;
+  Sym i("i");
+  smt.assume(0 <= smt.var(i) && smt.var(i) < 8);
+  reset_query_counters();
+  const QueryResult r = smt.prove(smt.var(i) < 7);
+  EXPECT_TRUE(r.no());
+  EXPECT_EQ(r.model.at("i"), "7");
+  EXPECT_EQ(interval_answers(), 0u);
+}
+
+TEST(IntervalBounds, RefutesAnUnsatisfiableFormula) {
+  SmtEncoder smt;
+  Sym i("i");
+  smt.assume(smt.var(i) < 8);
+  reset_query_counters();
+  EXPECT_TRUE(smt.satisfiable(smt.var(i) >= 8).no());
+  EXPECT_EQ(interval_answers(), 1u);
+  EXPECT_TRUE(smt.satisfiable(smt.var(i) >= 7).yes());
+}
+
+TEST(IntervalBounds, DecidesWhatOnlyTheSolverCanNot) {
+  // Not implied by the facts: the solver answers, and says no.
+  SmtEncoder smt;
+  Sym i("i"), n("n");
+  smt.assume(0 <= smt.var(i) && smt.var(i) < smt.var(n));
+  EXPECT_TRUE(smt.prove(smt.var(i) < 8).no());
+}
+
+TEST(IntervalBounds, OverflowingBoundsDecideNothing) {
+  SmtEncoder smt;
+  Sym x("x");
+  const int64_t big = int64_t{1} << 62;
+  smt.assume(smt.var(x) >= big);
+  z3::expr sum = smt.var(x) + smt.int_value(big) + smt.int_value(big);
+  EXPECT_TRUE(smt.prove(sum > smt.var(x)).yes());
+  EXPECT_TRUE(smt.prove(sum < smt.var(x)).no());
+}
+
+// Every answer the intervals give is the solver's, on random linear facts
+// and goals with `/` and `%` (a fixed seed: the same cases each run).
+TEST(IntervalBounds, AgreesWithTheSolverOnRandomQueries) {
+  std::mt19937 rng(20261128);
+  auto pick = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng);
+  };
+  const Sym syms[] = {Sym("a"), Sym("b"), Sym("c")};
+  size_t decided = 0;
+  for (int round = 0; round < 300; ++round) {
+    SmtEncoder smt;
+    auto term = [&]() {
+      Expr e = lit(pick(-9, 9));
+      for (int k = 0; k < pick(1, 3); ++k) {
+        Expr t = op(BinOpKind::Mul, lit(pick(-4, 4)), var(syms[pick(0, 2)]));
+        if (pick(0, 4) == 0)
+          t = op(pick(0, 1) ? BinOpKind::Div : BinOpKind::Mod, t,
+                 lit(pick(1, 8)));
+        e = op(BinOpKind::Add, e, t);
+      }
+      return smt.encode(e);
+    };
+    for (const Sym& s : syms)
+      if (pick(0, 3) != 0)
+        smt.assume(smt.var(s) >= pick(-8, 4) && smt.var(s) < pick(0, 12));
+    for (int f = 0; f < pick(0, 2); ++f) smt.assume(term() <= term());
+    z3::expr goal = pick(0, 1) ? term() <= term() : term() == term();
+    const size_t before = interval_answers();
+    const bool proved = smt.prove(goal).yes();
+    const bool satisfiable = smt.satisfiable(goal).yes();
+    if (interval_answers() == before) continue;
+    ++decided;
+    smt.use_intervals(false);
+    EXPECT_EQ(smt.prove(goal).yes(), proved) << goal;
+    EXPECT_EQ(smt.satisfiable(goal).yes(), satisfiable) << goal;
+  }
+  EXPECT_GT(decided, 30u);  // the test exercises the intervals
+}
+
+}  // namespace
+}  // namespace exo2
