@@ -704,12 +704,19 @@ TEST(QueriesQueryCounters, CountQueriesAndCacheHits) {
   Kernel k;
   QueryContext ctx(k.make({make_pass(at(2))}), top(0));
   reset_query_counters();
-  Expr e = add(sz(k.n), lit(12345));
+  // Refuted (n may be 1): the solver answers, then its cache.
+  Expr e = add(sz(k.n), lit(-12345));
   prove_compare(ctx, e, BinOpKind::Gt, 0);
   prove_compare(ctx, e, BinOpKind::Gt, 0);
-  const QueryCounters c = query_counters();
+  QueryCounters c = query_counters();
   EXPECT_EQ(c.queries, 2u);
   EXPECT_EQ(c.cache_hits, 1u);
+  EXPECT_EQ(c.interval_answers, 0u);
+  // Proven from n's interval alone: no solver.
+  prove_compare(ctx, add(sz(k.n), lit(12345)), BinOpKind::Gt, 0);
+  c = query_counters();
+  EXPECT_EQ(c.queries, 3u);
+  EXPECT_EQ(c.interval_answers, 1u);
 }
 
 TEST(QueriesTimeouts, ReportedAsTimedOut) {

@@ -30,15 +30,19 @@ from exo2.API_cursors import (
 )
 from exo2.API_scheduling import (
     SchedulingError,
+    expand_dim,
+    fission,
     fuse,
     inline,
     inline_window,
     lift_alloc,
     remove_loop,
+    reorder_loops,
     reorder_stmts,
     replace,
     rewrite_expr,
     simplify,
+    unroll_buffer,
     unroll_loop,
     user_op,
 )
@@ -75,17 +79,10 @@ def _bound_name(proc, loop):
 
 
 def _unroll_vectors(proc, loops, k):
-    """`loops`, over the vectors of a leaf with `k` of them: the whole
-    vectors `seq(0, (L - 1 + e) / L - 1)` and the masked last one, their
-    bounds rewritten to the leaf's constants, unrolled."""
+    """`loops`, over the vectors of a leaf with `k` of them, with constant
+    bounds (`_constant_bounds`) and unrolled."""
+    proc = _constant_bounds(proc, loops, k)
     for loop in loops:
-        loop = proc.forward(loop)
-        whole = _is_zero(loop.lo())
-        if whole:
-            proc = rewrite_expr(proc, loop.hi(), str(k - 1))
-        else:
-            proc = rewrite_expr(proc, proc.forward(loop).lo(), str(k - 1))
-            proc = rewrite_expr(proc, proc.forward(loop).hi(), str(k))
         proc = unroll_loop(proc, proc.forward(loop))
     return simplify(proc)
 
@@ -192,41 +189,64 @@ def _hoist_load(proc, call):
 
 
 def _columns_leaf(proc, siblings, k):
-    """The copy for `k` vectors of outputs: its vector loops unrolled, and
-    the `k` passes down the rows fused into one."""
+    """The copy for `k` vectors of outputs: one pass down the rows that
+    adds into all `k` accumulators. The loop over the whole vectors is
+    split in three (zero the accumulators, the pass, the stores), its
+    accumulator given one register per vector, and the pass moved inside
+    the loop down the rows; the masked last vector's pass is fused into it
+    and the loops over vectors unrolled: a constant number of steps,
+    whatever `k`."""
     whole, last = siblings(proc)
-    proc = _unroll_vectors(proc, [whole, last], k)
-    return _fuse_passes(proc, siblings)
+    proc = _constant_bounds(proc, [whole, last], k)
+    proc = unroll_loop(proc, proc.forward(last))  # its one iteration
+    if k > 1:
+        proc = _passes_inside_rows(proc, proc.forward(whole), k - 1)
+    return simplify(proc)
 
 
-def _fuse_passes(proc, siblings):
-    """The loops down the rows among `siblings(proc)`, each after its
-    vector's zeroing and before its vector's store, fused into the first:
-    a later vector's allocation and zeroing move above the first loop,
-    then the later loop up past the earlier vectors' stores."""
-    while True:
-        body = siblings(proc)
-        loops = [i for i, s in enumerate(body) if isinstance(s, ForCursor)]
-        if len(loops) < 2:
-            return simplify(proc)
-        first, second = body[loops[0]], body[loops[1]]
-        between = body[loops[0] + 1 : loops[1]]
-        # the later vector's accumulator: its allocation and zeroing
-        front = between[-2:]
-        if len(between) < 2 or not isinstance(front[0], AllocCursor):
-            raise SchedulingError("skinny: expected a vector zeroed before its pass")
-        for stmt in front:  # up, one swap at a time, above the first loop
-            passed = False
-            while not passed:
-                stmt = proc.forward(stmt)
-                passed = stmt.prev() == proc.forward(first)
-                proc = reorder_stmts(proc, stmt.expand(1, 0))
-        while True:  # the second loop up, next to the first
-            second = proc.forward(second)
-            if second.prev() == proc.forward(first):
-                break
-            proc = reorder_stmts(proc, second.expand(1, 0))
-        proc = fuse(proc, proc.forward(first), proc.forward(second))
+def _constant_bounds(proc, loops, k):
+    """`loops`, over the vectors of a leaf with `k` of them (the whole
+    vectors `seq(0, (L - 1 + e) / L - 1)` and the masked last one), with
+    the leaf's constants as bounds."""
+    for loop in loops:
+        loop = proc.forward(loop)
+        if _is_zero(loop.lo()):
+            proc = rewrite_expr(proc, loop.hi(), str(k - 1))
+        else:
+            proc = rewrite_expr(proc, proc.forward(loop).lo(), str(k - 1))
+            proc = rewrite_expr(proc, proc.forward(loop).hi(), str(k))
+    return proc
+
+
+def _passes_inside_rows(proc, whole, count):
+    """`whole`, the loop over `count` whole vectors of outputs (each:
+    its accumulator, zeroed, a pass down the rows, the stores), followed by
+    the masked last vector's statements, as: the accumulators zeroed, one
+    pass down the rows for all, the stores."""
+    acc = whole.body()[0]
+    proc = expand_dim(proc, acc, count, whole.name())
+    proc = lift_alloc(proc, proc.forward(acc))
+    whole = proc.forward(whole)
+    proc = fission(proc, whole.body()[0].after())  # after the zeroing
+    passes = proc.forward(whole).next()
+    proc = fission(proc, proc.forward(passes).body()[0].after())
+    passes = proc.forward(passes)
+    stores = passes.next()
+    proc = reorder_loops(proc, passes)
+    passes = proc.forward(stores).prev()  # now the loop down the rows
+    # the last vector: its accumulator and zeroing above the pass and the
+    # stores, its pass next to the pass, then fused into it
+    last_acc = proc.forward(stores).next()
+    for stmt in (last_acc, last_acc.next()):
+        for _ in range(2):
+            proc = reorder_stmts(proc, proc.forward(stmt).expand(1, 0))
+    last_pass = proc.forward(stores).next()
+    proc = reorder_stmts(proc, proc.forward(last_pass).expand(1, 0))
+    proc = fuse(proc, proc.forward(passes), proc.forward(last_pass))
+    zeros = proc.forward(passes).prev().prev().prev()
+    for loop in (zeros, proc.forward(passes).body()[0], stores):
+        proc = unroll_loop(proc, proc.forward(loop))
+    return unroll_buffer(proc, proc.forward(acc), 0)
 
 
 @user_op
