@@ -73,28 +73,44 @@ std::optional<Comparison> comparison(const z3::expr& e, bool negated) {
   const z3::expr one = e.ctx().int_val(1);
   if (negated) {  // ¬(a <= b) is a > b, ...
     switch (k) {
-      case Z3_OP_LE: k = Z3_OP_GT; break;
-      case Z3_OP_LT: k = Z3_OP_GE; break;
-      case Z3_OP_GE: k = Z3_OP_LT; break;
-      case Z3_OP_GT: k = Z3_OP_LE; break;
-      default: return std::nullopt;  // ¬(a = b) bounds nothing
+      case Z3_OP_LE:
+        k = Z3_OP_GT;
+        break;
+      case Z3_OP_LT:
+        k = Z3_OP_GE;
+        break;
+      case Z3_OP_GE:
+        k = Z3_OP_LT;
+        break;
+      case Z3_OP_GT:
+        k = Z3_OP_LE;
+        break;
+      default:
+        return std::nullopt;  // ¬(a = b) bounds nothing
     }
   }
   switch (k) {
-    case Z3_OP_LE: return Comparison{a - b, false};
-    case Z3_OP_LT: return Comparison{a - b + one, false};
-    case Z3_OP_GE: return Comparison{b - a, false};
-    case Z3_OP_GT: return Comparison{b - a + one, false};
-    case Z3_OP_EQ: return Comparison{a - b, true};
-    default: return std::nullopt;
+    case Z3_OP_LE:
+      return Comparison{a - b, false};
+    case Z3_OP_LT:
+      return Comparison{a - b + one, false};
+    case Z3_OP_GE:
+      return Comparison{b - a, false};
+    case Z3_OP_GT:
+      return Comparison{b - a + one, false};
+    case Z3_OP_EQ:
+      return Comparison{a - b, true};
+    default:
+      return std::nullopt;
   }
 }
 
 }  // namespace
 
 // `Σ coefficient * constant + constant + opaque`, the opaque part the
-// interval of the terms that are not linear (a product of two variables,
-// an `ite`). `ok` is false after an overflow: the form means nothing.
+// interval of the `ite` terms whose condition the intervals do not decide.
+// `ok` is false after an overflow or on a term that is not linear (a
+// product of two variables): the form then means nothing.
 struct IntervalBounds::LinearForm {
   std::map<unsigned, std::pair<z3::expr, int64_t>> vars;  // by id
   int64_t constant = 0;
@@ -194,8 +210,8 @@ void IntervalBounds::add_linear(LinearForm& f, const z3::expr& e,
         add_linear(f, e.arg(*c ? 1 : 2), scale);
         return;
       }
-      f.opaque = sum(f.opaque,
-                     scaled(hull(range(e.arg(1)), range(e.arg(2))), scale));
+      f.opaque =
+          sum(f.opaque, scaled(hull(range(e.arg(1)), range(e.arg(2))), scale));
       return;
     }
     default:
@@ -227,8 +243,8 @@ Interval IntervalBounds::range(LinearForm f) {
     const auto& [numerator, c] = q->second;
     const LinearForm a = linear(numerator);
     int64_t t = 0;
-    bool matches = a.ok && !a.vars.empty() && a.opaque.lo == 0 &&
-                   a.opaque.hi == 0;
+    bool matches =
+        a.ok && !a.vars.empty() && a.opaque.lo == 0 && a.opaque.hi == 0;
     for (const auto& [id, term] : a.vars) {
       if (!matches) break;
       auto in_f = f.vars.find(id);
@@ -250,7 +266,8 @@ Interval IntervalBounds::range(LinearForm f) {
     it = f.vars.begin();  // the map changed; a matched quotient is gone
   }
   Interval r = sum(Interval{f.constant, f.constant}, f.opaque);
-  for (const auto& [id, term] : f.vars) r = sum(r, scaled(bound(id), term.second));
+  for (const auto& [id, term] : f.vars)
+    r = sum(r, scaled(bound(id), term.second));
   return r;
 }
 
@@ -260,8 +277,9 @@ Interval IntervalBounds::bound(unsigned id) {
   if (auto q = quotients_.find(id); q != quotients_.end()) {
     const Interval a = range(q->second.first);
     const int64_t d = q->second.second;
-    x = intersect(x, Interval{a.lo ? Bound(floor_div(*a.lo, d)) : std::nullopt,
-                              a.hi ? Bound(floor_div(*a.hi, d)) : std::nullopt});
+    x = intersect(x,
+                  Interval{a.lo ? Bound(floor_div(*a.lo, d)) : std::nullopt,
+                           a.hi ? Bound(floor_div(*a.hi, d)) : std::nullopt});
   }
   return x;
 }
@@ -295,7 +313,8 @@ void IntervalBounds::narrow_by(const LinearForm& g) {
     const int64_t a = term.second;
     Interval rest = sum(Interval{g.constant, g.constant}, g.opaque);
     for (const auto& [other, other_term] : g.vars)
-      if (other != id) rest = sum(rest, scaled(bound(other), other_term.second));
+      if (other != id)
+        rest = sum(rest, scaled(bound(other), other_term.second));
     if (!rest.lo || *rest.lo == INT64_MIN || a == INT64_MIN) continue;
     const int64_t limit = -*rest.lo;
     Interval& b = bounds_[id];

@@ -1,7 +1,5 @@
 #include "exo2/analysis/z3_encoding.hpp"
 
-#include "exo2/analysis/interval_bounds.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,6 +7,7 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "exo2/analysis/interval_bounds.hpp"
 #include "exo2/core_ir/ir_functor.hpp"
 
 namespace exo2 {

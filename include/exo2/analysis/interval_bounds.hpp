@@ -30,8 +30,7 @@ class IntervalBounds {
   // The bounds that the conjunction of `facts` implies for its integer
   // constants; `quotients` maps a quotient constant's id to its numerator
   // and positive divisor (`q = a / c`).
-  using Quotients =
-      std::unordered_map<unsigned, std::pair<z3::expr, int64_t>>;
+  using Quotients = std::unordered_map<unsigned, std::pair<z3::expr, int64_t>>;
   IntervalBounds(const std::vector<z3::expr>& facts,
                  const Quotients& quotients);
   ~IntervalBounds();

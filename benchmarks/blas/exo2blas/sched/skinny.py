@@ -78,15 +78,6 @@ def _bound_name(proc, loop):
     return names.pop()
 
 
-def _unroll_vectors(proc, loops, k):
-    """`loops`, over the vectors of a leaf with `k` of them, with constant
-    bounds (`_constant_bounds`) and unrolled."""
-    proc = _constant_bounds(proc, loops, k)
-    for loop in loops:
-        proc = unroll_loop(proc, proc.forward(loop))
-    return simplify(proc)
-
-
 def _is_zero(expr):
     return hasattr(expr, "value") and expr.value() == 0
 
@@ -133,22 +124,39 @@ def _branch(if_stmt, orelse):
 
 
 def _rows_leaf(proc, siblings, k, vector_name):
-    """The copy for `k` vectors along each row: its vector loops unrolled,
-    and the loads that do not depend on the row (the shared vector) hoisted
-    out of the loop over rows."""
+    """The copy for `k` vectors along each row: the loads that do not
+    depend on the row (the shared vector) hoisted out of the loop over
+    rows, and the loops over vectors unrolled. The loads of the whole
+    vectors are hoisted as one loop over them (each vector a register of
+    its own), so the number of steps does not grow with `k`."""
     (rows_loop,) = siblings(proc)
-    loops = [
+    whole, last = [
         s
         for s in nlr_stmts(proc, rows_loop.body())
         if isinstance(s, ForCursor) and s.name() == vector_name
     ]
-    proc = _unroll_vectors(proc, loops, k)
-    rows_loop = proc.forward(rows_loop)
+    proc = _constant_bounds(proc, [whole, last], k)
+    proc = unroll_loop(proc, proc.forward(last))  # its one iteration
     row = rows_loop.name()
-    for call in list(rows_loop.body()):
+    for call in list(proc.forward(rows_loop).body()):
         if isinstance(call, CallCursor) and _invariant_load(proc, call, row):
             proc = _hoist_load(proc, call)
-    return proc
+    hoisted = []
+    if k > 1:
+        for call in list(proc.forward(whole).body()):
+            if isinstance(call, CallCursor) and _invariant_load(proc, call, row):
+                proc, loads, whole, buffers = _hoist_vector_load(
+                    proc, whole, call, k - 1
+                )
+                hoisted.append((loads, buffers))
+    proc = unroll_loop(proc, proc.forward(whole))
+    for loads, _ in hoisted:
+        proc = unroll_loop(proc, proc.forward(loads))
+    proc = simplify(proc)  # literal indices (`0 + 0`) for unroll_buffer
+    for _, buffers in hoisted:
+        for alloc in buffers:
+            proc = unroll_buffer(proc, proc.forward(alloc), 0)
+    return simplify(proc)
 
 
 def _invariant_load(proc, call, row):
@@ -161,20 +169,60 @@ def _invariant_load(proc, call, row):
 
 def _hoist_load(proc, call):
     """The load instruction `call` moved out of the loop around it:
-    inlined (a loop of lane copies), hoisted as `hoist_stmt` hoists (its
-    allocation lifted, the statement reordered to the top of the body,
-    the loop fissioned after it and removed around it), and replaced by
+    inlined (a loop of lane copies), hoisted (`_hoist`), and replaced by
     the instruction again. (`hoist_stmt` refuses the call itself: the
     fission check does not see that a call writes the same value in every
     iteration, and it refuses the inlined loop when its iterator has the
     name of the loop around it.)"""
+    proc, stmt, instr = _inlined(proc, call)
+    proc = _hoist(proc, stmt)
+    return replace(proc, proc.forward(stmt), instr)
+
+
+def _hoist_vector_load(proc, whole, call, count):
+    """The load `call` in the body of `whole`, the loop over `count` whole
+    vectors, moved out of the loop over rows around `whole` as a loop of
+    its own over the vectors: its destination given one vector per
+    iteration of `whole` (`expand_dim`) and lifted out, the load inlined,
+    split off `whole` (`fission`), hoisted (`_hoist`) and replaced by the
+    instruction again. Returns `(proc, loads, rest, buffers)`: the new
+    loop, the loop over vectors left in the loop over rows, and the
+    allocations of the expanded destinations."""
+    used = {str(v) for a in proc.forward(call).args() for v in get_symbols(proc, a)}
+    buffers = [
+        s
+        for s in proc.forward(whole).body()
+        if isinstance(s, AllocCursor) and s.name() in used
+    ]
+    for alloc in buffers:
+        proc = expand_dim(proc, alloc, count, proc.forward(whole).name())
+        proc = lift_alloc(proc, proc.forward(alloc))
+    proc, stmt, instr = _inlined(proc, call)
+    proc = _to_top(proc, stmt)
+    proc = fission(proc, proc.forward(stmt).after())
+    loads = proc.forward(stmt).parent()
+    rest = loads.next()
+    proc = _hoist(proc, loads)
+    proc = replace(proc, proc.forward(stmt), instr)
+    return proc, proc.forward(loads), proc.forward(rest), buffers
+
+
+def _inlined(proc, call):
+    """`call` inlined, and its window statements: `(proc, stmt, instr)`,
+    the statement the call became and the instruction it called."""
     call = proc.forward(call)
     instr, block = call.subproc(), call.parent()
     index = next(i for i, s in enumerate(block.body()) if s == call)
     proc = inline(proc, call)
     while isinstance(proc.forward(block).body()[index], WindowStmtCursor):
         proc = inline_window(proc, proc.forward(block).body()[index])
-    stmt = proc.forward(block).body()[index]
+    return proc, proc.forward(block).body()[index], instr
+
+
+def _to_top(proc, stmt):
+    """`stmt` moved to the top of its block, one swap at a time; the
+    allocations of buffers it uses are lifted out of the block instead."""
+    stmt = proc.forward(stmt)
     deps = {str(v) for v in get_symbols(proc, stmt)}
     while not isinstance(stmt.prev(), InvalidCursor):
         prev = stmt.prev()
@@ -183,9 +231,17 @@ def _hoist_load(proc, call):
         else:
             proc = reorder_stmts(proc, stmt.expand(1, 0))
         stmt = proc.forward(stmt)
-    proc, _ = fission_(proc, stmt.after(), rc=True)
-    proc = remove_loop(proc, proc.forward(stmt).parent())
-    return replace(proc, proc.forward(stmt), instr)
+    return proc
+
+
+def _hoist(proc, stmt):
+    """`stmt`, which writes the same values in every iteration of the loop
+    around it, moved out of that loop as `hoist_stmt` moves it: to the top
+    of the body (`_to_top`), the loop fissioned after it and removed
+    around it."""
+    proc = _to_top(proc, stmt)
+    proc, _ = fission_(proc, proc.forward(stmt).after(), rc=True)
+    return remove_loop(proc, proc.forward(stmt).parent())
 
 
 def _columns_leaf(proc, siblings, k):
