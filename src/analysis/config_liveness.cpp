@@ -226,7 +226,8 @@ Expr data_value_held(const Proc& p, const cursors::Path& at,
 // Whether running the `count` statements at `first` leaves `field` with the
 // value it held before them: proven in Z3 for control fields (config
 // values tracked as in queries.hpp); for a data field, the statements are
-// one write of a value the field provably holds already.
+// one write of a value the field provably holds already (its own value, or
+// the value of an earlier write, data_value_held).
 bool keeps_value(const Proc& p, const cursors::Path& first, size_t count,
                  const Location& field) {
   const Block& own = *levels_of(p, first).back().first;
@@ -242,8 +243,14 @@ bool keeps_value(const Proc& p, const cursors::Path& first, size_t count,
   if (count != 1) return false;
   const Stmt& s = own.at(statement_steps(first).index);
   if (s->kind != StmtKind::WriteConfig) return false;
+  // `Cfg.f = Cfg.f` stores the value the field holds.
+  const Expr& rhs = s->as<WriteConfig>().rhs;
+  if (rhs->kind == ExprKind::ReadConfig) {
+    const auto& r = rhs->as<ReadConfig>();
+    if (r.config->same_as(*field.config) && r.field == field.field) return true;
+  }
   const Expr held = data_value_held(p, first, field);
-  return held && equal(held, s->as<WriteConfig>().rhs);
+  return held && equal(held, rhs);
 }
 
 }  // namespace

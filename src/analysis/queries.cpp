@@ -251,7 +251,6 @@ z3::expr same_element(SmtEncoder& enc, const Instance& a, const Instance& b) {
 enum class ConflictRule {
   Commute,   // writes with anything; reductions with reads
   Disjoint,  // a write or reduction with anything
-  Shadow,    // writes with reads (idempotence)
   Flow,      // a write or reduction with a later read or reduction
 };
 
@@ -264,8 +263,6 @@ bool kinds_conflict(ConflictRule rule, AccessKind a, AccessKind b) {
              (a == K::Read && b == K::Reduce);
     case ConflictRule::Disjoint:
       return a != K::Read || b != K::Read;
-    case ConflictRule::Shadow:
-      return a == K::Write && b == K::Read;
     case ConflictRule::Flow:
       return a != K::Read && b != K::Write;
   }
@@ -726,6 +723,64 @@ SafetyResult prove_split_safe(QueryContext& ctx, const For& loop,
       [&](size_t pa, size_t pb) { return repeated.excuses(pa, pb); });
 }
 
+// ---- Reads a write of the same code always precedes ------------------------
+
+// Whether `write`, an access before `read` in the program order of the
+// accesses of one piece of code, writes the element every instance of
+// `read` reads before that instance runs: in the same iteration of the loops
+// of the analysed code they share, and in some iteration of the write's own
+// inner loops (a producer nest before a consumer nest; an existential
+// query). `outer` binds the iterators of enclosing loops outside the
+// analysed code, whose ranges `in_range` states. A write whose element,
+// loops or guards depend on an unknown config value covers nothing (the
+// existential would choose that value), nor one under a guard the encoding
+// drops (it would stand for more instances than run). With `allow_guards`
+// false a write in an if covers nothing.
+bool always_written_before(QueryContext& ctx, const Access& write,
+                           const Access& read, const Bindings& outer,
+                           z3::expr in_range, bool allow_guards) {
+  if (write.kind != AccessKind::Write || !write.unknowns.empty() ||
+      write.idx.size() != read.idx.size() ||
+      !write.location.same_as(read.location))
+    return false;
+  if (!allow_guards && !write.guards.empty()) return false;
+  for (const Guard& g : write.guards)
+    if (!SmtEncoder::is_encodable(g.cond) || !g.cond->type.is_bool())
+      return false;
+  SmtEncoder& enc = ctx.encoder();
+  size_t n_shared = 0;
+  while (n_shared < write.loops.size() && n_shared < read.loops.size() &&
+         write.loops[n_shared].id == read.loops[n_shared].id)
+    n_shared++;
+  Bindings shared = outer;
+  for (size_t k = 0; k < n_shared; k++) {
+    const LoopRange& l = write.loops[k];
+    enc.push();
+    for (const auto& [sym, term] : shared) enc.bind(sym, term);
+    z3::expr lo = encode_or_fresh(enc, l.lo);
+    z3::expr hi = encode_or_fresh(enc, l.hi);
+    enc.pop();
+    z3::expr i = enc.fresh_int(l.iter.name());
+    in_range = in_range && lo <= i && i < hi;
+    shared.emplace_back(l.iter, i);
+  }
+  const auto drop_shared = [n_shared](Access a) {
+    a.loops.erase(a.loops.begin(),
+                  a.loops.begin() + static_cast<std::ptrdiff_t>(n_shared));
+    return a;
+  };
+  std::vector<NamedTerm> shown, own;
+  Instance ir = instantiate(ctx, drop_shared(read), shared, "'", shown);
+  Instance iw = instantiate(ctx, drop_shared(write), shared, "'", own);
+  z3::expr written = iw.when && same_element(enc, ir, iw);
+  if (!own.empty()) {
+    z3::expr_vector vars(enc.context());
+    for (const NamedTerm& t : own) vars.push_back(t.term);
+    written = z3::exists(vars, written);
+  }
+  return enc.satisfiable(in_range && ir.when && !written).no();
+}
+
 }  // namespace
 
 // ---- Conditions on accesses -------------------------------------------------
@@ -840,45 +895,9 @@ SafetyResult prove_no_carried_flow(QueryContext& ctx, const Stmt& loop,
   // of the loop and of the inner loops they share: for every instance of
   // the read, some instance of the write's own inner loops (a sibling loop
   // nest that produces what a later nest consumes) writes that element.
-  SmtEncoder& enc = ctx.encoder();
   auto covers = [&](const Access& write, const Access& read) {
-    // A write whose element depends on an unknown config value covers
-    // nothing: the existential below would choose that value.
-    if (write.kind != AccessKind::Write || !write.guards.empty() ||
-        !write.unknowns.empty() || write.idx.size() != read.idx.size())
-      return false;
-    size_t n_shared = 0;
-    while (n_shared < write.loops.size() && n_shared < read.loops.size() &&
-           write.loops[n_shared].id == read.loops[n_shared].id)
-      n_shared++;
-    Bindings shared{{f.iter, it.second}};
-    z3::expr in_range = it.in_range;
-    for (size_t k = 0; k < n_shared; k++) {
-      const LoopRange& l = write.loops[k];
-      enc.push();
-      for (const auto& [sym, term] : shared) enc.bind(sym, term);
-      z3::expr lo = encode_or_fresh(enc, l.lo);
-      z3::expr hi = encode_or_fresh(enc, l.hi);
-      enc.pop();
-      z3::expr i = enc.fresh_int(l.iter.name());
-      in_range = in_range && lo <= i && i < hi;
-      shared.emplace_back(l.iter, i);
-    }
-    const auto drop_shared = [n_shared](Access a) {
-      a.loops.erase(a.loops.begin(),
-                    a.loops.begin() + static_cast<std::ptrdiff_t>(n_shared));
-      return a;
-    };
-    std::vector<NamedTerm> shown, own;
-    Instance ir = instantiate(ctx, drop_shared(read), shared, "'", shown);
-    Instance iw = instantiate(ctx, drop_shared(write), shared, "'", own);
-    z3::expr written = iw.when && same_element(enc, ir, iw);
-    if (!own.empty()) {
-      z3::expr_vector vars(enc.context());
-      for (const NamedTerm& t : own) vars.push_back(t.term);
-      written = z3::exists(vars, written);
-    }
-    return enc.satisfiable(in_range && ir.when && !written).no();
+    return always_written_before(ctx, write, read, {{f.iter, it.second}},
+                                 it.in_range, /*allow_guards=*/false);
   };
   std::vector<Access> uncovered;
   for (size_t r = 0; r < accesses.size(); r++) {
@@ -895,17 +914,39 @@ SafetyResult prove_no_carried_flow(QueryContext& ctx, const Stmt& loop,
 }
 
 SafetyResult prove_idempotent(QueryContext& ctx, const Block& block) {
+  // S; S leaves the state of S when every read (a reduction reads too) of
+  // an element S may write is preceded, in the same run, by a write of that
+  // element: then the second run reads the values the first run read, step
+  // by step, so it makes the same writes (docs/internals/effect-analysis.md,
+  // "Idempotence"). Conditions are decided on the first run, in the
+  // context's state; instances that never run (a statically dead branch)
+  // touch nothing.
   const std::vector<Access> effects = effects_of(block, ctx.windows());
-  for (const Access& a : effects) {
+  const z3::expr always = ctx.encoder().bool_value(true);
+  std::vector<Access> uncovered;
+  for (size_t r = 0; r < effects.size(); ++r) {
+    if (effects[r].kind == AccessKind::Write) continue;
+    bool covered = false;
+    for (size_t w = 0; w < r && !covered; ++w)
+      covered = always_written_before(ctx, effects[w], effects[r], {}, always,
+                                      /*allow_guards=*/true);
+    if (!covered) uncovered.push_back(effects[r]);
+  }
+  for (const Access& a : uncovered) {
     if (a.kind != AccessKind::Reduce) continue;
-    SafetyResult r = refuted(report(a).str() + " accumulates when repeated");
-    r.first = report(a);
+    // A reduction that runs reads what it added itself the run before.
+    const std::vector<Access> one{a};
+    SafetyResult r = find_conflict(ctx, Side{one, {}, ""}, Side{one, {}, "'"},
+                                   always, {}, ConflictRule::Flow);
+    if (r.timed_out()) return r;
+    if (!r.refuted()) continue;
+    r.detail = report(a).str() + " accumulates when repeated";
+    r.second.reset();
     return r;
   }
   // The second run may read what the first wrote.
-  return find_conflict(ctx, Side{effects, {}, ""}, Side{effects, {}, "'"},
-                       ctx.encoder().bool_value(true), {},
-                       ConflictRule::Shadow);
+  return find_conflict(ctx, Side{effects, {}, ""}, Side{uncovered, {}, "'"},
+                       always, {}, ConflictRule::Flow);
 }
 
 SafetyResult prove_dead_after(const Proc& p, const cursors::Path& path,

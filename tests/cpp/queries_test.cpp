@@ -462,6 +462,68 @@ TEST(QueriesIdempotent, ReadOfOwnWriteIsNot) {
   EXPECT_TRUE(prove_idempotent(ctx, {l}).refuted());
 }
 
+// `for i: x[i] = 0; for j: x[i] += y[j]`: the second run resets x[i]
+// before it accumulates, as the first did.
+TEST(QueriesIdempotent, ResetBeforeAccumulationIs) {
+  Kernel k;
+  Sym i("i"), j("j");
+  Stmt l = loop(i, lit(0), sz(k.n),
+                {assign(k.x, {v(i)}, real(0.0), 3),
+                 loop(j, lit(0), sz(k.n),
+                      {reduce(k.x, {v(i)}, data(k.y, {v(j)}), 5)}, 4)});
+  QueryContext ctx(k.make({l}), top(0));
+  EXPECT_TRUE(prove_idempotent(ctx, {l}).proven());
+}
+
+// A reset of another element, or under a condition that may fail, or a
+// read of an element a later iteration writes, does not cover the read.
+TEST(QueriesIdempotent, ResetThatMissesTheReadIsNot) {
+  Kernel k;
+  Sym i("i"), j("j");
+  auto sums = [&](Stmt reset) {
+    return loop(i, lit(0), sz(k.n),
+                {std::move(reset),
+                 loop(j, lit(0), sz(k.n),
+                      {reduce(k.x, {v(i)}, data(k.y, {v(j)}), 5)}, 4)});
+  };
+  for (const Stmt& l :
+       {sums(assign(k.x, {lit(0)}, real(0.0), 3)),
+        sums(cond(lt(v(i), lit(2)), {assign(k.x, {v(i)}, real(0.0), 3)}))}) {
+    QueryContext ctx(k.make({l}), top(0));
+    SafetyResult r = prove_idempotent(ctx, {l});
+    ASSERT_TRUE(r.refuted());
+    EXPECT_EQ(r.detail, "x[i] reduced at k.py:5:4 accumulates when repeated");
+  }
+  Stmt ahead = loop(
+      i, lit(0), sz(k.n),
+      {assign(k.x, {v(i)}, real(0.0), 3),
+       assign(k.y, {v(i)}, data(k.x, {sub(sz(k.n), lit(1))}, at(4, 12)), 4)});
+  QueryContext ctx(k.make({ahead}), top(0));
+  SafetyResult r = prove_idempotent(ctx, {ahead});
+  ASSERT_TRUE(r.refuted());
+  EXPECT_NE(r.detail.find("x[i] written at k.py:3:4 conflicts with x[n - 1] "
+                          "read at k.py:4:12"),
+            std::string::npos)
+      << r.detail;
+}
+
+// Code that never runs touches nothing: a reduction in the branch of an
+// if whose condition is always false, or in a context that is itself dead.
+TEST(QueriesIdempotent, ReductionThatNeverRunsIs) {
+  Kernel k;
+  Stmt red = reduce(k.x, {lit(0)}, real(1.0), 4);
+  Stmt s =
+      cond(lt(lit(1), lit(2)), {assign(k.x, {lit(0)}, real(1.0), 3)}, {red});
+  Proc p = k.make({s});
+  QueryContext ctx(p, top(0));
+  EXPECT_TRUE(prove_idempotent(ctx, {s}).proven());
+  QueryContext dead(p, Path{{Slot::Body, 0}, {Slot::Orelse, 0}});
+  EXPECT_TRUE(prove_idempotent(dead, {red}).proven());
+  QueryContext live(p, Path{{Slot::Body, 0}, {Slot::Body, 0}});
+  EXPECT_TRUE(
+      prove_idempotent(live, {reduce(k.x, {lit(0)}, real(1.0), 3)}).refuted());
+}
+
 TEST(QueriesDeadAfter, BufferReadLaterIsAlive) {
   Kernel k;
   Sym t("t");

@@ -316,6 +316,39 @@ def test_delete_config_refusals():
     )
 
 
+def test_delete_config_deletes_a_write_of_the_fields_own_value():
+    """Found by the differential run against Exo: bind_config of `a` in
+    `Params.scale = a` leaves `Params.scale = Params.scale`, which changes
+    nothing; delete_config refused it because the field is read later."""
+
+    @proc
+    def rebinds(n: size, a: f32, x: f32[n]):
+        Params.scale = a
+        for i in seq(0, n):
+            x[i] = Params.scale * x[i]
+
+    p = bind_config(rebinds, rebinds.find("Params.scale = _").rhs(), Params, "scale")
+    assert "    Params.scale = a\n    Params.scale = Params.scale\n" in str(p)
+    kept = p.body()[1]
+    q = delete_config(p, kept)
+    assert str(q) == str(rebinds)
+    for sizes in ({"n": 5}, {"n": 1}):
+        assert_same_results(rebinds, q, sizes)
+        assert_same_results(p, q, sizes)
+
+    # Another value: the loop reads it.
+    @proc
+    def bumps(n: size, a: f32, x: f32[n]):
+        Params.scale = a
+        Params.scale = Params.scale + 1.0
+        for i in seq(0, n):
+            x[i] = Params.scale * x[i]
+
+    assert "Cannot change configuration value of Params_scale" in refused(
+        lambda: delete_config(bumps, bumps.find("Params.scale = Params.scale + _"))
+    )
+
+
 def test_delete_config_refuses_declarations():
     # An allocation or window statement modifies nothing, but deleting it
     # left its uses unbound (code generation then failed).

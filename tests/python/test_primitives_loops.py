@@ -930,6 +930,156 @@ def test_add_loop_refuses_to_wrap_a_declaration():
         add_loop(uses_temp, uses_temp.find("acc: _"), "k", "2")
 
 
+# An idempotent statement may read what it writes, when it wrote it first in
+# the same run (the second run then reads what the first read), and may hold
+# a reduction in a branch that never runs; both found by the differential
+# run against Exo, which accepts them.
+
+
+@proc
+def reset_sums(n: size, m: size, a: f32[n, m], y: f32[n]):
+    for i in seq(0, n):
+        y[i] = 0.0
+        for j in seq(0, m):
+            y[i] += a[i, j]
+
+
+def test_add_loop_accepts_a_reset_before_its_accumulation():
+    loop = reset_sums.find_loop("i")
+    p = add_loop(reset_sums, loop, "r1", 3)
+    assert str(p) == text("""
+        def reset_sums(n: size, m: size, a: f32[n, m] @ DRAM, y: f32[n] @ DRAM):
+            for r1 in seq(0, 3):
+                for i in seq(0, n):
+                    y[i] = 0.0
+                    for j in seq(0, m):
+                        y[i] += a[i, j]
+        """)
+    for sizes in ({"n": 5, "m": 3}, {"n": 7, "m": 1}):
+        assert_same_results(reset_sums, p, sizes)
+    # The loop over j alone accumulates into the y[i] of the run before.
+    with pytest.raises(SchedulingError, match="is not idempotent.") as e:
+        add_loop(reset_sums, reset_sums.find_loop("j"), "r1", 3)
+    assert [a.split(" at ")[0] for a in e.value.accesses] == ["y[i] reduced"]
+
+
+def test_add_loop_refuses_a_reset_that_misses_what_is_read():
+    # y[0] is reset, y[i] accumulated: the second run adds to the first's
+    # sums for i > 0.
+    @proc
+    def reset_first(n: size, m: size, a: f32[n, m], y: f32[n]):
+        for i in seq(0, n):
+            y[0] = 0.0
+            for j in seq(0, m):
+                y[i] += a[i, j]
+
+    with pytest.raises(SchedulingError, match="is not idempotent."):
+        add_loop(reset_first, reset_first.find_loop("i"), "r1", 3)
+    forced = add_loop(
+        reset_first, reset_first.find_loop("i"), "r1", 3, unsafe_disable_check=True
+    )
+    with pytest.raises(AssertionError):
+        assert_same_results(reset_first, forced, {"n": 5, "m": 3})
+
+    # z[i] reads y[n - 1] before this run's iteration n - 1 writes it: the
+    # first run reads the old value, the second the sum the first left.
+    @proc
+    def reads_ahead(n: size, m: size, a: f32[n, m], y: f32[n], z: f32[n]):
+        for i in seq(0, n):
+            y[i] = 0.0
+            for j in seq(0, m):
+                y[i] += a[i, j]
+            z[i] = y[n - 1]
+
+    with pytest.raises(SchedulingError, match="is not idempotent.") as e:
+        add_loop(reads_ahead, reads_ahead.find_loop("i"), "r1", 2)
+    assert [a.split(" at ")[0] for a in e.value.accesses] == [
+        "y[i] written",
+        "y[n - 1] read",
+    ]
+    forced = add_loop(
+        reads_ahead, reads_ahead.find_loop("i"), "r1", 2, unsafe_disable_check=True
+    )
+    with pytest.raises(AssertionError):
+        assert_same_results(reads_ahead, forced, {"n": 5, "m": 3})
+
+    # A reset under a condition that may fail does not precede every read.
+    @proc
+    def reset_if(n: size, m: size, k: index, a: f32[n, m], y: f32[n]):
+        for i in seq(0, n):
+            if i < k:
+                y[i] = 0.0
+            for j in seq(0, m):
+                y[i] += a[i, j]
+
+    with pytest.raises(SchedulingError, match="is not idempotent."):
+        add_loop(reset_if, reset_if.find_loop("i"), "r1", 2)
+
+
+def test_add_loop_ignores_a_branch_that_never_runs():
+    @proc
+    def specialized(x: f32[8, 4], y: f32[8]):
+        for i in seq(0, 8):
+            if 1 < 2:
+                y[i] = x[i, 0]
+            else:
+                for j in seq(0, 4):
+                    y[i] += x[i, j]
+
+    p = add_loop(specialized, specialized.find_loop("i"), "r1", 3)
+    assert_same_results(specialized, p, {})
+    # The reduction itself, in the branch that never runs: the context of
+    # the statement holds no state.
+    p = add_loop(specialized, specialized.find_loop("j"), "r1", 3)
+    assert (
+        "        else:\n"
+        "            for r1 in seq(0, 3):\n"
+        "                for j in seq(0, 4):\n"
+        "                    y[i] += x[i, j]"
+    ) in str(p)
+    assert_same_results(specialized, p, {})
+
+    # The same statements with the reduction in the branch that runs.
+    @proc
+    def runs_it(x: f32[8, 4], y: f32[8]):
+        for i in seq(0, 8):
+            if 1 < 2:
+                for j in seq(0, 4):
+                    y[i] += x[i, j]
+            else:
+                y[i] = x[i, 0]
+
+    with pytest.raises(SchedulingError, match="is not idempotent."):
+        add_loop(runs_it, runs_it.find_loop("i"), "r1", 3)
+
+
+def test_remove_loop_and_divide_with_recompute_accept_a_reset_accumulation():
+    @proc
+    def repeated(n: size, m: size, a: f32[n, m], y: f32[n]):
+        for r in seq(0, 3):
+            for i in seq(0, n):
+                y[i] = 0.0
+                for j in seq(0, m):
+                    y[i] += a[i, j]
+
+    p = remove_loop(repeated, repeated.find_loop("r"))
+    assert_same_results(repeated, p, {"n": 5, "m": 3})
+
+    # Each iteration resets what it accumulates: recomputed iterations give
+    # the same sums.
+    @proc
+    def long_sums(n: size, m: size, a: f32[n, m], y: f32[n]):
+        assert n >= 4
+        for i in seq(0, n):
+            y[i] = 0.0
+            for j in seq(0, m):
+                y[i] += a[i, j]
+
+    q = divide_with_recompute(long_sums, "i", "n / 4", 4, ["io", "ii"])
+    for sizes in ({"n": 5, "m": 3}, {"n": 11, "m": 3}):
+        assert_same_results(long_sums, q, sizes)
+
+
 # ---------------------------------------------------------------- mult_loops
 
 

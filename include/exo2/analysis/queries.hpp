@@ -149,7 +149,13 @@ SafetyResult prove_parallel_safe(QueryContext& ctx, const Stmt& loop);
 // fresh, undefined contents.
 SafetyResult prove_no_carried_flow(QueryContext& ctx, const Stmt& loop,
                                    const Sym& buffer);
-// Idempotent(S): no reduction, and no location both written and read.
+// Idempotent(S): running S twice in a row leaves the state of running it
+// once. Every read (a reduction reads too) of an element that some instance
+// of S writes is preceded, on every path of the same run, by a write of
+// that element (in the same iteration of the loops of S around both, in no
+// if whose condition the encoding drops, at no config value S changed in
+// untracked ways); a reduction not so preceded that may run refutes.
+// Instances whose guards or loop ranges cannot hold are no instances.
 SafetyResult prove_idempotent(QueryContext& ctx, const Block& block);
 // DeadAfter(x, s): no statement that may run after the statement at `at`
 // (later statements of its blocks and, inside loops, whole loop bodies)
