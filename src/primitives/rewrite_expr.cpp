@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "exo2/core_ir/printer.hpp"
 #include "exo2/core_ir/typecheck.hpp"
 #include "exo2/cursors/navigation.hpp"
@@ -40,13 +42,24 @@ cursors::EditResult rewrite_expr(const Proc& proc,
   cursors::EditResult result = cursors::replace_expr(proc, expr, new_expr);
   // Equal values are not enough: the new expression must also fit where it
   // goes (a divisor stays a literal, a product stays affine), as the
-  // typechecker requires of every kernel.
+  // typechecker requires of every kernel. Only problems the rewrite causes
+  // count: a procedure a primitive made may already have some the frontend
+  // would refuse (bind_config's config write reading a loop iterator).
   try {
     typecheck(result.proc);
   } catch (const CheckError& e) {
-    refuse(fmt::format("cannot rewrite {} as {} here: {}", print_expr(old_expr),
-                       print_expr(new_expr), e.diagnostics().front().message),
-           {.srcinfo = old_expr->srcinfo});
+    std::set<std::string> before;
+    try {
+      typecheck(proc);
+    } catch (const CheckError& old) {
+      for (const Diagnostic& d : old.diagnostics()) before.insert(d.str());
+    }
+    for (const Diagnostic& d : e.diagnostics()) {
+      if (before.count(d.str())) continue;
+      refuse(fmt::format("cannot rewrite {} as {} here: {}",
+                         print_expr(old_expr), print_expr(new_expr), d.message),
+             {.srcinfo = old_expr->srcinfo});
+    }
   }
   return result;
 }

@@ -7,9 +7,10 @@ and forwarding of cursors taken before each primitive."""
 from __future__ import annotations
 
 import pytest
-from exo2 import SchedulingError, proc
+from exo2 import SchedulingError, config, proc
 from exo2.API_cursors import InvalidCursorError
 from exo2.stdlib.scheduling import (
+    bind_config,
     commute_expr,
     delete_pass,
     fold_into_reduce,
@@ -200,6 +201,51 @@ def test_rewrite_expr_needs_an_equivalent_expression():
     assert (
         str(e.value)
         == "rewrite_expr: " + "Expressions are not equivalent:\ni\nvs.\ni + 1"
+    )
+
+
+def test_rewrite_expr_reports_only_problems_of_the_new_expression():
+    """Found by the differential run against Exo: bind_config left a config
+    write reading a loop iterator (which the frontend refuses), and every
+    later rewrite_expr reported it."""
+
+    @config
+    class Gains:
+        g: f32
+
+    @proc
+    def halves(n: size, x: f32[n], y: f32[n]):
+        for i in seq(0, n):
+            t: f32
+            t = x[i]
+            y[i / 2] = t * 2.0
+
+    p = bind_config(halves, halves.find("y[_] = _").rhs().lhs(), Gains, "g")
+    assert "        Gains.g = t\n" in str(p)
+    # The frontend refuses that procedure:
+    with pytest.raises(
+        TypeError,
+        match="expected writes to configuration Gains.g does not depend on loop iterations",
+    ):
+
+        @proc
+        def written(n: size, x: f32[n], y: f32[n]):
+            for i in seq(0, n):
+                t: f32
+                t = x[i]
+                Gains.g = t
+                y[i / 2] = Gains.g * 2.0
+
+    q = rewrite_expr(p, p.find_loop("i").hi(), "n + 0")
+    assert "seq(0, n + 0)" in str(q)
+    assert_same_results(p, q, {"n": 5})
+    # A divisor that is no longer a literal is still the new expression's.
+    divisor = p.find("y[_] = _").idx()[0].rhs()
+    with pytest.raises(SchedulingError) as e:
+        rewrite_expr(p, divisor, "2 + 1 - 1")
+    assert str(e.value) == (
+        "rewrite_expr: cannot rewrite 2 as 2 + 1 - 1 here: "
+        "cannot divide or modulo by a non-constant value"
     )
 
 
