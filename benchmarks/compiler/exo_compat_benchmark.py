@@ -41,6 +41,9 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "exo_compat"
 RESULTS = ROOT / "benchmarks" / "results"
 DEFAULT_EXO_PYTHON = Path.home() / ".cache/exo2-conformance/venv-exo-1.0.0/bin/python"
+sys.path.insert(0, str(ROOT / "tests" / "conformance"))
+# shared with the differential runs: dtypes, shapes, compiling C
+from differential_c import DTYPES, cc_library, shape_value  # noqa: E402
 
 # name: (program file, schedule function, sizes of the timed run, the
 # sizes of --quick, CPU flags the kernel needs)
@@ -97,33 +100,8 @@ PROGRAMS = {
     ),
 }
 
-_DTYPES = {
-    "F16": "float16",
-    "F32": "float32",
-    "F64": "float64",
-    "R": "float32",
-    "I8": "int8",
-    "UI8": "uint8",
-    "UI16": "uint16",
-    "I32": "int32",
-}
-
-
 # --------------------------------------------------------------------------- #
 # The worker: one compiler, one program
-
-
-def _shape_value(expr, sizes):
-    import exo2.API_cursors as PC
-
-    if isinstance(expr, PC.LiteralCursor):
-        return expr.value()
-    if isinstance(expr, PC.ReadCursor):
-        return sizes[expr.name()]
-    if isinstance(expr, PC.BinaryOpCursor):
-        a, b = _shape_value(expr.lhs(), sizes), _shape_value(expr.rhs(), sizes)
-        return {"+": a + b, "-": a - b, "*": a * b, "/": a // b, "%": a % b}[expr.op()]
-    raise TypeError(f"cannot evaluate a shape expression of type {type(expr).__name__}")
 
 
 def signature(p, sizes):
@@ -137,12 +115,12 @@ def signature(p, sizes):
                 {"name": arg.name(), "kind": "size", "value": sizes[arg.name()]}
             )
         elif arg.is_tensor():
-            shape = [_shape_value(d, sizes) for d in arg.shape()]
+            shape = [shape_value(d, sizes) for d in arg.shape()]
             args.append(
                 {
                     "name": arg.name(),
                     "kind": "array",
-                    "dtype": _DTYPES[kind],
+                    "dtype": DTYPES[kind],
                     "shape": shape,
                 }
             )
@@ -151,7 +129,7 @@ def signature(p, sizes):
                 {
                     "name": arg.name(),
                     "kind": "scalar",
-                    "dtype": _DTYPES[kind],
+                    "dtype": DTYPES[kind],
                     "shape": [1],
                 }
             )
@@ -160,7 +138,6 @@ def signature(p, sizes):
 
 def worker(args):
     if args.side == "exo":
-        sys.path.insert(0, str(ROOT / "tests" / "conformance"))
         import exo_alias
 
         exo_alias.install("exo2", "exo")
@@ -218,11 +195,7 @@ def run_worker(python, side, program, workdir, repeats, quick):
 
 
 def build(c_file, cflags):
-    library = Path(c_file).with_suffix(".so")
-    command = ["cc", "-std=gnu11", *cflags, "-fPIC", "-shared", c_file]
-    command += ["-I", str(Path(c_file).parent), "-o", str(library), "-lm"]
-    subprocess.run(command, check=True, capture_output=True, text=True)
-    return ctypes.CDLL(str(library))
+    return cc_library(c_file, Path(c_file).with_suffix(".so"), cflags)
 
 
 def make_inputs(sig, seed, timing):

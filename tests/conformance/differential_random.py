@@ -44,14 +44,10 @@ a report named random in DIR (Markdown), the raw steps and both sides' outcomes 
 """
 
 import argparse
-import ctypes
 import difflib
-import fnmatch
 import json
 import os
 import re
-import shlex
-import signal
 import subprocess
 import sys
 import tempfile
@@ -62,6 +58,17 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RANDOM = ROOT / "tests" / "python"
+sys.path.insert(0, str(HERE))
+from differential_c import (  # noqa: E402
+    call,
+    cflags,
+    compile_library,
+    error_text,
+    inputs,
+    outputs,
+    run_in_child,
+)
+from report import find_entry  # noqa: E402, F401 (lists disagreements)
 
 STEPS_PER_SEQUENCE = 8  # accepted steps (random_schedules.running: 10)
 ATTEMPTS_PER_SEQUENCE = 12  # so that a few hundred steps reach every kernel
@@ -123,16 +130,6 @@ def load_corpus():
     return corpus
 
 
-def error_text(e):
-    """The class and first line of an error (two when the first announces
-    the second: `Errors occurred during effect checking:`)."""
-    message = str(e).strip().splitlines() or [""]
-    first = message[0]
-    if first.endswith(":") and len(message) > 1:
-        first += " " + re.sub(r"^\S*/(\w+\.py:)", r"\1", message[1].strip())
-    return f"{type(e).__name__}: {first}"[:400]
-
-
 def namespace(corpus):
     """What the portable source of a step may name."""
     import exo2
@@ -158,79 +155,6 @@ def apply_step(lines, p, names):
 # Both sides: running procedures on seeded random inputs
 
 
-_DTYPES = {
-    "F16": "float16",
-    "F32": "float32",
-    "F64": "float64",
-    "R": "float32",
-    "I8": "int8",
-    "UI8": "uint8",
-    "UI16": "uint16",
-    "I32": "int32",
-}
-
-
-def _evaluate(expr, sizes):
-    import exo2.API_cursors as PC
-
-    if isinstance(expr, PC.LiteralCursor):
-        return expr.value()
-    if isinstance(expr, PC.ReadCursor):
-        return sizes[expr.name()]
-    if isinstance(expr, PC.BinaryOpCursor):
-        lhs, rhs = _evaluate(expr.lhs(), sizes), _evaluate(expr.rhs(), sizes)
-        return {
-            "+": lhs + rhs,
-            "-": lhs - rhs,
-            "*": lhs * rhs,
-            "/": lhs // rhs if rhs else 0,
-            "%": lhs % rhs if rhs else 0,
-        }[expr.op()]
-    raise TypeError(f"cannot evaluate {expr}")
-
-
-def inputs(p, sizes, seed):
-    """The arguments of `p` for one run: ints for control parameters,
-    NumPy arrays (0-d for scalars) for data; None when `p` has a parameter
-    this cannot give (a window, a memory other than DRAM, a size not in
-    `sizes`)."""
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    values = []
-    for arg in p.args():
-        kind = arg.type().name
-        if kind in ("Size", "Index", "Int"):
-            if arg.name() not in sizes:
-                return None
-            values.append(int(sizes[arg.name()]))
-        elif kind == "Bool":
-            values.append(True)
-        elif kind in _DTYPES and arg.mem().name() == "DRAM":
-            shape = (
-                [_evaluate(d, sizes) for d in arg.shape()] if arg.is_tensor() else []
-            )
-            values.append(rng.uniform(-2, 2, size=shape).astype(_DTYPES[kind]))
-        else:
-            return None
-    return values
-
-
-def window_parameters(p):
-    """The names of `p`'s window parameters (`x: [f32][n]`), read from its
-    printed signature (both compilers print it so)."""
-    header = str(p).split("):\n", 1)[0]
-    return set(re.findall(r"(\w+): \[", header))
-
-
-def outputs(values):
-    return [
-        v.astype("float64").round(4).ravel().tolist()
-        for v in values
-        if hasattr(v, "ravel")
-    ]
-
-
 def run_exo2(procs, runs, workdir):
     """exo2's side: the procedures through exo2's JIT (one compiler run)."""
     from exo2.jit import jit, jit_library
@@ -254,63 +178,12 @@ def run_exo2(procs, runs, workdir):
 def run_exo(procs, runs, workdir):
     """Exo's side: its C, compiled with the system compiler, through
     ctypes (a zeroed context, as many bytes as any configuration needs)."""
-    import exo2
-
-    def compile_c(procs):
-        out = Path(tempfile.mkdtemp(dir=workdir))
-        library = out / "k.so"
-        try:
-            exo2.compile_procs(procs, out, "k.c", "k.h")
-            flags = shlex.split(
-                os.environ.get("EXO_DIFFERENTIAL_CFLAGS", " ".join(CFLAGS))
-            )
-            subprocess.run(
-                ["cc", "-std=gnu11", *flags, "-fPIC", "-shared", str(out / "k.c")]
-                + ["-I", str(out), "-o", str(library), "-lm"],
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-            return ctypes.CDLL(str(library))
-        except subprocess.CalledProcessError as e:
-            errors = [line for line in e.stderr.splitlines() if "error:" in line]
-            return "does not compile: C compiler: " + (
-                errors[0].split("error:", 1)[1].strip() if errors else e.stderr[-300:]
-            )
-        except Exception as e:  # noqa: BLE001
-            return f"does not compile: {error_text(e)}"
-
-    cdll = compile_c(procs)
+    flags = cflags(CFLAGS)
+    cdll = compile_library(procs, workdir, flags)
     if isinstance(cdll, str):  # one by one, to find those that do not compile
-        libraries = [compile_c([p]) for p in procs]
+        libraries = [compile_library([p], workdir, flags) for p in procs]
     else:
         libraries = [cdll for _ in procs]
-
-    def call(p, function, args):
-        context = ctypes.create_string_buffer(4096)
-        windows = window_parameters(p)
-        c_args = []
-        for arg, a in zip(p.args(), args, strict=True):
-            if arg.name() in windows:  # struct {T *data; int_fast32_t strides[d];}
-                strides = [s // a.itemsize for s in a.strides]
-
-                class Window(ctypes.Structure):
-                    _fields_ = [
-                        ("data", ctypes.c_void_p),
-                        ("strides", ctypes.c_long * len(strides)),
-                    ]
-
-                c_args.append(
-                    Window(a.ctypes.data, (ctypes.c_long * len(strides))(*strides))
-                )
-            elif isinstance(a, bool):
-                c_args.append(ctypes.c_bool(a))
-            elif isinstance(a, int):
-                c_args.append(ctypes.c_long(a))
-            else:
-                c_args.append(ctypes.c_void_p(a.ctypes.data))
-        function(context, *c_args)
-
     return [
         _run_each(
             p, runs, lib if isinstance(lib, str) else getattr(lib, p.name()), call
@@ -335,34 +208,6 @@ def _run_each(p, runs, kernel, call):
     return results
 
 
-def run_in_child(work, timeout=RUN_TIMEOUT_S):
-    """`work()`'s JSON value, computed in a forked child: a procedure that
-    crashes or hangs ends the child, not the run."""
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            os.close(read_fd)
-            signal.alarm(timeout)
-            with os.fdopen(write_fd, "w") as out:
-                out.write(json.dumps(work()))
-        except BaseException:  # noqa: BLE001
-            traceback.print_exc()
-            code = 3
-        finally:
-            os._exit(code)
-    os.close(write_fd)
-    with os.fdopen(read_fd) as pipe:
-        data = pipe.read()
-    _, status = os.waitpid(pid, 0)
-    if status == 0 and data:
-        return json.loads(data)
-    if os.WIFSIGNALED(status):
-        return f"crashed: killed by signal {signal.Signals(os.WTERMSIG(status)).name}"
-    return f"crashed: exit status {os.WEXITSTATUS(status)}"
-
-
 def run_sequence(side, procs, runs, workdir):
     """The results of each procedure (renamed apart) on each run; a string
     for all of them when the batch crashed."""
@@ -370,10 +215,11 @@ def run_sequence(side, procs, runs, workdir):
 
     renamed = [S.rename(p, f"dr_{side}_{k}") for k, p in enumerate(procs)]
     runner = run_exo2 if side == "exo2" else run_exo
-    results = run_in_child(lambda: runner(renamed, runs, workdir))
+    results = run_in_child(lambda: runner(renamed, runs, workdir), RUN_TIMEOUT_S)
     if isinstance(results, str):  # one by one, to find the one that crashes
         results = [
-            run_in_child(lambda q=q: runner([q], runs, workdir)[0]) for q in renamed
+            run_in_child(lambda q=q: runner([q], runs, workdir)[0], RUN_TIMEOUT_S)
+            for q in renamed
         ]
     return results
 
@@ -965,20 +811,6 @@ def reproducer(record, attempt):
         if k == attempt:
             lines.append("print(p)")
     return "\n".join(lines)
-
-
-def find_entry(entries, key, detail):
-    """The entry of expected_differences.toml that lists a disagreement: its
-    key (a glob) matches, and its `match` (a regular expression, optional)
-    is found in the disagreement's details (for a refusal, the error). The
-    entry of the key itself first, then globs in the order of the file."""
-    ordered = sorted(entries.items(), key=lambda item: item[0] != key)
-    for pattern, entry in ordered:
-        if (pattern == key or fnmatch.fnmatchcase(key, pattern)) and (
-            "match" not in entry or re.search(entry["match"], detail)
-        ):
-            return dict(entry, key=pattern)
-    return None
 
 
 def key_of(row, record):

@@ -15,18 +15,16 @@ outputs are recorded, so that the two sides' results can be compared.
 """
 
 import argparse
-import ctypes
 import functools
 import json
-import os
 import runpy
-import shlex
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from differential_c import call, cflags, compile_library, inputs, outputs  # noqa: E402
 
 
 def install_side(side):
@@ -35,106 +33,91 @@ def install_side(side):
         import exo_alias
 
         exo_alias.install("exo2", "exo")
+        probe_smt_solvers_once()
+
+
+def probe_smt_solvers_once():
+    """Exo makes a new pysmt solver factory for every query, and each one
+    probes the installed solvers by importing their modules again (those
+    that fail to import run again each time): most of the time of Exo's
+    code generation. The probe's answer cannot change within a process:
+    it is remembered after the first one."""
+    try:
+        import pysmt.factory as factory
+    except ImportError:
+        return
+    for probe, attributes in (
+        ("_get_available_solvers", ("_all_solvers", "_all_unsat_core_solvers")),
+        ("_get_available_qe", ("_all_qelims",)),
+        ("_get_available_interpolators", ("_all_interpolators",)),
+    ):
+        original, answer = getattr(factory.Factory, probe), {}
+
+        def once(self, original=original, attributes=attributes, answer=answer):
+            if not answer:
+                original(self)
+                answer.update({a: dict(getattr(self, a)) for a in attributes})
+            for a in attributes:
+                setattr(self, a, dict(answer[a]))
+
+        setattr(factory.Factory, probe, once)
 
 
 # --------------------------------------------------------------------------- #
 # Running a procedure
 
 
-def _evaluate(expr, sizes):
-    """The value of a shape expression cursor, given the sizes."""
-    import exo2.API_cursors as PC
-
-    if isinstance(expr, PC.LiteralCursor):
-        return expr.value()
-    if isinstance(expr, PC.ReadCursor):
-        return sizes[expr.name()]
-    if isinstance(expr, PC.BinaryOpCursor):
-        lhs, rhs = _evaluate(expr.lhs(), sizes), _evaluate(expr.rhs(), sizes)
-        return {
-            "+": lhs + rhs,
-            "-": lhs - rhs,
-            "*": lhs * rhs,
-            "/": lhs // rhs if rhs else 0,
-            "%": lhs % rhs if rhs else 0,
-        }[expr.op()]
-    raise TypeError(f"cannot evaluate {expr}")
-
-
-_DTYPES = {
-    "F16": "float16",
-    "F32": "float32",
-    "F64": "float64",
-    "R": "float32",
-    "I8": "int8",
-    "UI8": "uint8",
-    "UI16": "uint16",
-    "I32": "int32",
-}
-
-
 def run_procedure(p, sizes, workdir, seed=0):
-    """The arguments of `p` after running its C on seeded random inputs, as
-    lists; None when `p` cannot be run here (a size not given, a window or
-    non-DRAM argument)."""
-    import exo2
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    args, outputs = [], []
-    for arg in p.args():
-        kind = arg.type().name
-        if kind in ("Size", "Index", "Int"):
-            if arg.name() not in sizes:
-                return None
-            args.append(ctypes.c_long(sizes[arg.name()]))
-            continue
-        if kind == "Bool":
-            args.append(ctypes.c_bool(True))
-            continue
-        if kind not in _DTYPES or arg.mem().name() != "DRAM":
-            return None
-        shape = [_evaluate(d, sizes) for d in arg.shape()] if arg.is_tensor() else [1]
-        if arg.is_tensor() and "[" in str(arg.type()):  # a window parameter
-            return None
-        values = rng.uniform(-2, 2, size=shape).astype(_DTYPES[kind])
-        outputs.append(values)
-        args.append(ctypes.c_void_p(values.ctypes.data))
-    out = Path(tempfile.mkdtemp(dir=workdir))
-    exo2.compile_procs([p], out, "k.c", "k.h")
-    library = out / "k.so"
-    flags = shlex.split(os.environ.get("EXO_DIFFERENTIAL_CFLAGS", "-O1 -march=native"))
-    subprocess.run(
-        [
-            "cc",
-            "-std=gnu11",
-            *flags,
-            "-fPIC",
-            "-shared",
-            str(out / "k.c"),
-            "-I",
-            str(out),
-        ]
-        + ["-o", str(library), "-lm"],
-        check=True,
-        capture_output=True,
-    )
-    function = getattr(ctypes.CDLL(str(library)), p.name())
-    function(ctypes.c_void_p(None), *args)
-    return [v.astype("float64").round(4).ravel().tolist() for v in outputs]
+    """The data arguments of `p` after running its C on seeded random
+    inputs, as lists; None when `p` cannot be run here (a size not given, a
+    memory other than DRAM)."""
+    values = inputs(p, sizes, seed)
+    if values is None:
+        return None
+    library = compile_library([p], workdir, cflags(("-O1", "-march=native")))
+    if isinstance(library, str):
+        raise RuntimeError(library)
+    call(p, getattr(library, p.name()), values)
+    return outputs(values)
 
 
 # --------------------------------------------------------------------------- #
 # Recording
 
 
+_PRINTED = {}  # id(procedure) -> (procedure, its text)
+
+
+def printed(p):
+    """`str(p)`, printed once per procedure object (printing long lines
+    takes a while on either compiler)."""
+    known = _PRINTED.get(id(p))
+    if known is None or known[0] is not p:
+        known = _PRINTED[id(p)] = (p, str(p))
+    return known[1]
+
+
 class Recorder:
+    """Records the operations the program calls (`events`). With `sizes`,
+    runs each resulting procedure at once (run_procedure); `on_event`, when
+    set, is called instead with each event, its procedures and the one the
+    operation was given (the test suite's run, differential_tests_side.py,
+    runs them later), and
+    `refused_kernel`, when set, makes `@proc` give its value for a kernel
+    the compiler refuses instead of raising."""
+
     def __init__(self, script_dir, sizes, workdir):
         self.events = []
         self.depth = 0
         self.script_dir = script_dir
         self.sizes = sizes
         self.workdir = workdir
+        self.on_event = None
+        # kernels defined by libraries are not recorded
+        self.program_kernels_only = False
+        # what `@proc` gives for a kernel the compiler refuses, instead of
+        # raising (set while a test module is imported)
+        self.refused_kernel = None
 
     def called_from_program(self):
         """The program's own frame calling the operation, or None when a
@@ -145,7 +128,11 @@ class Recorder:
             return f"{path.name}:{frame.f_lineno}"
         return None
 
-    def record(self, kind, name, site, fn):
+    def record(self, kind, name, site, fn, subject=None):
+        """Runs `fn` (the operation) and records it when `site` is the
+        program's; `subject` is the procedure the operation was given."""
+        import exo2
+
         self.depth += 1
         try:
             result = fn()
@@ -153,61 +140,155 @@ class Recorder:
             self.depth -= 1
             if site:
                 message = str(e).splitlines()[0] if str(e) else ""
-                self.events.append(
-                    {
-                        "kind": kind,
-                        "name": name,
-                        "site": site,
-                        "outcome": "error",
-                        "text": f"{type(e).__name__}: {message}",
-                    }
-                )
+                event = {
+                    "kind": kind,
+                    "name": name,
+                    "site": site,
+                    "outcome": "error",
+                    "text": f"{type(e).__name__}: {message}",
+                }
+                self.events.append(event)
+                if self.on_event is not None:
+                    self.on_event(event, [], subject)
             raise
         self.depth -= 1
         if site:
-            procs = [r for r in (result if isinstance(result, tuple) else (result,))]
-            import exo2
-
+            procs = list(result) if isinstance(result, (tuple, list)) else [result]
             procs = [r for r in procs if isinstance(r, exo2.Procedure)]
             event = {
                 "kind": kind,
                 "name": name,
                 "site": site,
                 "outcome": "ok",
-                "text": "\n\n".join(str(r) for r in procs),
+                "text": "\n\n".join(printed(r) for r in procs),
             }
-            if self.sizes and procs:
+            self.events.append(event)
+            if self.on_event is not None:
+                self.on_event(event, procs, subject)
+            elif self.sizes and procs:
                 try:
                     event["results"] = run_procedure(procs[0], self.sizes, self.workdir)
                 except Exception as e:
                     event["results"] = f"cannot run: {type(e).__name__}: {e}"[:300]
-            self.events.append(event)
         return result
 
     def wrap(self, kind, fn, name):
+        import exo2
+
         def wrapper(*args, **kwargs):
             site = self.called_from_program()
-            return self.record(kind, name, site, lambda: fn(*args, **kwargs))
+            subject = args[0] if args and isinstance(args[0], exo2.Procedure) else None
+            return self.record(kind, name, site, lambda: fn(*args, **kwargs), subject)
 
+        try:  # the operation's attributes (exo2 marks primitives so)
+            functools.update_wrapper(wrapper, fn)
+        except (AttributeError, TypeError):
+            wrapper.__wrapped__ = fn
         wrapper.__name__ = name
-        wrapper.__wrapped__ = fn
         return wrapper
 
 
-def instrument(recorder):
-    """Wraps `proc` and every scheduling operation of the public modules
-    (before the program imports them)."""
+# Procedure methods that are scheduling operations (they return a new
+# procedure), recorded as operations where `instrument` is asked to.
+PROCEDURE_METHODS = ("partial_eval", "transpose", "add_assertion")
+
+
+class _FrameSkippingHarness:
+    """A frame whose `f_back` skips the recorder's own frames."""
+
+    def __init__(self, frame):
+        self._frame = frame
+
+    def __getattr__(self, name):
+        return getattr(self._frame, name)
+
+    @property
+    def f_back(self):
+        frame = self._frame.f_back
+        while frame is not None and _in_harness(frame):
+            frame = frame.f_back
+        return frame
+
+
+def _in_harness(frame):
+    return frame.f_code.co_filename.startswith(str(HERE) + "/")
+
+
+class _InspectSkippingHarness:
+    """`inspect` for the compiler's kernel decorators, minus the recorder's
+    frames: `@proc` reads the free names of a kernel from its caller's frame
+    (exo2: `currentframe().f_back`; Exo: `inspect.stack()[2]`), which the
+    recorder's wrapper would otherwise be."""
+
+    def __getattr__(self, name):
+        import inspect
+
+        return getattr(inspect, name)
+
+    def currentframe(self):
+        return _FrameSkippingHarness(sys._getframe(1))
+
+    def stack(self, context=1):
+        import inspect
+
+        return [f for f in inspect.stack(context)[1:] if not _in_harness(f.frame)]
+
+
+def _hide_harness_frames():
+    """Makes the compiler look past the recorder's wrappers for the caller
+    whose names a kernel or a new expression sees (else a kernel defined in
+    a function could not name that function's locals)."""
     import importlib
 
     import exo2
 
-    modules = []
-    for path in (
+    if exo2.__name__ == "exo":  # the decorators' get_src_locals
+        importlib.import_module(
+            "exo.frontend.pyparser"
+        ).inspect = _InspectSkippingHarness()
+        return
+    importlib.import_module("exo2.API").inspect = _InspectSkippingHarness()
+    # new expressions and patterns see the innermost frame outside exo2's
+    # package: count the recorder's frames as inside it
+    expressions = importlib.import_module("exo2.primitives.new_expressions")
+    inside, package = expressions._inside, expressions._PACKAGE_DIR
+    expressions._inside = lambda path, directory: (
+        inside(path, directory)
+        or (directory == package and path.startswith(str(HERE) + "/"))
+    )
+    cursors = importlib.import_module("exo2.API_cursors")
+    cursors._PACKAGE_DIR = (cursors._PACKAGE_DIR, str(HERE) + "/")
+    # errors name the user's call of each operation
+    operations = importlib.import_module("exo2.primitives.operation_stack")
+
+    def call_site(depth=2):
+        frame = first = sys._getframe(depth)
+        while frame is not None and _in_harness(frame):
+            frame = frame.f_back
+        frame = frame or first  # the harness's own call
+        return frame.f_code.co_filename, frame.f_lineno
+
+    operations.call_site = call_site
+
+
+def instrument(recorder, methods=(), modules=()):
+    """Wraps `proc` and every scheduling operation of the public modules
+    (before the program imports them), the `Procedure` methods named in
+    `methods`, and the operations of the further `modules`."""
+    import importlib
+
+    import exo2
+
+    _hide_harness_frames()
+    paths = [
         "exo2.API_scheduling",
         "exo2.stdlib.scheduling",
         "exo2.stdlib.stdlib",
         "exo2.stdlib.halide_scheduling_ops",
-    ):
+        *modules,
+    ]
+    modules = []
+    for path in paths:
         try:
             modules.append(importlib.import_module(path))
         except ImportError:
@@ -229,16 +310,24 @@ def instrument(recorder):
             if id(fn) not in wrapped:  # Exo's operations are not hashable
                 wrapped[id(fn)] = recorder.wrap("op", fn, name)
             setattr(module, name, wrapped[id(fn)])
+    for name in methods:
+        method = getattr(exo2.Procedure, name, None)
+        if method is not None:
+            setattr(exo2.Procedure, name, recorder.wrap("op", method, name))
     original_proc = exo2.proc
 
     @functools.wraps(original_proc)
     def proc(f):
-        return recorder.record(
-            "proc",
-            f.__name__,
-            recorder.called_from_program() or "?",
-            lambda: original_proc(f),
-        )
+        site = recorder.called_from_program()
+        if site is None and recorder.program_kernels_only:
+            return original_proc(f)
+        name = getattr(f, "__name__", repr(f))
+        try:
+            return recorder.record("proc", name, site or "?", lambda: original_proc(f))
+        except Exception as e:
+            if recorder.refused_kernel is None:
+                raise
+            return recorder.refused_kernel(name, e)
 
     exo2.proc = proc
 

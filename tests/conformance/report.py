@@ -14,6 +14,7 @@ text). The exit status is 1 when any of that does not hold.
 import argparse
 import fnmatch
 import json
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -69,6 +70,20 @@ def match_entry(entries, nodeid):
         if fnmatch.fnmatchcase(nodeid, pattern):
             return pattern, entry
     return None, None
+
+
+def find_entry(entries, key, detail):
+    """The entry of expected_differences.toml that lists a disagreement: its
+    key (a glob) matches, and its `match` (a regular expression, optional)
+    is found in the disagreement's details (for a refusal, the error). The
+    entry of the key itself first, then globs in the order of the file."""
+    ordered = sorted(entries.items(), key=lambda item: item[0] != key)
+    for pattern, entry in ordered:
+        if (pattern == key or fnmatch.fnmatchcase(key, pattern)) and (
+            "match" not in entry or re.search(entry["match"], detail)
+        ):
+            return dict(entry, key=pattern)
+    return None
 
 
 def one_line(text, limit=160):
