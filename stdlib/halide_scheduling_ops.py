@@ -23,7 +23,9 @@ producer's loop only writes the producer's buffer and is idempotent (proved
 by divide_with_recompute), the consumer's loop writes nothing the producer's
 loop reads or writes, and the values iteration `v` of the consumer reads lie
 in the chunk iteration `v` of the producer computes (range analysis, with
-the chunk's extent proved by `rewrite_expr`).
+the chunk's extent proved by `rewrite_expr`, or, where the producer's loop
+computes more values than the consumer reads, the constant extent
+`divide_with_recompute` gave each chunk, at least the extent needed).
 
 Written against the public API only, like all of exo2.stdlib.
 """
@@ -38,6 +40,7 @@ from exo2.API_cursors import (
     CallCursor,
     ForCursor,
     IfCursor,
+    LiteralCursor,
     ReadCursor,
     ReduceCursor,
     WindowExprCursor,
@@ -284,10 +287,18 @@ def _compute_at_level(proc, producer_assign, c_loop, with_prologue):
         try:
             proc = rewrite_expr(proc, inner.hi(), extent)
         except SchedulingError as e:
-            raise SchedulingError(
-                f"compute_at: cannot prove that each iteration of {it} computes "
-                f"the {extent} values of {producer} (dimension {dim}) it reads"
-            ) from e
+            # a producer that computes more values than the consumer reads
+            # (its loop runs past them): each chunk keeps the extent
+            # divide_with_recompute gave it, a constant at least `extent`,
+            # and so still holds every value its iteration reads
+            proc = simplify(proc)
+            hi = proc.forward(inner).hi()
+            if not (isinstance(hi, LiteralCursor) and hi.value() >= extent):
+                raise SchedulingError(
+                    f"compute_at: cannot prove that each iteration of {it} "
+                    f"computes the {extent} values of {producer} (dimension "
+                    f"{dim}) it reads"
+                ) from e
     # dependence-free by construction: see the module docstring
     proc = fuse(proc, p_loop, c_loop, unsafe_disable_check=True)
     proc = simplify(proc)
