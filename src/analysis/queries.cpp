@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -1178,6 +1179,175 @@ SafetyResult prove_equivalent(QueryContext& ctx, const Expr& a, const Expr& b) {
     if (!SmtEncoder::is_encodable(e)) return unencodable(e);
   SmtEncoder& enc = ctx.encoder();
   return prove_goal(ctx, enc.encode(a) == enc.encode(b),
+                    fmt::format("{} == {}", print_expr(a), print_expr(b)));
+}
+
+namespace {
+
+// The decimal digits of 2^k.
+std::string power_of_two(int k) {
+  std::string digits = "1";  // least significant first
+  for (int n = 0; n < k; ++n) {
+    int carry = 0;
+    for (char& d : digits) {
+      const int v = (d - '0') * 2 + carry;
+      d = static_cast<char>('0' + v % 10);
+      carry = v / 10;
+    }
+    if (carry) digits.push_back(static_cast<char>('0' + carry));
+  }
+  return {digits.rbegin(), digits.rend()};
+}
+
+bool is_integer_data(const Type& t) {
+  switch (t.basetype().kind()) {
+    case TypeKind::I8:
+    case TypeKind::UI8:
+    case TypeKind::UI16:
+    case TypeKind::I32:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A data expression as a real number (prove_equivalent_in_reals): literals
+// are their exact values, each scalar read or config field one real
+// constant, the reads of a buffer one uninterpreted function of the indices
+// (so the same element read twice is one value), an extern call an
+// uninterpreted function of its arguments. Control subexpressions (indices,
+// a control value used as data) go through the encoder. Throws
+// std::invalid_argument outside that fragment: `/` and `%` of integer data
+// (C truncates), a fraction in integer data, a non-finite literal.
+class RealEncoding final : public ExprFunctor<z3::expr()> {
+ public:
+  // `integer`: the expression computes integer data (its literals may be
+  // typed otherwise).
+  RealEncoding(SmtEncoder& enc, bool integer)
+      : enc_(enc), z3_(enc.context()), integer_(integer) {}
+
+ protected:
+  z3::expr visit_read(const Expr& e) override {
+    const auto& r = e->as<Read>();
+    if (e->type.is_control()) return control(e);
+    if (!e->type.is_real_scalar())
+      throw std::invalid_argument("real encoding: not a scalar");
+    const std::string name =
+        fmt::format("data!{}_{}", r.name.name(), r.name.id());
+    if (r.idx.empty()) return z3_.real_const(name.c_str());
+    z3::sort_vector domain(z3_);
+    z3::expr_vector args(z3_);
+    for (const Expr& i : r.idx) {
+      domain.push_back(z3_.int_sort());
+      args.push_back(enc_.encode(i));
+    }
+    return z3_.function(name.c_str(), domain, z3_.real_sort())(args);
+  }
+  z3::expr visit_const(const Expr& e) override {
+    const auto& c = e->as<Const>();
+    if (c.is_int()) return z3_.real_val(std::to_string(c.int_value()).c_str());
+    if (!c.is_float())
+      throw std::invalid_argument("real encoding: boolean literal");
+    const double v = std::get<double>(c.value);
+    if (!std::isfinite(v))
+      throw std::invalid_argument("real encoding: non-finite literal");
+    // v = mantissa * 2^exponent exactly, with an integer mantissa.
+    int exponent = 0;
+    const double m = std::frexp(v, &exponent);
+    auto mantissa = static_cast<int64_t>(std::ldexp(m, 53));
+    exponent -= 53;
+    while (mantissa != 0 && mantissa % 2 == 0 && exponent < 0) {
+      mantissa /= 2;
+      exponent++;
+    }
+    if (exponent < 0 && (integer_ || is_integer_data(e->type)))
+      throw std::invalid_argument("real encoding: fraction in integer data");
+    const std::string magnitude =
+        std::to_string(mantissa < 0 ? -mantissa : mantissa);
+    z3::expr value =
+        exponent >= 0
+            ? z3_.real_val(magnitude.c_str()) *
+                  z3_.real_val(power_of_two(exponent).c_str())
+            : z3_.real_val((magnitude + "/" + power_of_two(-exponent)).c_str());
+    return mantissa < 0 ? -value : value;
+  }
+  z3::expr visit_usub(const Expr& e) override {
+    if (e->type.is_control()) return control(e);
+    return -visit(e->as<USub>().arg);
+  }
+  z3::expr visit_binop(const Expr& e) override {
+    if (e->type.is_control()) return control(e);
+    const auto& b = e->as<BinOp>();
+    switch (b.op) {
+      case BinOpKind::Add:
+        return visit(b.lhs) + visit(b.rhs);
+      case BinOpKind::Sub:
+        return visit(b.lhs) - visit(b.rhs);
+      case BinOpKind::Mul:
+        return visit(b.lhs) * visit(b.rhs);
+      case BinOpKind::Div:
+        if (integer_ || is_integer_data(e->type))
+          throw std::invalid_argument("real encoding: integer division");
+        return visit(b.lhs) / visit(b.rhs);
+      default:
+        throw std::invalid_argument("real encoding: operator");
+    }
+  }
+  z3::expr visit_extern_call(const Expr& e) override {
+    const auto& c = e->as<ExternCall>();
+    const std::string name = fmt::format("extern!{}!{}", c.f->name(),
+                                         static_cast<const void*>(c.f.get()));
+    z3::sort_vector domain(z3_);
+    z3::expr_vector args(z3_);
+    for (const Expr& a : c.args) {
+      domain.push_back(z3_.real_sort());
+      args.push_back(visit(a));
+    }
+    return z3_.function(name.c_str(), domain, z3_.real_sort())(args);
+  }
+  z3::expr visit_stride_expr(const Expr& e) override { return control(e); }
+  z3::expr visit_read_config(const Expr& e) override {
+    if (e->type.is_control()) return control(e);
+    const auto& c = e->as<ReadConfig>();
+    const std::string name =
+        fmt::format("data!{}.{}!{}", c.config->name(), c.field,
+                    static_cast<const void*>(c.config.get()));
+    return z3_.real_const(name.c_str());
+  }
+  z3::expr visit_expr_default(const Expr&) override {
+    throw std::invalid_argument("real encoding: not a data expression");
+  }
+
+ private:
+  z3::expr control(const Expr& e) {
+    if (e->type.is_bool() || !SmtEncoder::is_encodable(e))
+      throw std::invalid_argument("real encoding: control value");
+    return z3::to_real(enc_.encode(e));
+  }
+
+  SmtEncoder& enc_;
+  z3::context& z3_;
+  bool integer_;
+};
+
+}  // namespace
+
+SafetyResult prove_equivalent_in_reals(QueryContext& ctx, const Expr& a,
+                                       const Expr& b) {
+  if (a->type.is_control() && b->type.is_control())
+    return prove_equivalent(ctx, a, b);
+  SmtEncoder& enc = ctx.encoder();
+  std::vector<z3::expr> sides;
+  for (const Expr& e : {a, b}) {
+    try {
+      sides.push_back(RealEncoding(enc, is_integer_data(a->type) ||
+                                            is_integer_data(b->type))
+                          .visit(e));
+    } catch (const std::invalid_argument&) {
+      return unencodable(e);
+    }
+  }
+  return prove_goal(ctx, sides[0] == sides[1],
                     fmt::format("{} == {}", print_expr(a), print_expr(b)));
 }
 

@@ -31,7 +31,8 @@ cursors::EditResult rewrite_expr(const Proc& proc,
   const Expr new_expr =
       typecheck_in_scope(proc, stmt, untyped, category_of(old_expr->type));
   QueryContext ctx(proc, stmt);
-  SafetyResult r = prove_equivalent(ctx, old_expr, new_expr);
+  // Data expressions are compared in real arithmetic, as Exo does.
+  SafetyResult r = prove_equivalent_in_reals(ctx, old_expr, new_expr);
   require_proven(r,
                  fmt::format("Expressions are not equivalent:\n{}\nvs.\n{}",
                              print_expr(old_expr), print_expr(new_expr)),

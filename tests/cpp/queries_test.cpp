@@ -653,6 +653,39 @@ TEST(QueriesEquivalent, AffineRearrangementAndTiling) {
       << r.detail;
 }
 
+// Data expressions in real arithmetic: each read a real value, the same
+// element one value, a literal the double it denotes.
+TEST(QueriesEquivalent, DataInRealArithmetic) {
+  Kernel k;
+  Sym i("i"), a("a");
+  Proc p =
+      proc("f",
+           {arg(k.n, kSize), arg(a, kF32), arg(k.x, tensor({sz(k.n)})),
+            arg(k.y, tensor({sz(k.n)}))},
+           {loop(i, lit(0), sz(k.n), {assign(k.x, {v(i)}, real(0.0), 4)})});
+  QueryContext ctx(p, Path{{Slot::Body, 0}, {Slot::Body, 0}});
+  const Expr sa = v(a, kF32);
+  const Expr xi = data(k.x, {v(i)});
+  auto eqv = [&](const Expr& e1, const Expr& e2) {
+    return prove_equivalent_in_reals(ctx, e1, e2);
+  };
+  EXPECT_TRUE(eqv(sa, fadd(sa, real(0.0))).proven());
+  EXPECT_TRUE(
+      eqv(xi, fmul(data(k.x, {add(v(i), lit(0))}), real(1.0))).proven());
+  EXPECT_TRUE(eqv(fadd(xi, xi), fmul(real(2.0), xi)).proven());
+  EXPECT_TRUE(eqv(real(0.375), bin(BinOpKind::Div, real(3.0), real(8.0), kF32))
+                  .proven());
+  // A literal is the double it denotes: 0.1 is not 1/10.
+  EXPECT_TRUE(eqv(real(0.1), bin(BinOpKind::Div, real(1.0), real(10.0), kF32))
+                  .refuted());
+  EXPECT_TRUE(eqv(sa, fadd(sa, real(1.0))).refuted());
+  EXPECT_TRUE(eqv(xi, data(k.x, {sub(sz(k.n), v(i))})).refuted());
+  EXPECT_TRUE(eqv(xi, data(k.y, {v(i)})).refuted());
+  EXPECT_TRUE(eqv(real(0.1), real(0.10000000000000002)).refuted());
+  // Control expressions as prove_equivalent.
+  EXPECT_TRUE(eqv(add(v(i), lit(1)), add(lit(1), v(i))).proven());
+}
+
 TEST(QueriesCompare, PositivityAndNonNegativity) {
   Kernel k;
   QueryContext ctx(k.make({make_pass(at(2))}), top(0));

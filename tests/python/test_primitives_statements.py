@@ -204,6 +204,57 @@ def test_rewrite_expr_needs_an_equivalent_expression():
     )
 
 
+def test_rewrite_expr_proves_data_identities_in_real_arithmetic():
+    """Found by the differential run against Exo: a data expression rewritten
+    into an equal one (in real arithmetic, as Exo proves it) was refused."""
+
+    @proc
+    def scaled(n: size, a: f32, x: f32[n], y: f32[n]):
+        s: f32
+        s = a * 2.0
+        for i in seq(0, n):
+            y[i] = s * x[i] + a
+
+    assign = scaled.find("y[_] = _")
+    sizes = {"n": 7}
+    for cursor, new in [
+        (assign.rhs().rhs(), "a + 0.0"),
+        (assign.rhs().lhs().lhs(), "s * 1.0"),
+        (assign.rhs().lhs().rhs(), "x[i] + 0.0"),
+        (assign.rhs().lhs(), "x[i] * s"),
+        (assign.rhs(), "a + s * x[i]"),
+        (scaled.find("s = _").rhs(), "a + a"),
+        (assign.rhs().lhs().rhs(), "x[i + 1 - 1] * 0.5 + x[i] / 2.0"),
+    ]:
+        p = rewrite_expr(scaled, cursor, new)
+        assert_same_results(scaled, p, sizes)
+    # Not equal as reals: another value, another element, another variable.
+    for cursor, new in [
+        (assign.rhs().rhs(), "a + 1.0"),
+        (assign.rhs().lhs().rhs(), "x[n - 1 - i]"),
+        (assign.rhs().lhs().lhs(), "a * 2.0"),
+        (assign.rhs().lhs(), "s * s"),
+    ]:
+        with pytest.raises(SchedulingError, match="Expressions are not equivalent"):
+            rewrite_expr(scaled, cursor, new)
+
+
+def test_rewrite_expr_of_integer_data_keeps_c_division():
+    @proc
+    def halve(n: size, x: i32[n], y: i32[n]):
+        for i in seq(0, n):
+            y[i] = x[i] + x[i]
+
+    rhs = halve.find("y[_] = _").rhs()
+    p = rewrite_expr(halve, rhs, "x[i] * 2.0")
+    assert_same_results(halve, p, {"n": 5})
+    # Equal as reals, not in C's truncating integer division, nor with a
+    # fraction of an integer.
+    for new in ("x[i] * 4.0 / 2.0", "x[i] * 0.5 * 4.0"):
+        with pytest.raises(SchedulingError, match="Expressions are not equivalent"):
+            rewrite_expr(halve, rhs, new)
+
+
 def test_rewrite_expr_reports_only_problems_of_the_new_expression():
     """Found by the differential run against Exo: bind_config left a config
     write reading a loop iterator (which the frontend refuses), and every

@@ -193,6 +193,15 @@ SafetyResult prove_config_reads_unchanged(const std::vector<Expr>& exprs,
 // ---- Conditions on control expressions ------------------------------------
 // ExprEqv(a, b): equal in every state of the context.
 SafetyResult prove_equivalent(QueryContext& ctx, const Expr& a, const Expr& b);
+// ExprEqv(a, b) for rewrite_expr, data expressions included: equal in every
+// state of the context, data computed in real arithmetic (as Exo proves
+// them): each data read is a real value, the same element read twice one
+// value; a literal is the double it denotes; an extern call is an uninterpreted
+// function of its arguments. IEEE results may still differ (rounding after
+// reassociation, the sign of a zero: `a` and `a + 0.0`). Control expressions
+// as prove_equivalent.
+SafetyResult prove_equivalent_in_reals(QueryContext& ctx, const Expr& a,
+                                       const Expr& b);
 // Bound(e ⋈ value) for a comparison `op` (`e > 0`, `e >= 0`, ...).
 SafetyResult prove_compare(QueryContext& ctx, const Expr& e, BinOpKind op,
                            int64_t value);
