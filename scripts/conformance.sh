@@ -139,6 +139,11 @@ if [ ${#PYTEST_ARGS[@]} -eq 0 ]; then
   "$PYTHON" "$HARNESS/differential.py" --exo-python "$VENV/bin/python" \
     --exo2-python "$PYTHON" --out "$OUT/differential" || status=1
   echo "conformance: differential runs took $((SECONDS - t0)) s; report in $OUT/differential/differential.md"
+  echo "conformance: exo2's own tests on both compilers (tests/conformance/differential_tests.toml)"
+  t0=$SECONDS
+  "$PYTHON" "$HARNESS/differential_tests.py" --exo-python "$VENV/bin/python" \
+    --exo2-python "$PYTHON" --out "$OUT/differential" || status=1
+  echo "conformance: exo2's tests on both compilers took $((SECONDS - t0)) s; report in $OUT/differential/tests.md"
   echo "conformance: random schedules on both compilers (tests/conformance/differential_random.py)"
   t0=$SECONDS
   "$PYTHON" "$HARNESS/differential_random.py" --exo-python "$VENV/bin/python" \

@@ -264,12 +264,26 @@ def build_libraries(generated, flags):
     return results
 
 
-def fill_fresh_memory(byte=0x5A):
-    """Makes memory the C reads before writing it hold the same bytes on
-    every run: glibc's malloc fills what it hands out (M_PERTURB), so that
-    a kernel reading an uninitialised heap buffer computes the same on
-    both compilers (stack variables: `-ftrivial-auto-var-init=pattern`,
-    see `deterministic_flags`)."""
+# glibc's malloc fills what it hands out and what is freed only without its
+# per-thread cache: the environment of a process that runs kernels
+# (`fill_fresh_memory`).
+MALLOC_TUNABLES = "glibc.malloc.tcache_count=0"
+
+
+def malloc_environment(environ):
+    """`environ` with glibc's per-thread malloc cache off (MALLOC_TUNABLES),
+    for a process started with it."""
+    tunables = environ.get("GLIBC_TUNABLES")
+    value = f"{tunables}:{MALLOC_TUNABLES}" if tunables else MALLOC_TUNABLES
+    return dict(environ, GLIBC_TUNABLES=value)
+
+
+def fill_fresh_memory(byte):
+    """Makes glibc's malloc fill the memory it hands out with `~byte` and
+    what is freed with `byte` (M_PERTURB; in a process started with
+    `malloc_environment`), so that a kernel reading memory it never wrote,
+    or freed, reads those bytes: two runs with two bytes tell whether its
+    results depend on them (stack variables: see `deterministic_flags`)."""
     try:
         ctypes.CDLL(None).mallopt(ctypes.c_int(-6), ctypes.c_int(byte))
     except (AttributeError, OSError):

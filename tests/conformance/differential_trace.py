@@ -24,7 +24,14 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from differential_c import call, cflags, compile_library, inputs, outputs  # noqa: E402
+from differential_c import (  # noqa: E402
+    call,
+    cflags,
+    compile_library,
+    error_text,
+    inputs,
+    outputs,
+)
 
 
 def install_side(side):
@@ -139,13 +146,12 @@ class Recorder:
         except Exception as e:
             self.depth -= 1
             if site:
-                message = str(e).splitlines()[0] if str(e) else ""
                 event = {
                     "kind": kind,
                     "name": name,
                     "site": site,
                     "outcome": "error",
-                    "text": f"{type(e).__name__}: {message}",
+                    "text": error_text(e),
                 }
                 self.events.append(event)
                 if self.on_event is not None:

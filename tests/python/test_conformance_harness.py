@@ -327,3 +327,173 @@ def test_differential_random_compares_acceptance_text_and_results():
     key = "differential:random:op:exo-refuses:k"
     assert D.find_entry(entries, key, "Exo: AssertionError: bad case")
     assert D.find_entry(entries, key, "Exo: SchedulingError: other") is None
+
+
+# --------------------------------------------------------------------------- #
+# The differential run of exo2's own tests (differential_tests.py)
+
+
+def test_differential_tests_expand_parametrize_marks_like_pytest():
+    import differential_tests_side as S
+
+    @pytest.mark.parametrize("b", [pytest.param(3, id="three"), 4])
+    @pytest.mark.parametrize(
+        "a, name", [(1, "x"), pytest.param(2, "y", marks=pytest.mark.skip)]
+    )
+    def test_f(a, name, b):
+        pass
+
+    cases = S.expand("test_f", test_f)
+    assert [c[0] for c in cases] == [
+        "test_f[1-x-three]",
+        "test_f[1-x-4]",
+        "test_f[2-y-three]",
+        "test_f[2-y-4]",
+    ]
+    assert cases[0][1] == {"a": 1, "name": "x", "b": 3}
+    assert [c[2] is not None for c in cases] == [False, False, True, True]
+
+
+def test_differential_tests_choose_sizes_that_satisfy_the_preconditions(tmp_path):
+    """Sizes are chosen so that every precondition holds by exo2's own
+    check; a precondition it cannot evaluate (a config field) means no run."""
+    source = tmp_path / "kernels_for_sizes.py"
+    source.write_text(
+        textwrap.dedent(
+            """
+            from __future__ import annotations
+            from exo2 import config, proc
+
+            @config
+            class Cfg:
+                k: index
+
+            @proc
+            def tiles(n: size, m: size, x: f32[n, m]):
+                assert n % 4 == 0
+                assert n >= 12
+                assert m == n + 1
+                assert stride(x, 1) == 1
+                for i in seq(0, n):
+                    x[i, 0] = 1.0
+
+            @proc
+            def configured(n: size, x: f32[n]):
+                assert Cfg.k == n
+                for i in seq(0, n):
+                    x[i] = 1.0
+            """
+        )
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import differential_tests_side as S
+        import kernels_for_sizes as K
+    finally:
+        sys.path.remove(str(tmp_path))
+    sizes, why = S.choose_sizes(K.tiles)
+    assert why is None and sizes["n"] % 4 == 0 and sizes["n"] >= 12
+    assert sizes["m"] == sizes["n"] + 1
+    assert not S.precondition_check(K.tiles)({"n": 8, "m": 9})
+    assert S.choose_sizes(K.configured) == (
+        None,
+        "no candidate sizes satisfy its preconditions",
+    )
+
+
+def test_differential_tests_compare_events_up_to_the_first_disagreement():
+    import differential_tests as D
+
+    def event(outcome, text="def f():\n    pass", results=None, **more):
+        e = {"kind": "op", "name": "op", "site": "t.py:3", "outcome": outcome}
+        return dict(e, text=text, results=results, **more)
+
+    same = event("ok", results=[[[1.0, 2.0]]])
+    rows, disagreement = D.compare_events([same, same], [same, same])
+    assert disagreement is None and [r["results"] for r in rows] == ["same"] * 2
+    # Exo accepts, exo2 refuses: Exo's procedure against the one it was given
+    exo = event("ok", results=[[[1.0, 3.0]], [[1.0, 2.0]]])
+    exo2 = event("error", text="SchedulingError: no")
+    rows, (cls, row) = D.compare_events([same, exo, same], [same, exo2, exo2])
+    assert cls == "exo2-refuses" and len(rows) == 2
+    assert "Exo's procedure CHANGES the results" in row["detail"]
+    # the same text, results that differ or compile on one side only
+    _, (cls, _) = D.compare_events([event("ok", results=[[[1.5]]])], [same])
+    assert cls == "results-differ"
+    failing = event("ok", results=["does not compile: C compiler: error"])
+    _, (cls, _) = D.compare_events([failing], [same])
+    assert cls == "codegen-differs"
+    # both read memory they never wrote: nothing to compare
+    garbage = event("ok", results=["reads memory it never wrote (or freed): ..."])
+    rows, disagreement = D.compare_events([garbage], [garbage])
+    assert disagreement is None and rows[0]["results"] == "not run"
+    _, (cls, _) = D.compare_events([event("ok", text="x")], [same])
+    assert cls == "text-differs"
+
+
+def test_differential_tests_side_runs_a_test_module(tmp_path):
+    """exo2's side of the run on a small test module: parametrized tests,
+    fixtures, pytest.raises, assert_same_results and the results."""
+    module = tmp_path / "test_tiny.py"
+    module.write_text(
+        textwrap.dedent(
+            """
+            from __future__ import annotations
+            import pytest
+            from exo2 import SchedulingError, proc
+            from exo2.stdlib.scheduling import divide_loop
+            from schedule_check import assert_same_results
+
+            @proc
+            def scale(n: size, x: f32[n]):
+                assert n % 4 == 0
+                for i in seq(0, n):
+                    x[i] = 2.0 * x[i]
+
+            @pytest.mark.parametrize("q", [2, 4])
+            def test_divide(q, tmp_path):
+                assert tmp_path.is_dir()
+                p = divide_loop(scale, "i", q, ["io", "ii"], perfect=True)
+                assert_same_results(scale, p, {"n": 8})
+
+            def test_refused():
+                with pytest.raises(SchedulingError, match="another message"):
+                    divide_loop(scale, "i", 3, ["io", "ii"], perfect=True)
+
+            def test_needs_an_unknown_fixture(request):
+                pass
+            """
+        )
+    )
+    import differential_c
+
+    subprocess.run(
+        [sys.executable, str(HARNESS / "differential_tests_side.py")]
+        + ["--side", "exo2", "--out", str(tmp_path), str(module)],
+        check=True,
+        env=differential_c.malloc_environment(__import__("os").environ),
+    )
+    trace = json.loads((tmp_path / "test_tiny.exo2.json").read_text())
+    assert trace["import"]["status"] == "passed"
+    (kernel,) = trace["import"]["events"]
+    assert kernel["name"] == "scale" and kernel["sizes"] == {"n": 8}
+    assert len(kernel["results"][0][0]) == 8
+    tests = {t["id"]: t for t in trace["tests"]}
+    assert list(tests) == [
+        "test_divide[2]",
+        "test_divide[4]",
+        "test_refused",
+        "test_needs_an_unknown_fixture",
+    ]
+    assert tests["test_needs_an_unknown_fixture"]["status"].startswith("not run")
+    op, check = tests["test_divide[2]"]["events"]
+    assert (op["name"], op["outcome"], op["results_of"]) == (
+        "divide_loop",
+        "ok",
+        ["result", "given"],
+    )
+    assert op["results"][0] == op["results"][1] == kernel["results"][0]
+    assert check["kind"] == "check" and check["sizes"] == {"n": 8}
+    (refusal,) = tests["test_refused"]["events"]
+    assert tests["test_refused"]["status"] == "passed"
+    assert refusal["outcome"] == "error" and refusal["subject_sizes"] == {"n": 8}

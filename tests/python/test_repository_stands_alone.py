@@ -49,7 +49,7 @@ SKIPPED_DIRS = {
 # Reports written by the repository's own tools (the benchmark runner, the
 # tuning studies, the conformance run): their names are outputs, not citations.
 GENERATED_REPORTS = re.compile(
-    r"(^|/)(report|differential|random|level1|sgemm|tuned_gemm|[\w-]*\.efficiency)\.md$"
+    r"(^|/)(report|differential|random|tests|level1|sgemm|tuned_gemm|[\w-]*\.efficiency)\.md$"
 )
 
 SECTION_SIGN = "\N{SECTION SIGN}"
