@@ -42,6 +42,22 @@ QueryCache& query_cache() {
   return cache;
 }
 
+void count_interval_answer() {
+  QueryCache& cache = query_cache();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  ++cache.checked;
+  ++cache.interval_answers;
+}
+
+// The value of `formula` the intervals of its variables give under `facts`
+// (interval_bounds.hpp), when they decide it and are used at all.
+std::optional<bool> by_intervals(bool used, const std::vector<z3::expr>& facts,
+                                 const IntervalBounds::Quotients& quotients,
+                                 const z3::expr& formula) {
+  if (!used) return std::nullopt;
+  return IntervalBounds(facts, quotients).decide(formula);
+}
+
 // The uninterpreted constants of `e` (numerals and operators excluded).
 void collect_constants(const z3::expr& e, std::unordered_set<unsigned>& seen,
                        std::vector<z3::expr>& out) {
@@ -431,18 +447,16 @@ QueryResult SmtEncoder::check(const z3::expr& formula) {
 }
 
 std::optional<bool> SmtEncoder::interval_value(const z3::expr& formula) {
-  if (!use_intervals_) return std::nullopt;
   std::optional<bool> v =
-      IntervalBounds(facts_, quotient_parts_).decide(formula);
-  if (v) quick_answer(QueryResult::Answer::Yes);  // counted
+      by_intervals(use_intervals_, facts_, quotient_parts_, formula);
+  if (v) count_interval_answer();
   return v;
 }
 
 QueryResult SmtEncoder::prove(const z3::expr& goal) {
   // A goal the variables' intervals prove needs no solver; a refutation
   // does, for its counterexample.
-  if (use_intervals_ &&
-      IntervalBounds(facts_, quotient_parts_).decide(goal) == true)
+  if (by_intervals(use_intervals_, facts_, quotient_parts_, goal) == true)
     return quick_answer(QueryResult::Answer::Yes);
   // The facts imply `goal` exactly when facts ∧ ¬goal has no model.
   QueryResult r = check(query_formula(!goal));
@@ -460,8 +474,7 @@ QueryResult SmtEncoder::prove(const z3::expr& goal) {
 }
 
 QueryResult SmtEncoder::satisfiable(const z3::expr& formula) {
-  if (use_intervals_ &&
-      IntervalBounds(facts_, quotient_parts_).decide(formula) == false)
+  if (by_intervals(use_intervals_, facts_, quotient_parts_, formula) == false)
     return quick_answer(QueryResult::Answer::No);
   return check(query_formula(formula));
 }
@@ -533,10 +546,7 @@ void SmtEncoder::clear_cache() {
 }
 
 QueryResult SmtEncoder::quick_answer(QueryResult::Answer answer) {
-  QueryCache& cache = query_cache();
-  std::lock_guard<std::mutex> lock(cache.mutex);
-  ++cache.checked;
-  ++cache.interval_answers;
+  count_interval_answer();
   QueryResult r;
   r.answer = answer;
   return r;
