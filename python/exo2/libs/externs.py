@@ -2,8 +2,9 @@
 
 All take real scalars of one precision and return it; `prim_type` is the C
 type of that precision. Helper functions emitted into the generated C are
-`static inline`, so that several generated libraries link into one program
-(the BLAS suite links one per level and ISA).
+plain definitions, as Exo's are: a program linking two generated files that
+use the same helper defines an extern of its own whose `globl` makes it
+`static inline` (docs/reference/memories-and-instructions.md, "Externs").
 """
 
 import math as _math
@@ -38,7 +39,7 @@ class _Relu(Extern):
 
     def globl(self, prim_type):
         return (
-            f"static inline {prim_type} _relu_{prim_type}({prim_type} x) {{\n"
+            f"{prim_type} _relu_{prim_type}({prim_type} x) {{\n"
             "    if (x > 0.0) return x;\n"
             "    else return 0.0;\n"
             "}\n"
@@ -61,7 +62,7 @@ class _Select(Extern):
     def globl(self, prim_type):
         t = prim_type
         return (
-            f"static inline {t} _select_{t}({t} x,{t} v,{t} y,{t} z) {{\n"
+            f"{t} _select_{t}({t} x,{t} v,{t} y,{t} z) {{\n"
             "    if (x < v) return y;\n"
             "    else return z;\n"
             "}\n"
@@ -124,7 +125,7 @@ class _Sigmoid(Extern):
     def globl(self, prim_type):
         return (
             "\n#include <math.h>\n"
-            f"static inline {prim_type} sigmoid({prim_type} x) {{\n"
+            f"{prim_type} sigmoid({prim_type} x) {{\n"
             "    return 1 / (1 + exp(-x));\n"
             "}\n"
         )

@@ -16,9 +16,10 @@ import struct
 
 from exo2 import proc
 from exo2.API_types import ExoType
-from exo2.libs.externs import select
 from exo2.libs.memories import AVX2, AVX512, DRAM
 from exo2.stdlib.scheduling import make_instr, rename, set_precision
+
+from ..externs import select
 
 # --------------------------------------------------------------------------- #
 # Semantics: one proc per operation, full (`L` lanes) and masked (lanes

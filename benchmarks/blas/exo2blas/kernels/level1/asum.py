@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from exo2 import proc
-from exo2.libs.externs import select
 
+from ...externs import select
 from ...sched import kernel, streamed
 
 

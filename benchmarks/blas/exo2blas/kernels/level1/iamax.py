@@ -17,8 +17,8 @@ NaN inputs are outside the contract.
 from __future__ import annotations
 
 from exo2 import proc
-from exo2.libs.externs import select
 
+from ...externs import select
 from ...sched import by_lanes, kernel
 
 BLOCK = 4096

@@ -14,8 +14,8 @@ The kernels return sums of squares; the C layer takes the square root
 from __future__ import annotations
 
 from exo2 import proc
-from exo2.libs.externs import select
 
+from ...externs import select
 from ...sched import kernel, streamed
 
 # Blue's thresholds and scales for f64 (LAPACK's la_constants): squares of
