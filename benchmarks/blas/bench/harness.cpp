@@ -36,16 +36,19 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cblas_table.hpp"
@@ -171,169 +174,188 @@ void fill(Operands<T> &o, const Case &c, unsigned seed) {
   }
 }
 
-// One call of routine `c` of library `l` on `o`; `it` alternates the
-// constants that keep the data bounded.
+// The routines of one precision, as members of the table.
 template <class T>
-void call(const Blas &l, const Case &c, Operands<T> &o, long it);
-
+struct Routines;
+#define EXO2BLAS_PRECISION(p)                                            \
+  static constexpr auto dot = &Blas::p##dot, asum = &Blas::p##asum,      \
+                        nrm2 = &Blas::p##nrm2, amax = &Blas::i##p##amax; \
+  static constexpr auto axpy = &Blas::p##axpy, copy = &Blas::p##copy,    \
+                        swap = &Blas::p##swap, scal = &Blas::p##scal;    \
+  static constexpr auto rot = &Blas::p##rot, rotm = &Blas::p##rotm,      \
+                        gemv = &Blas::p##gemv, gbmv = &Blas::p##gbmv;    \
+  static constexpr auto ger = &Blas::p##ger, symv = &Blas::p##symv,      \
+                        sbmv = &Blas::p##sbmv, syr = &Blas::p##syr;      \
+  static constexpr auto syr2 = &Blas::p##syr2, trmv = &Blas::p##trmv,    \
+                        trsv = &Blas::p##trsv, tbmv = &Blas::p##tbmv;    \
+  static constexpr auto tbsv = &Blas::p##tbsv, gemm = &Blas::p##gemm,    \
+                        symm = &Blas::p##symm, syrk = &Blas::p##syrk;    \
+  static constexpr auto syr2k = &Blas::p##syr2k, trmm = &Blas::p##trmm,  \
+                        trsm = &Blas::p##trsm;
 template <>
-void call<float>(const Blas &l, const Case &c, Operands<float> &o, long it) {
-  const std::string &r = c.routine;
-  int m = c.m, n = c.n, k = c.k;
-  float *A = o.a.data(), *B = o.b.data(), *C = o.c.data(), *x = o.x.data(),
-        *y = o.y.data();
-  float sign = (it & 1) ? -1.0f : 1.0f;
-  char t = c.flag("trans", 'N'), u = c.flag("uplo", 'U'),
-       d = c.flag("diag", 'N');
-  char s = c.flag("side", 'L'), tb = c.flag("trans_b", 'N');
-  int lda_sq = s == 'L' ? m : n;
-  if (c.p == "ds")
-    o.result[0] += l.dsdot(n, x, 1, y, 1);
-  else if (c.p == "sds")
-    o.result[0] += l.sdsdot(n, 0.5f, x, 1, y, 1);
-  else if (r == "dot")
-    o.result[0] += l.sdot(n, x, 1, y, 1);
-  else if (r == "asum")
-    o.result[0] += l.sasum(n, x, 1);
-  else if (r == "nrm2")
-    o.result[0] += l.snrm2(n, x, 1);
-  else if (r == "iamax")
-    o.result[0] = double(l.isamax(n, x, 1));
-  else if (r == "axpy")
-    l.saxpy(n, sign * 0.5f, x, 1, y, 1);
-  else if (r == "copy")
-    l.scopy(n, x, 1, y, 1);
-  else if (r == "swap")
-    l.sswap(n, x, 1, y, 1);
-  else if (r == "scal")
-    l.sscal(n, (it & 1) ? 0.5f : 2.0f, x, 1);
-  else if (r == "rot")
-    l.srot(n, x, 1, y, 1, 0.6f, 0.8f);
-  else if (r == "rotm") {
-    int f = c.num("flag");
-    float P[5] = {float(f), 0.6f, -0.8f, 0.8f, 0.6f};  // a rotation for flag -1
-    if (f == 0) P[2] = P[3] = 0;                       // the identity's entries
-    if (f == 1) P[1] = P[4] = 0;                       // a quarter turn
-    l.srotm(n, x, 1, y, 1, P);
-  } else if (r == "gemv")
-    l.sgemv(RM, tr(t), m, n, 0.5f, A, std::max(n, 1), x, 1, 0.5f, y, 1);
-  else if (r == "gbmv")
-    l.sgbmv(RM, tr(t), m, n, c.kl, c.ku, 0.5f, A, c.kl + c.ku + 1, x, 1, 0.5f,
-            y, 1);
-  else if (r == "ger")
-    l.sger(RM, m, n, sign * 1e-3f, x, 1, y, 1, A, std::max(n, 1));
-  else if (r == "symv")
-    l.ssymv(RM, up(u), n, 0.5f, A, std::max(n, 1), x, 1, 0.5f, y, 1);
-  else if (r == "sbmv")
-    l.ssbmv(RM, up(u), n, k, 0.5f, A, k + 1, x, 1, 0.5f, y, 1);
-  else if (r == "syr")
-    l.ssyr(RM, up(u), n, sign * 1e-3f, x, 1, A, std::max(n, 1));
-  else if (r == "syr2")
-    l.ssyr2(RM, up(u), n, sign * 1e-3f, x, 1, y, 1, A, std::max(n, 1));
-  else if (r == "trmv")
-    l.strmv(RM, up(u), tr(t), dg(d), n, A, std::max(n, 1), x, 1);
-  else if (r == "trsv")
-    l.strsv(RM, up(u), tr(t), dg(d), n, A, std::max(n, 1), x, 1);
-  else if (r == "tbmv")
-    l.stbmv(RM, up(u), tr(t), dg(d), n, k, A, k + 1, x, 1);
-  else if (r == "tbsv")
-    l.stbsv(RM, up(u), tr(t), dg(d), n, k, A, k + 1, x, 1);
-  else if (r == "gemm")
-    l.sgemm(RM, tr(t), tr(tb), m, n, k, 0.5f, A, std::max(t == 'T' ? m : k, 1),
-            B, std::max(tb == 'T' ? k : n, 1), 0.5f, C, std::max(n, 1));
-  else if (r == "symm")
-    l.ssymm(RM, sd(s), up(u), m, n, 0.5f, A, std::max(lda_sq, 1), B,
-            std::max(n, 1), 0.5f, C, std::max(n, 1));
-  else if (r == "syrk")
-    l.ssyrk(RM, up(u), tr(t), n, k, 0.5f, A, std::max(t == 'T' ? n : k, 1),
-            0.5f, C, std::max(n, 1));
-  else if (r == "syr2k")
-    l.ssyr2k(RM, up(u), tr(t), n, k, 0.5f, A, std::max(t == 'T' ? n : k, 1), B,
-             std::max(t == 'T' ? n : k, 1), 0.5f, C, std::max(n, 1));
-  else if (r == "trmm")
-    l.strmm(RM, sd(s), up(u), tr(t), dg(d), m, n, 1.0f, A, std::max(lda_sq, 1),
-            B, std::max(n, 1));
-  else if (r == "trsm")
-    l.strsm(RM, sd(s), up(u), tr(t), dg(d), m, n, 1.0f, A, std::max(lda_sq, 1),
-            B, std::max(n, 1));
-}
-
+struct Routines<float> {
+  EXO2BLAS_PRECISION(s)
+};
 template <>
-void call<double>(const Blas &l, const Case &c, Operands<double> &o, long it) {
+struct Routines<double> {
+  EXO2BLAS_PRECISION(d)
+};
+#undef EXO2BLAS_PRECISION
+
+// One call of a library's routine on a set of operands; `it` alternates
+// the constants that keep the data bounded.
+template <class T>
+using Call = std::function<void(Operands<T> &, long)>;
+
+// The call of case `c` to library `l`. Everything the case's words decide
+// (the routine, its flags, sizes and leading dimensions, the function
+// pointer) is decided here, once: the timed loop runs the routine and
+// nothing else of the case (string comparisons and map lookups per call
+// cost some 100 ns, as much as a whole level-1 call of 64 elements).
+template <class T>
+Call<T> bind_call(const Blas &l, const Case &c) {
+  using R = Routines<T>;
+  using O = Operands<T>;
   const std::string &r = c.routine;
-  int m = c.m, n = c.n, k = c.k;
-  double *A = o.a.data(), *B = o.b.data(), *C = o.c.data(), *x = o.x.data(),
-         *y = o.y.data();
-  double sign = (it & 1) ? -1.0 : 1.0;
-  char t = c.flag("trans", 'N'), u = c.flag("uplo", 'U'),
-       d = c.flag("diag", 'N');
-  char s = c.flag("side", 'L'), tb = c.flag("trans_b", 'N');
-  int lda_sq = s == 'L' ? m : n;
+  const int m = c.m, n = c.n, k = c.k, kl = c.kl, ku = c.ku;
+  const char t = c.flag("trans", 'N'), tb = c.flag("trans_b", 'N');
+  const CBLAS_TRANSPOSE ta = tr(t), tB = tr(tb);
+  const CBLAS_UPLO u = up(c.flag("uplo", 'U'));
+  const CBLAS_DIAG d = dg(c.flag("diag", 'N'));
+  const CBLAS_SIDE s = sd(c.flag("side", 'L'));
+  const int ld_n = std::max(n, 1);
+  const int ld_sq = std::max(c.flag("side", 'L') == 'L' ? m : n, 1);
+  const int ld_nk = std::max(t == 'T' ? n : k, 1);
+  const T half = T(0.5), one = T(1), small = T(1e-3);
+  auto sign = [](long it) { return (it & 1) ? T(-1) : T(1); };
+  if constexpr (std::is_same_v<T, float>) {
+    if (c.p == "ds")
+      return [f = l.dsdot, n](O &o, long) {
+        o.result[0] += f(n, o.x.data(), 1, o.y.data(), 1);
+      };
+    if (c.p == "sds")
+      return [f = l.sdsdot, n](O &o, long) {
+        o.result[0] += f(n, 0.5f, o.x.data(), 1, o.y.data(), 1);
+      };
+  }
   if (r == "dot")
-    o.result[0] += l.ddot(n, x, 1, y, 1);
-  else if (r == "asum")
-    o.result[0] += l.dasum(n, x, 1);
-  else if (r == "nrm2")
-    o.result[0] += l.dnrm2(n, x, 1);
-  else if (r == "iamax")
-    o.result[0] = double(l.idamax(n, x, 1));
-  else if (r == "axpy")
-    l.daxpy(n, sign * 0.5, x, 1, y, 1);
-  else if (r == "copy")
-    l.dcopy(n, x, 1, y, 1);
-  else if (r == "swap")
-    l.dswap(n, x, 1, y, 1);
-  else if (r == "scal")
-    l.dscal(n, (it & 1) ? 0.5 : 2.0, x, 1);
-  else if (r == "rot")
-    l.drot(n, x, 1, y, 1, 0.6, 0.8);
-  else if (r == "rotm") {
-    int f = c.num("flag");
-    double P[5] = {double(f), 0.6, -0.8, 0.8, 0.6};
-    if (f == 0) P[2] = P[3] = 0;
-    if (f == 1) P[1] = P[4] = 0;
-    l.drotm(n, x, 1, y, 1, P);
-  } else if (r == "gemv")
-    l.dgemv(RM, tr(t), m, n, 0.5, A, std::max(n, 1), x, 1, 0.5, y, 1);
-  else if (r == "gbmv")
-    l.dgbmv(RM, tr(t), m, n, c.kl, c.ku, 0.5, A, c.kl + c.ku + 1, x, 1, 0.5, y,
-            1);
-  else if (r == "ger")
-    l.dger(RM, m, n, sign * 1e-3, x, 1, y, 1, A, std::max(n, 1));
-  else if (r == "symv")
-    l.dsymv(RM, up(u), n, 0.5, A, std::max(n, 1), x, 1, 0.5, y, 1);
-  else if (r == "sbmv")
-    l.dsbmv(RM, up(u), n, k, 0.5, A, k + 1, x, 1, 0.5, y, 1);
-  else if (r == "syr")
-    l.dsyr(RM, up(u), n, sign * 1e-3, x, 1, A, std::max(n, 1));
-  else if (r == "syr2")
-    l.dsyr2(RM, up(u), n, sign * 1e-3, x, 1, y, 1, A, std::max(n, 1));
-  else if (r == "trmv")
-    l.dtrmv(RM, up(u), tr(t), dg(d), n, A, std::max(n, 1), x, 1);
-  else if (r == "trsv")
-    l.dtrsv(RM, up(u), tr(t), dg(d), n, A, std::max(n, 1), x, 1);
-  else if (r == "tbmv")
-    l.dtbmv(RM, up(u), tr(t), dg(d), n, k, A, k + 1, x, 1);
-  else if (r == "tbsv")
-    l.dtbsv(RM, up(u), tr(t), dg(d), n, k, A, k + 1, x, 1);
-  else if (r == "gemm")
-    l.dgemm(RM, tr(t), tr(tb), m, n, k, 0.5, A, std::max(t == 'T' ? m : k, 1),
-            B, std::max(tb == 'T' ? k : n, 1), 0.5, C, std::max(n, 1));
-  else if (r == "symm")
-    l.dsymm(RM, sd(s), up(u), m, n, 0.5, A, std::max(lda_sq, 1), B,
-            std::max(n, 1), 0.5, C, std::max(n, 1));
-  else if (r == "syrk")
-    l.dsyrk(RM, up(u), tr(t), n, k, 0.5, A, std::max(t == 'T' ? n : k, 1), 0.5,
-            C, std::max(n, 1));
-  else if (r == "syr2k")
-    l.dsyr2k(RM, up(u), tr(t), n, k, 0.5, A, std::max(t == 'T' ? n : k, 1), B,
-             std::max(t == 'T' ? n : k, 1), 0.5, C, std::max(n, 1));
-  else if (r == "trmm")
-    l.dtrmm(RM, sd(s), up(u), tr(t), dg(d), m, n, 1.0, A, std::max(lda_sq, 1),
-            B, std::max(n, 1));
-  else if (r == "trsm")
-    l.dtrsm(RM, sd(s), up(u), tr(t), dg(d), m, n, 1.0, A, std::max(lda_sq, 1),
-            B, std::max(n, 1));
+    return [f = l.*R::dot, n](O &o, long) {
+      o.result[0] += f(n, o.x.data(), 1, o.y.data(), 1);
+    };
+  if (r == "asum")
+    return
+        [f = l.*R::asum, n](O &o, long) { o.result[0] += f(n, o.x.data(), 1); };
+  if (r == "nrm2")
+    return
+        [f = l.*R::nrm2, n](O &o, long) { o.result[0] += f(n, o.x.data(), 1); };
+  if (r == "iamax")
+    return [f = l.*R::amax, n](O &o, long) {
+      o.result[0] = double(f(n, o.x.data(), 1));
+    };
+  if (r == "axpy")
+    return [f = l.*R::axpy, n, half, sign](O &o, long it) {
+      f(n, sign(it) * half, o.x.data(), 1, o.y.data(), 1);
+    };
+  if (r == "copy")
+    return
+        [f = l.*R::copy, n](O &o, long) { f(n, o.x.data(), 1, o.y.data(), 1); };
+  if (r == "swap")
+    return
+        [f = l.*R::swap, n](O &o, long) { f(n, o.x.data(), 1, o.y.data(), 1); };
+  if (r == "scal")
+    return [f = l.*R::scal, n](O &o, long it) {
+      f(n, (it & 1) ? T(0.5) : T(2), o.x.data(), 1);
+    };
+  if (r == "rot")
+    return [f = l.*R::rot, n](O &o, long) {
+      f(n, o.x.data(), 1, o.y.data(), 1, T(0.6), T(0.8));
+    };
+  if (r == "rotm") {
+    // A rotation for flag -1, the identity's entries for 0, a quarter turn
+    // for 1.
+    const int flag = c.num("flag");
+    std::array<T, 5> P = {T(flag), T(0.6), T(-0.8), T(0.8), T(0.6)};
+    if (flag == 0) P[2] = P[3] = 0;
+    if (flag == 1) P[1] = P[4] = 0;
+    return [f = l.*R::rotm, n, P](O &o, long) {
+      f(n, o.x.data(), 1, o.y.data(), 1, P.data());
+    };
+  }
+  if (r == "gemv")
+    return [f = l.*R::gemv, ta, m, n, half, ld_n](O &o, long) {
+      f(RM, ta, m, n, half, o.a.data(), ld_n, o.x.data(), 1, half, o.y.data(),
+        1);
+    };
+  if (r == "gbmv")
+    return [f = l.*R::gbmv, ta, m, n, kl, ku, half](O &o, long) {
+      f(RM, ta, m, n, kl, ku, half, o.a.data(), kl + ku + 1, o.x.data(), 1,
+        half, o.y.data(), 1);
+    };
+  if (r == "ger")
+    return [f = l.*R::ger, m, n, small, ld_n, sign](O &o, long it) {
+      f(RM, m, n, sign(it) * small, o.x.data(), 1, o.y.data(), 1, o.a.data(),
+        ld_n);
+    };
+  if (r == "symv")
+    return [f = l.*R::symv, u, n, half, ld_n](O &o, long) {
+      f(RM, u, n, half, o.a.data(), ld_n, o.x.data(), 1, half, o.y.data(), 1);
+    };
+  if (r == "sbmv")
+    return [f = l.*R::sbmv, u, n, k, half](O &o, long) {
+      f(RM, u, n, k, half, o.a.data(), k + 1, o.x.data(), 1, half, o.y.data(),
+        1);
+    };
+  if (r == "syr")
+    return [f = l.*R::syr, u, n, small, ld_n, sign](O &o, long it) {
+      f(RM, u, n, sign(it) * small, o.x.data(), 1, o.a.data(), ld_n);
+    };
+  if (r == "syr2")
+    return [f = l.*R::syr2, u, n, small, ld_n, sign](O &o, long it) {
+      f(RM, u, n, sign(it) * small, o.x.data(), 1, o.y.data(), 1, o.a.data(),
+        ld_n);
+    };
+  if (r == "trmv" || r == "trsv") {
+    auto f = r == "trmv" ? l.*R::trmv : l.*R::trsv;
+    return [f, u, ta, d, n, ld_n](O &o, long) {
+      f(RM, u, ta, d, n, o.a.data(), ld_n, o.x.data(), 1);
+    };
+  }
+  if (r == "tbmv" || r == "tbsv") {
+    auto f = r == "tbmv" ? l.*R::tbmv : l.*R::tbsv;
+    return [f, u, ta, d, n, k](O &o, long) {
+      f(RM, u, ta, d, n, k, o.a.data(), k + 1, o.x.data(), 1);
+    };
+  }
+  if (r == "gemm") {
+    const int lda = std::max(t == 'T' ? m : k, 1);
+    const int ldb = std::max(tb == 'T' ? k : n, 1);
+    return [f = l.*R::gemm, ta, tB, m, n, k, half, lda, ldb, ld_n](O &o, long) {
+      f(RM, ta, tB, m, n, k, half, o.a.data(), lda, o.b.data(), ldb, half,
+        o.c.data(), ld_n);
+    };
+  }
+  if (r == "symm")
+    return [f = l.*R::symm, s, u, m, n, half, ld_sq, ld_n](O &o, long) {
+      f(RM, s, u, m, n, half, o.a.data(), ld_sq, o.b.data(), ld_n, half,
+        o.c.data(), ld_n);
+    };
+  if (r == "syrk")
+    return [f = l.*R::syrk, u, ta, n, k, half, ld_nk, ld_n](O &o, long) {
+      f(RM, u, ta, n, k, half, o.a.data(), ld_nk, half, o.c.data(), ld_n);
+    };
+  if (r == "syr2k")
+    return [f = l.*R::syr2k, u, ta, n, k, half, ld_nk, ld_n](O &o, long) {
+      f(RM, u, ta, n, k, half, o.a.data(), ld_nk, o.b.data(), ld_nk, half,
+        o.c.data(), ld_n);
+    };
+  if (r == "trmm" || r == "trsm") {
+    auto f = r == "trmm" ? l.*R::trmm : l.*R::trsm;
+    return [f, s, u, ta, d, m, n, one, ld_sq, ld_n](O &o, long) {
+      f(RM, s, u, ta, d, m, n, one, o.a.data(), ld_sq, o.b.data(), ld_n);
+    };
+  }
+  std::fprintf(stderr, "harness: unknown routine '%s'\n", r.c_str());
+  std::exit(2);
 }
 
 // The outputs of a call: the written buffer (or the scalar result).
@@ -418,7 +440,7 @@ void register_case(const Options &opt, const Case &c, std::ofstream &status,
   Operands<T> reference;
   if (exo) {
     fill(reference, c, 1);
-    call(*exo, c, reference, 0);
+    bind_call<T>(*exo, c)(reference, 0);
   }
   for (const Blas &lib : opt.libraries) {
     auto variant = c.kv.find("variant");
@@ -432,8 +454,9 @@ void register_case(const Options &opt, const Case &c, std::ofstream &status,
     }
     Operands<T> once;
     fill(once, c, 1);
+    Call<T> bound = bind_call<T>(lib, c);
     auto t0 = std::chrono::steady_clock::now();
-    call(lib, c, once, 0);
+    bound(once, 0);
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
             .count();
@@ -452,11 +475,10 @@ void register_case(const Options &opt, const Case &c, std::ofstream &status,
       continue;
     }
     status << lib.name << " " << c.id << " ok\n";
-    const Blas *l = &lib;
     Case cc = c;
     std::string name = lib.name + "/" + c.id;
     benchmark::RegisterBenchmark(
-        name.c_str(), [l, cc, name](benchmark::State &st) {
+        name.c_str(), [bound, cc, name](benchmark::State &st) {
           // Cold: enough sets to cover the pool, used in turn.
           Shape s = shape_of(cc);
           size_t set_bytes =
@@ -467,10 +489,12 @@ void register_case(const Options &opt, const Case &c, std::ofstream &status,
           std::vector<Operands<T>> ops(sets);
           for (size_t i = 0; i < sets; i++) fill(ops[i], cc, unsigned(i + 1));
           long it = 0;
+          size_t set = 0;
           auto start = std::chrono::steady_clock::now();
           for (auto _ : st) {
-            Operands<T> &o = ops[size_t(it) % sets];
-            call(*l, cc, o, it++);
+            Operands<T> &o = ops[set];
+            bound(o, it++);
+            if (++set == sets) set = 0;
             benchmark::DoNotOptimize(o.result[0]);
             benchmark::ClobberMemory();
           }
