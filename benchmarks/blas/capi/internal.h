@@ -15,8 +15,18 @@
 #include "exo2blas/cblas.h"
 #include "exo2blas/kernel_table.h"
 
-/* The kernels of the ISA chosen on first use (isa.c). */
-const struct exo2blas_kernels *exo2blas_active_kernels(void);
+/* The kernels of the ISA chosen when the library was loaded (isa.c): one
+ * load per call (a pthread_once call per call cost some 4 ns, a quarter of
+ * a level-1 call on a few elements). Hidden, so that the load does not go
+ * through the global offset table. */
+#define EXO2BLAS_HIDDEN __attribute__((visibility("hidden")))
+EXO2BLAS_HIDDEN extern const struct exo2blas_kernels *exo2blas_active;
+EXO2BLAS_HIDDEN const struct exo2blas_kernels *exo2blas_choose_kernels(void);
+static inline const struct exo2blas_kernels *exo2blas_active_kernels(void) {
+  const struct exo2blas_kernels *k =
+      __atomic_load_n(&exo2blas_active, __ATOMIC_ACQUIRE);
+  return k ? k : exo2blas_choose_kernels();
+}
 #define KERNELS (exo2blas_active_kernels())
 
 #define MAX(a, b) ((a) > (b) ? (a) : (b))

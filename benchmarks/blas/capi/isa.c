@@ -1,9 +1,10 @@
-/* Which ISA's kernels the library calls: chosen once, on the first call
- * (pthread_once): AVX-512 (F, VL, DQ) when the CPU runs it (as GCC's
- * __builtin_cpu_supports reports it, which includes the OS saving the
- * registers), else AVX2 with FMA. $EXO2BLAS_ISA=avx2|avx512 forces one; forcing
- * one the CPU cannot run is a fatal error with a message, as is a CPU without
- * AVX2 and FMA. */
+/* Which ISA's kernels the library calls: chosen once, when the library is
+ * loaded (a constructor), or on the first call if that comes first (from
+ * another library's constructor; pthread_once): AVX-512 (F, VL, DQ) when the
+ * CPU runs it (as GCC's __builtin_cpu_supports reports it, which includes the
+ * OS saving the registers), else AVX2 with FMA. $EXO2BLAS_ISA=avx2|avx512
+ * forces one; forcing one the CPU cannot run is a fatal error with a message,
+ * as is a CPU without AVX2 and FMA. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 
 #include "internal.h"
 
-static const struct exo2blas_kernels *active;
+const struct exo2blas_kernels *exo2blas_active;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static int cpu_runs(const char *isa) {
@@ -25,39 +26,51 @@ static int cpu_runs(const char *isa) {
   return 0;
 }
 
-static void choose(void) {
+/* The kernels to call, or NULL with the message that makes the first call
+ * fatal written to `why`. */
+static const struct exo2blas_kernels *chosen(char *why, size_t size) {
   const char *forced = getenv("EXO2BLAS_ISA");
   if (forced && *forced) {
     const struct exo2blas_kernels *table =
         strcmp(forced, "avx512") == 0 ? &exo2blas_kernels_avx512
         : strcmp(forced, "avx2") == 0 ? &exo2blas_kernels_avx2
                                       : NULL;
-    if (!table) {
-      fprintf(stderr, "libexo2blas: EXO2BLAS_ISA=%s: expected avx2 or avx512\n",
-              forced);
-      abort();
-    }
-    if (!cpu_runs(forced)) {
-      fprintf(stderr,
-              "libexo2blas: EXO2BLAS_ISA=%s, but this CPU does not run %s\n",
-              forced, forced);
-      abort();
-    }
-    active = table;
-  } else if (cpu_runs("avx512")) {
-    active = &exo2blas_kernels_avx512;
-  } else if (cpu_runs("avx2")) {
-    active = &exo2blas_kernels_avx2;
-  } else {
-    fprintf(stderr,
-            "libexo2blas: this CPU runs neither AVX2 with FMA nor AVX-512\n");
-    abort();
+    if (!table)
+      snprintf(why, size, "EXO2BLAS_ISA=%s: expected avx2 or avx512", forced);
+    else if (!cpu_runs(forced))
+      snprintf(why, size, "EXO2BLAS_ISA=%s, but this CPU does not run %s",
+               forced, forced);
+    else
+      return table;
+    return NULL;
   }
+  if (cpu_runs("avx512")) return &exo2blas_kernels_avx512;
+  if (cpu_runs("avx2")) return &exo2blas_kernels_avx2;
+  snprintf(why, size, "this CPU runs neither AVX2 with FMA nor AVX-512");
+  return NULL;
 }
 
-const struct exo2blas_kernels *exo2blas_active_kernels(void) {
+static void choose(void) {
+  char why[160];
+  const struct exo2blas_kernels *table = chosen(why, sizeof why);
+  if (!table) {
+    fprintf(stderr, "libexo2blas: %s\n", why);
+    abort();
+  }
+  __atomic_store_n(&exo2blas_active, table, __ATOMIC_RELEASE);
+}
+
+const struct exo2blas_kernels *exo2blas_choose_kernels(void) {
   pthread_once(&once, choose);
-  return active;
+  return exo2blas_active;
+}
+
+/* Loading chooses when it can; a fatal choice waits for the first call, so
+ * that loading the library does not abort a program that never calls it (a
+ * test that skips on this CPU). */
+__attribute__((constructor)) static void choose_on_load(void) {
+  char why[160];
+  if (chosen(why, sizeof why)) exo2blas_choose_kernels();
 }
 
 const char *exo2blas_isa(void) { return exo2blas_active_kernels()->isa; }
