@@ -97,4 +97,13 @@ def test_stream_takes_the_loop_by_name_or_cursor():
     by_name = stream(scale, "i", AVX2, "f32")
     by_cursor = stream(scale, scale.find_loop("i"), AVX2, "f32")
     assert str(by_name) == str(by_cursor)
-    assert "avx2_mul_f32" in str(by_name) and "avx2_mul_mask_f32" in str(by_name)
+    assert "avx2_mul_f32" in str(by_name) and "_mask_" not in str(by_name)
+
+
+def test_stream_ends_as_the_machine_ends_loops():
+    # AVX2: whole vectors, then the last elements one by one; AVX-512: a
+    # masked last vector (Machine.tail)
+    avx2 = str(stream(scale, "i", AVX2, "f32"))
+    assert "avx2_mul_mask_f32" not in avx2 and "for ii in seq(0, n % 8):" in avx2
+    avx512 = str(stream(scale, "i", AVX512, "f32"))
+    assert "avx512_mul_mask_f32" in avx512

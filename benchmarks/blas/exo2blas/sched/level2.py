@@ -1,13 +1,14 @@
 """What the level-2 automations (`rows`, `columns`, `triangle`) share:
-the inner loop of a loop, how many fused multiply-adds keep the machine
-busy, and vectorizing a loop with the part of the machine's instruction
+the inner loop of a loop, whether a loop is a dot product, how many fused
+multiply-adds keep the machine busy, and vectorizing a loop with the part of the machine's instruction
 table level-2 code uses (`vectorize` tries every instruction on every
 statement of the proc, so a shorter table schedules faster)."""
 
 from __future__ import annotations
 
-from exo2.API_cursors import ForCursor
+from exo2.API_cursors import ForCursor, ReduceCursor
 from exo2.API_scheduling import SchedulingError
+from exo2.stdlib.inspection import get_symbols, nlr_stmts
 from exo2.stdlib.stdlib import abs_rule, fma_rule, vectorize
 
 # loads and stores, scalars into vectors, arithmetic, register copies, a
@@ -29,6 +30,17 @@ def inner_loop(proc, loop):
             f"found {len(inner)}"
         )
     return inner[0]
+
+
+def reduces(proc, loop):
+    """Whether `loop` sums into one element (a dot product): a reduction
+    whose target does not depend on the loop's iterator."""
+    name = loop.name()
+    return any(
+        isinstance(s, ReduceCursor)
+        and all(name not in {str(v) for v in get_symbols(proc, i)} for i in s.idx())
+        for s in nlr_stmts(proc, loop.body())
+    )
 
 
 def in_flight(m):

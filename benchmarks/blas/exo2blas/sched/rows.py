@@ -4,16 +4,17 @@ NoTrans form, `acc += A[i, j] * x[j]`) or an update of the row (ger's
 `A[i, j] += alpha * x[i] * y[j]`). `r` rows are unrolled and jammed into
 one pass along the row, so each vector of the shared operand (x, or y) is
 loaded once for `r` rows and the rows' fused multiply-adds are independent
-(`r` of them in flight hide the FMA latency); the pass is vectorized with
-a masked last vector, a dot product's sum kept in one vector accumulator
-per row and summed horizontally after the pass."""
+(`r` of them in flight hide the FMA latency); the pass is vectorized, a
+dot product's sum kept in one vector accumulator per row and summed
+horizontally after the pass. A dot product's pass ends with a masked
+vector; an update's as the machine ends vector loops (`Machine.tail`)."""
 
 from __future__ import annotations
 
 from exo2.API_scheduling import user_op
 from exo2.stdlib.stdlib import unroll_and_jam, unroll_buffers
 
-from .level2 import inner_loop, vectorize_loop
+from .level2 import inner_loop, reduces, vectorize_loop
 
 
 @user_op
@@ -35,7 +36,10 @@ def rows(proc, loop, m, prec, r=4):
         # proc is smaller before the jammed pass is vectorized
     for rows_loop in passes:
         inner = inner_loop(proc, rows_loop)
-        proc, _ = vectorize_loop(proc, inner, m, prec, "cut_and_predicate")
+        # a dot product ends with a masked vector (its scalar tail would
+        # wait on the sum), an update as the machine ends loops
+        tail = "cut_and_predicate" if reduces(proc, inner) else m.tail
+        proc, _ = vectorize_loop(proc, inner, m, prec, tail)
     return proc
 
 

@@ -1,6 +1,7 @@
 """`stream`: the level-1 automation. One innermost loop over contiguous
-vectors becomes a vector loop of the machine's width with a masked last
-iteration, `interleave` vectors side by side, every statement an
+vectors becomes a vector loop of the machine's width ending as the machine
+ends loops (a masked last iteration, or its last elements one by one),
+`interleave` vectors side by side, every statement an
 instruction of the machine's table. A reduction into a scalar gets
 `interleave` vector accumulators, so that its fused multiply-adds do not
 wait for each other."""
@@ -95,17 +96,19 @@ def _accumulators(proc, loop, m, prec, factor):
 
 
 @user_op
-def stream(proc, loop, m, prec, interleave=None, tail="cut_and_predicate"):
+def stream(proc, loop, m, prec, interleave=None, tail=None):
     """Vectorizes `loop` (a cursor or its iterator's name) for machine `m`
     in precision `prec` ("f32"/"f64"): fused multiply-adds and absolute
-    values staged by `fma_rule` and `abs_rule`, a predicated tail, and
-    `interleave` (default `m.interleave`) vector iterations side by side.
+    values staged by `fma_rule` and `abs_rule`, the machine's `tail`
+    (default `m.tail`), and `interleave` (default `m.interleave`) vector
+    iterations side by side.
     A reduction into a scalar over `loop` accumulates in `interleave`
     vectors, summed after the loop."""
     if isinstance(loop, str):
         loop = proc.find_loop(loop)
     factor = m.interleave if interleave is None else interleave
     if not _scalar_reductions(proc, loop):
+        tail = m.tail if tail is None else tail
         proc, (vector_loop,) = _vectorize(proc, loop, m, prec, tail)
         return interleave_loop(
             proc, vector_loop, factor, par_reduce=True, memory=m.memory

@@ -39,7 +39,7 @@ from exo2.stdlib.stdlib import (
     interleave_outer_loop_with_inner_loop,
 )
 
-from .level2 import OPS, vectorize_loop
+from .level2 import OPS, reduces, vectorize_loop
 
 
 def _accesses(proc, loop):
@@ -51,17 +51,6 @@ def _accesses(proc, loop):
         if isinstance(s, AssignCursor | ReduceCursor)
     ]
     return found
-
-
-def _reduces(proc, loop):
-    """Whether `loop` sums into one element (a dot product): a reduction
-    whose target does not depend on the loop's iterator."""
-    name = loop.name()
-    return any(
-        isinstance(s, ReduceCursor)
-        and all(name not in {str(v) for v in get_symbols(proc, i)} for i in s.idx())
-        for s in nlr_stmts(proc, loop.body())
-    )
 
 
 def contiguous(proc, loop):
@@ -169,7 +158,7 @@ def triangle(proc, loop, m, prec, r=4):
             proc = shift_loop(proc, row_loop, 0)  # vectorize divides from 0
         # a dot product's row part may be empty (`seq(i + 1, n)`), with no
         # last vector to mask: whole vectors, then scalars
-        tail = "cut" if _reduces(proc, row_loop) else "cut_and_predicate"
+        tail = "cut" if reduces(proc, row_loop) else m.tail
         proc, _ = vectorize_loop(proc, row_loop, m, prec, tail)
     return proc
 
