@@ -156,7 +156,7 @@ def _rows_leaf(proc, siblings, k, vector_name):
     for _, buffers in hoisted:
         for alloc in buffers:
             proc = unroll_buffer(proc, proc.forward(alloc), 0)
-    return simplify(proc)
+    return proc  # simplified with the other leaves, by `skinny`
 
 
 def _invariant_load(proc, call, row):
@@ -257,7 +257,7 @@ def _columns_leaf(proc, siblings, k):
     proc = unroll_loop(proc, proc.forward(last))  # its one iteration
     if k > 1:
         proc = _passes_inside_rows(proc, proc.forward(whole), k - 1)
-    return simplify(proc)
+    return proc  # simplified with the other leaves, by `skinny`
 
 
 def _constant_bounds(proc, loops, k):
