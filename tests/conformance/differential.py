@@ -14,7 +14,6 @@ category and a reason, or it is a problem: the exit status is then 1.
 """
 
 import argparse
-import difflib
 import json
 import subprocess
 import sys
@@ -25,7 +24,7 @@ import tomllib
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
-from report import load_expected, match_entry  # noqa: E402
+from report import load_expected, match_entry, text_diff  # noqa: E402
 
 
 def trace(python, side, program, spec, out):
@@ -84,16 +83,7 @@ def compare(exo, exo2):
             )
         elif a["outcome"] == "ok" and a["text"] != b["text"]:
             row["differences"].append(
-                "printed text differs:\n"
-                + "".join(
-                    difflib.unified_diff(
-                        a["text"].splitlines(True),
-                        b["text"].splitlines(True),
-                        "exo",
-                        "exo2",
-                        n=1,
-                    )
-                )
+                "printed text differs:\n" + text_diff(a["text"], b["text"])
             )
         if a["outcome"] == b["outcome"] == "ok" and not same_results(
             a.get("results"), b.get("results")

@@ -44,7 +44,6 @@ a report named random in DIR (Markdown), the raw steps and both sides' outcomes 
 """
 
 import argparse
-import difflib
 import json
 import os
 import re
@@ -68,7 +67,7 @@ from differential_c import (  # noqa: E402
     outputs,
     run_in_child,
 )
-from report import find_entry  # noqa: E402, F401 (lists disagreements)
+from report import find_entry, text_diff  # noqa: E402, F401 (lists disagreements)
 
 STEPS_PER_SEQUENCE = 8  # accepted steps (random_schedules.running: 10)
 ATTEMPTS_PER_SEQUENCE = 12  # so that a few hundred steps reach every kernel
@@ -534,14 +533,11 @@ def replay(steps_file, out_file, results_every):
                 p = after
             if printed(given) != given_text:  # the primitive changed its input
                 mutated = True
-                outcome["mutated_input"] = "".join(
-                    difflib.unified_diff(
-                        given_text.splitlines(True),
-                        printed(given).splitlines(True),
-                        "the procedure given",
-                        "the same procedure after the step",
-                        n=1,
-                    )
+                outcome["mutated_input"] = text_diff(
+                    given_text,
+                    printed(given),
+                    "the procedure given",
+                    "the same procedure after the step",
                 )
             outcomes.append(outcome)
             mine = step["exo2"]
@@ -744,15 +740,7 @@ def compare(sequences, replays, exo2_results):
                     )
                 if a["text"] != b["text"]:
                     row["class"] = "text-differs"
-                    row["detail"] = "".join(
-                        difflib.unified_diff(
-                            a["text"].splitlines(True),
-                            b["text"].splitlines(True),
-                            "exo",
-                            "exo2",
-                            n=1,
-                        )
-                    )
+                    row["detail"] = text_diff(a["text"], b["text"])
                 elif codegen:
                     row["class"] = "codegen-differs"
                     row["detail"] = f"Exo: {_one_line(ra)}\nexo2: {_one_line(rb)}"

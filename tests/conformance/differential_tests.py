@@ -22,7 +22,6 @@ Written: `tests.md` in DIR, and both sides' traces per module.
 """
 
 import argparse
-import difflib
 import json
 import os
 import subprocess
@@ -38,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 from differential_c import malloc_environment  # noqa: E402
-from report import find_entry, load_expected  # noqa: E402
+from report import find_entry, load_expected, text_diff  # noqa: E402
 
 MODULE_TIMEOUT_S = 900
 INEXPRESSIBLE = ("ImportError", "ModuleNotFoundError", "AttributeError", "NameError")
@@ -239,15 +238,7 @@ def compare_events(exo_events, exo2_events):
             row["results"] = "both refuse"
             continue
         if a["text"] != b["text"]:
-            row["detail"] = "".join(
-                difflib.unified_diff(
-                    a["text"].splitlines(True),
-                    b["text"].splitlines(True),
-                    "exo",
-                    "exo2",
-                    n=1,
-                )
-            )
+            row["detail"] = text_diff(a["text"], b["text"])
             return rows, ("text-differs", row)
         verdict, detail = compare_results(a, b)
         row["results"], row["results_detail"] = verdict, detail

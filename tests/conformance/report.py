@@ -12,6 +12,7 @@ text). The exit status is 1 when any of that does not hold.
 """
 
 import argparse
+import difflib
 import fnmatch
 import json
 import re
@@ -84,6 +85,17 @@ def find_entry(entries, key, detail):
         ):
             return dict(entry, key=pattern)
     return None
+
+
+def text_diff(before, after, before_name="exo", after_name="exo2"):
+    """The unified diff of two texts, one line of context: how the
+    differential runs show a printed text that differs."""
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(True), after.splitlines(True),
+            before_name, after_name, n=1,
+        )
+    )  # fmt: skip
 
 
 def one_line(text, limit=160):
