@@ -1,8 +1,9 @@
 """What the level-2 automations (`rows`, `columns`, `triangle`) share:
 the inner loop of a loop, whether a loop is a dot product, how many fused
-multiply-adds keep the machine busy, and vectorizing a loop with the part of the machine's instruction
-table level-2 code uses (`vectorize` tries every instruction on every
-statement of the proc, so a shorter table schedules faster)."""
+multiply-adds keep the machine busy, and vectorizing a loop with the part
+of the machine's instruction table level-2 code uses (`vectorize` tries
+every instruction on every statement of the proc, so a shorter table
+schedules faster)."""
 
 from __future__ import annotations
 
