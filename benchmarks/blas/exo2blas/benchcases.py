@@ -6,7 +6,9 @@ times it once per library. Sizes (docs/blas-library.md):
 
 - level 1: n = 2^0..2^26, 3^1..3^16, 2^k - 1 for odd k in 3..25;
 - level 2: m = n = 2^0..2^13, 3^1..3^8, 2^k - 1 for odd k in 3..13; banded
-  kernels with k in {4, 64};
+  kernels with k in {4, 64}; skinny gemv (both forms) and ger, one dimension
+  40 and the other 2^0..2^22 (`quick`: 2^17, as many elements as its
+  largest square, 2048^2);
 - level 3: m = n = k = 2^0..2^12, 3^1..3^7 and {7, 33, 100, 257, 513, 1000,
   2047};
 
@@ -147,6 +149,15 @@ def _variants(routine, precisions):
             yield p, base + (f"_{letters}" if letters else ""), flags
 
 
+SKINNY = 40  # the short dimension of the skinny level-2 shapes
+
+
+def _skinny_lengths(profile):
+    """The long dimensions of the skinny gemv and ger shapes."""
+    top = {"smoke": 0, "quick": 17, "full": 22}[profile]
+    return [2**e for e in range(0, top + 1)] if top else []
+
+
 def cases(profile="quick", routines=None, precisions=("s", "d"), cold=False):
     """Every `BenchCase` of `profile` (optionally only `routines`)."""
     found = []
@@ -178,6 +189,11 @@ def cases(profile="quick", routines=None, precisions=("s", "d"), cold=False):
                     found.append(
                         BenchCase(routine, p, variant, flags, sizes, cache="cold")
                     )
+            if routine in ("gemv", "ger"):
+                for n in _skinny_lengths(profile):
+                    for sizes in ({"m": n, "n": SKINNY}, {"m": SKINNY, "n": n}):
+                        if sizes["m"] != sizes["n"]:  # 40 x 40 is square
+                            found.append(BenchCase(routine, p, variant, flags, sizes))
     return found
 
 

@@ -83,6 +83,30 @@ def test_heatmap_cells_are_geomeans_of_baseline_over_exo2_per_bin():
     )
 
 
+def test_skinny_level2_shapes_are_timed_and_binned_apart():
+    quick = benchcases.cases("quick", routines=["gemv", "ger"], precisions=("s",))
+    skinny = {c.id for c in quick if benchcases.SKINNY in c.sizes.values()}
+    assert {"sgemv_t_131072x40_warm", "sgemv_n_40x131072_warm", "sger_40x1_warm"} <= (
+        skinny
+    )
+    assert not any(
+        benchcases.SKINNY in c.sizes.values()
+        for c in benchcases.cases("smoke", routines=["gemv"])
+    )
+
+    def gemv(library, m, n, median):
+        record = _record(library, "sgemv_n", max(m, n), median, level=2)
+        return dict(record, kernel="gemv", sizes={"m": m, "n": n})
+
+    records = [
+        gemv("exo2blas", 64, 64, 1.0), gemv("mkl", 64, 64, 2.0),
+        gemv("exo2blas", 64, 40, 1.0), gemv("mkl", 64, 40, 0.5),
+    ]  # fmt: skip
+    table = ratios(records, "mkl", 2)
+    assert table["sgemv_n"] == {3: pytest.approx(2.0)}
+    assert table["sgemv_n_skinny"] == {3: pytest.approx(0.5)}
+
+
 def test_report_is_drawn_from_the_json_alone(tmp_path):
     records = [
         _record(lib, "sdot", n, t)

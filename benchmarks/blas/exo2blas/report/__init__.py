@@ -18,7 +18,7 @@ import math
 from collections import defaultdict
 from pathlib import Path
 
-from .figures import BASELINES, heatmap, ratios, variant_plot
+from .figures import BASELINES, heatmap, ratios, row_label, variant_plot
 
 
 def _load(path):
@@ -26,7 +26,10 @@ def _load(path):
 
 
 def _family(variant):
-    """sgemv_t -> gemv; isamax -> iamax; dsdot stays."""
+    """sgemv_t -> gemv; sgemv_t_skinny -> gemv (skinny); isamax -> iamax;
+    dsdot stays."""
+    if variant.endswith("_skinny"):
+        return _family(variant.removesuffix("_skinny")) + " (skinny)"
     base = variant.split("_")[0]
     if base in ("dsdot", "sdsdot"):
         return base
@@ -57,7 +60,7 @@ def _figures(out, records, machine, lines):
                 lines.append(
                     f"- [heatmap level {level} vs {baseline}](figures/{path.name})"
                 )
-    variants = sorted({r["variant"] for r in records if r.get("status") == "ok"})
+    variants = sorted({row_label(r) for r in records if r.get("status") == "ok"})
     plotted = []
     for variant in variants:
         path = directory / f"{variant}.png"

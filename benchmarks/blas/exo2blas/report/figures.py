@@ -17,7 +17,19 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
+from ..benchcases import SKINNY
+
 BASELINES = ("mkl", "openblas", "blis")
+
+
+def row_label(record):
+    """The heatmap row and plot of a result: its variant, or for a skinny
+    level-2 shape (one dimension 40, the other not) the variant with
+    `_skinny`, binned by its long dimension apart from the square ones."""
+    sizes = record["sizes"]
+    m, n = sizes.get("m"), sizes.get("n")
+    skinny = record["kernel"] in ("gemv", "ger") and m != n and SKINNY in (m, n)
+    return record["variant"] + ("_skinny" if skinny else "")
 
 
 def pyplot():
@@ -48,7 +60,7 @@ def ratios(records, baseline, level, cache="warm"):
             and r.get("cache") == cache
             and r.get("status") == "ok"
         ):
-            key = (r["variant"], tuple(sorted(r["sizes"].items())), r["length"])
+            key = (row_label(r), tuple(sorted(r["sizes"].items())), r["length"])
             medians[key][r["library"]] = r["median"]
     cells = defaultdict(lambda: defaultdict(list))
     for (variant, _, length), by in medians.items():
@@ -96,8 +108,9 @@ def heatmap(table, title, path):
 
 
 def variant_plot(records, variant, machine, path):
-    """GB/s or GFLOP/s against size for every library of `variant`."""
-    rows = [r for r in records if r["variant"] == variant and r.get("status") == "ok"
+    """GB/s or GFLOP/s against size for every library of `variant` (a
+    `row_label`)."""
+    rows = [r for r in records if row_label(r) == variant and r.get("status") == "ok"
             and r.get("cache") == "warm"]  # fmt: skip
     if not rows:
         return None
