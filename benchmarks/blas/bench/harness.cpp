@@ -32,6 +32,14 @@
 //
 // --progress-fd N: one line per finished repetition, `done NAME SECONDS`,
 // for the runner's progress bar.
+//
+// --drift FILE [--drift-every SECONDS]: drift sentinels. At the start, every
+// SECONDS (default 600) between benchmarks, and at the end, two fixed cases
+// of the first library other than exo2blas (whose code does not change
+// from run to run) -- sdot of 2^20 elements and sgemm of 1024 -- are timed
+// outside Google Benchmark's loops (the median of 5 calls after one) and
+// appended to FILE as `SECONDS_SINCE_START NAME MEDIAN_SECONDS` lines: a
+// clock or load change during the run shows there.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -389,6 +397,8 @@ struct Options {
   int progress_fd = -1;
   std::string status_path;
   double max_call = 5.0;
+  std::string drift_path;
+  double drift_every = 600;
 };
 
 // "" when `got` agrees with exo2blas's `want`, else what differs.
@@ -430,6 +440,64 @@ void announce(const std::string &name, double seconds) {
   ssize_t written = write(progress_fd, line.data(), line.size());
   (void)written;
 }
+
+// The drift sentinels (--drift): timed when `due()`.
+class Sentinels {
+ public:
+  void start(const Blas *library, const std::string &path, double every) {
+    library_ = library;
+    out_.open(path);
+    every_ = every;
+    dot_.c = parse("id=sdot_1048576 routine=dot p=s n=1048576 cache=warm");
+    gemm_.c =
+        parse("id=sgemm_1024 routine=gemm p=s m=1024 n=1024 k=1024 cache=warm");
+    for (Sentinel *s : {&dot_, &gemm_}) {
+      fill(s->operands, s->c, 1);
+      s->call = bind_call<float>(*library_, s->c);
+    }
+    begin_ = last_ = std::chrono::steady_clock::now();
+    run();
+  }
+  bool due() const {
+    return library_ &&
+           seconds(last_, std::chrono::steady_clock::now()) >= every_;
+  }
+  void run() {
+    if (!library_) return;
+    for (Sentinel *s : {&dot_, &gemm_}) {
+      std::vector<double> times;
+      for (int i = 0; i < 6; i++) {
+        auto t0 = std::chrono::steady_clock::now();
+        s->call(s->operands, i);
+        if (i > 0)
+          times.push_back(seconds(t0, std::chrono::steady_clock::now()));
+      }
+      std::nth_element(times.begin(), times.begin() + 2, times.end());
+      out_ << seconds(begin_, std::chrono::steady_clock::now()) << " "
+           << library_->name << "/" << s->c.id << " " << times[2] << "\n";
+    }
+    out_.flush();
+    last_ = std::chrono::steady_clock::now();
+  }
+
+ private:
+  struct Sentinel {
+    Case c;
+    Operands<float> operands;
+    Call<float> call;
+  };
+  static double seconds(std::chrono::steady_clock::time_point a,
+                        std::chrono::steady_clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  }
+  const Blas *library_ = nullptr;
+  std::ofstream out_;
+  double every_ = 600;
+  Sentinel dot_, gemm_;
+  std::chrono::steady_clock::time_point begin_, last_;
+};
+
+Sentinels sentinels;
 
 template <class T>
 void register_case(const Options &opt, const Case &c, std::ofstream &status,
@@ -488,6 +556,7 @@ void register_case(const Options &opt, const Case &c, std::ofstream &status,
           sets = std::min<size_t>(sets, 4096);
           std::vector<Operands<T>> ops(sets);
           for (size_t i = 0; i < sets; i++) fill(ops[i], cc, unsigned(i + 1));
+          if (sentinels.due()) sentinels.run();  // outside the timed loop
           long it = 0;
           size_t set = 0;
           auto start = std::chrono::steady_clock::now();
@@ -540,6 +609,10 @@ int main(int argc, char **argv) {
       opt.status_path = value("--status");
     else if (a == "--max-call")
       opt.max_call = std::atof(value("--max-call"));
+    else if (a == "--drift")
+      opt.drift_path = value("--drift");
+    else if (a == "--drift-every")
+      opt.drift_every = std::atof(value("--drift-every"));
     else
       rest.push_back(argv[i]);
   }
@@ -570,7 +643,14 @@ int main(int argc, char **argv) {
   benchmark::Initialize(&bargc, rest.data());
   if (benchmark::ReportUnrecognizedArguments(bargc, rest.data())) return 2;
   progress_fd = opt.progress_fd;
+  if (!opt.drift_path.empty())
+    for (const Blas &l : opt.libraries)
+      if (l.name != "exo2blas") {
+        sentinels.start(&l, opt.drift_path, opt.drift_every);
+        break;
+      }
   benchmark::RunSpecifiedBenchmarks();
+  sentinels.run();
   benchmark::Shutdown();
   return 0;
 }

@@ -192,6 +192,8 @@ def benchmark(build_dir, out, found, cases, settings, progress):
         str(out / "status.txt"),
         "--progress-fd",
         str(write_fd),
+        "--drift",
+        str(out / "drift.txt"),
         *flags,
     ]
     if shutil.which("taskset") and (os.cpu_count() or 1) > 1:
@@ -287,6 +289,16 @@ def results(cases, gbench, status, missing):
     return records
 
 
+def drift(path):
+    """The drift sentinels the harness timed (--drift): per sentinel, its
+    `[seconds since the start, median seconds]` checks."""
+    checks = {}
+    for line in Path(path).read_text().splitlines() if Path(path).exists() else []:
+        since, name, median = line.split()
+        checks.setdefault(name, []).append([float(since), float(median)])
+    return checks
+
+
 def run(args):
     settings = dict(PROFILES[args.profile])
     budget = (args.budget if args.budget is not None else settings["budget"]) * 60
@@ -323,6 +335,7 @@ def run(args):
     if not args.skip_bench and kept:
         gbench, status = benchmark(build_dir, out, found, kept, settings, progress)
         records = results(kept, gbench, status, missing)
+        summary["drift"] = drift(out / "drift.txt")
         (out / "results.json").write_text(
             json.dumps({"summary": summary, "records": records}, indent=1)
         )

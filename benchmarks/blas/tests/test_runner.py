@@ -181,3 +181,32 @@ def test_harness_applies_the_google_benchmark_flags(tmp_path):
     for run in runs:  # each repetition lasted at least the minimum time
         assert run["iterations"] * run["real_time"] * 1e-9 >= 0.05 * 0.9
     assert status.read_text().split() == ["exo2blas", "sdot_64", "ok"]
+
+
+@pytest.mark.skipif(
+    not HARNESS.exists(), reason="the harness is not built (needs Google Benchmark)"
+)
+def test_harness_times_the_drift_sentinels_of_a_baseline(tmp_path):
+    from exo2blas.run import drift, libraries
+
+    found, _ = libraries(HARNESS.parent.parent)
+    baseline = next((name for name in found if name != "exo2blas"), None)
+    if baseline is None:
+        pytest.skip("no baseline library (bash scripts/bench_setup.sh installs them)")
+    cases = tmp_path / "cases.txt"
+    cases.write_text("id=sdot_64 routine=dot variant=sdot p=s n=64\n")
+    path = tmp_path / "drift.txt"
+    subprocess.run(
+        [str(HARNESS), "--cases", str(cases), "--library", f"exo2blas={found['exo2blas']}",
+         "--library", f"{baseline}={found[baseline]}", "--drift", str(path),
+         "--drift-every", "0", "--benchmark_min_time=0.01", "--benchmark_repetitions=2",
+         "--benchmark_enable_random_interleaving=true"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    checks = drift(path)
+    assert set(checks) == {f"{baseline}/sdot_1048576", f"{baseline}/sgemm_1024"}
+    # at the start, before each run of a benchmark (every 0 s), at the end
+    for timings in checks.values():
+        assert len(timings) >= 6
+        assert all(median > 0 for _, median in timings)
+        assert [t for t, _ in timings] == sorted(t for t, _ in timings)

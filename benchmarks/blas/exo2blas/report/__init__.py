@@ -173,6 +173,12 @@ def write_report(out):
         lines.append(
             f"- {name}: unavailable, {why}; MKL targets are judged against the fastest baseline."
         )
+    for name, checks in summary.get("drift", {}).items():
+        times = [median for _, median in checks]
+        lines.append(
+            f"- drift sentinel {name}: {len(times)} checks over {checks[-1][0] / 60:.0f} min, "
+            f"slowest / fastest {max(times) / min(times):.2f}"
+        )
     failures = summary.get("correctness_failures")
     lines.append(
         f"\nCorrectness: {'not run' if failures is None else 'passed' if not failures else 'FAILED: ' + ', '.join(failures)}.\n"
