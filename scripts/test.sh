@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds exo2 and runs every test: the C++ units (ctest), the Python suite
-# (pytest) and the BLAS suite's smoke profile. Exits non-zero on any
-# failure.
+# (pytest) and the BLAS suite's smoke profile, also on a sanitizer build.
+# Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -24,3 +24,6 @@ cmake -S benchmarks/blas -B build/blas -DEXO2BLAS_PYTHON="$(command -v python3)"
 cmake --build build/blas -j2
 ctest --test-dir build/blas --output-on-failure
 (cd benchmarks/blas && python3 -m pytest tests -q)
+
+# The same smoke tier on a build with AddressSanitizer and UBSan.
+bash scripts/blas_sanitize.sh
