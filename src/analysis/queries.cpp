@@ -405,6 +405,15 @@ IteratorPair iterator_pair(QueryContext& ctx, const Sym& iter, const Expr& lo,
 //   modifies neither X nor Y. Then X[f] == Y[g] for every pair wherever A
 //   at j can be moved to (after A at j - 1, or after B at some i), so the
 //   copy is a no-op there and none of its accesses matter.
+// - Shadowed writes. A write of A and one of B of a scalar or config field
+//   L (no indices), where neither part reads L (nor reduces into it) and B
+//   writes L unconditionally: at its top level, in no if and no inner loop.
+//   B at the last iteration runs after every A and every other B in both
+//   orders, and writes L there, so L ends with what that run of B leaves
+//   in it; that depends on no value of L, only on other locations, whose
+//   pairs are checked as usual. Nobody reads the values L holds in
+//   between. (A write of B in an if or an inner loop may not run at the
+//   last iteration, and A's write at a later iteration would be the last.)
 
 struct SplitPart {
   const std::vector<Access>& accesses;
@@ -470,6 +479,9 @@ class RepeatedWrites {
     }
     if (y.value_of >= 0 && overwritten_store(static_cast<size_t>(y.value_of)))
       return true;
+    if (x.kind == AccessKind::Write && y.kind == AccessKind::Write &&
+        x.idx.empty() && y.idx.empty() && shadowed_by_b(x.location))
+      return true;
     return is_reload(x.value_of >= 0 ? static_cast<size_t>(x.value_of) : pa);
   }
 
@@ -517,6 +529,22 @@ class RepeatedWrites {
       if (r.kind != AccessKind::Write && r.location.same_as(store.location))
         return false;
     return true;
+  }
+
+  // B writes the scalar or config field `l` at every iteration, after
+  // everything A does, and no access of A or B reads `l` (a reduction reads
+  // it too): the last write of `l` is B's at the last iteration in both
+  // orders (a write in an if or an inner loop may not run there).
+  bool shadowed_by_b(const Location& l) const {
+    for (const SplitPart* part : {&a_, &b_})
+      for (const Access& m : part->accesses)
+        if (m.location.same_as(l) && m.kind != AccessKind::Write) return false;
+    for (const Access& w : b_.accesses)
+      if (w.kind == AccessKind::Write && w.location.same_as(l) &&
+          w.idx.empty() && w.loops.empty() && w.guards.empty() &&
+          w.unknowns.empty())
+        return true;
+    return false;
   }
 
   bool only_invariant_writes(const Location& l) const {

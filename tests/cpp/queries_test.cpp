@@ -417,6 +417,43 @@ TEST(QueriesConfigState, FissionSeesIndicesEarlierIterationsChanged) {
   EXPECT_TRUE(prove_fission_safe(ctx, l, 2).refuted());
 }
 
+TEST(QueriesConfigState, FissionPastAFieldTheSecondPartWritesLast) {
+  // for i: Cfg.n = 0; x[i] = 1; <second part>; y[i] = 2, split after
+  // x[i] = 1. Nothing reads Cfg.n: the second part's write at the last
+  // iteration is the last one in both orders, unless it is in an if, or
+  // the field is read.
+  auto cfg = index_config();
+  Kernel k;
+  Sym i("i");
+  auto split = [&](Block second) {
+    Block body = {make_write_config(cfg, "n", lit(0), at(3)),
+                  assign(k.x, {v(i)}, real(1.0), 4)};
+    body.insert(body.end(), second.begin(), second.end());
+    body.push_back(assign(k.y, {v(i)}, real(2.0), 7));
+    Stmt l = loop(i, lit(0), sz(k.n), body);
+    QueryContext ctx(k.make({l}), top(0));
+    return prove_fission_safe(ctx, l, 2);
+  };
+  EXPECT_TRUE(split({make_write_config(cfg, "n", lit(1), at(5))}).proven());
+  SafetyResult guarded = split({cond(
+      eq(v(i), lit(0)), {make_write_config(cfg, "n", lit(1), at(5, 8))})});
+  ASSERT_TRUE(guarded.refuted());
+  EXPECT_NE(guarded.detail.find("Cfg.n written at k.py:3:4 conflicts with "
+                                "Cfg.n written at k.py:5:8"),
+            std::string::npos)
+      << guarded.detail;
+  // The read alone is excused (the first part writes the same value at
+  // every iteration), but split, it would see Cfg.n == 1 from i = 1 on.
+  SafetyResult read =
+      split({cond(eq(cfg_n(cfg), lit(0)), {assign(k.y, {v(i)}, real(3.0), 5)}),
+             make_write_config(cfg, "n", lit(1), at(6))});
+  ASSERT_TRUE(read.refuted());
+  EXPECT_NE(read.detail.find("Cfg.n written at k.py:3:4 conflicts with "
+                             "Cfg.n written at k.py:6:4"),
+            std::string::npos)
+      << read.detail;
+}
+
 TEST(QueriesConfigState, CommuteSeesTheValueWrittenInsideTheMovedCode) {
   // Cfg.n = 2; (Cfg.n = 10; for j < Cfg.n: x[j] = 1) vs x[5]: j reaches 5.
   auto cfg = index_config();

@@ -1,9 +1,11 @@
 """Fission and fusion past writes that a split loop repeats without effect
 (docs/internals/effect-analysis.md, "Repeated writes"): a write storing the
 same value in the same elements at every iteration, a reload of a staged
-buffer that reads back what the previous iteration stored, and a store whose
-value the next iteration overwrites. Each accepted schedule runs before and
-after on random data; each unsafe neighbour is refused with the conflict."""
+buffer that reads back what the previous iteration stored, a store whose
+value the next iteration overwrites, and writes of a config field nobody
+reads that the second part's unconditional write at the last iteration
+shadows. Each accepted schedule runs before and after on random data (config
+fields included); each unsafe neighbour is refused with the conflict."""
 
 # ruff: noqa: F821, B007, E501
 
@@ -30,6 +32,11 @@ class Scale:
 @config
 class Cursor:
     j: index
+
+
+@config
+class Mark:
+    v: f32
 
 
 def refused(f, *conflict_words):
@@ -292,7 +299,7 @@ def test_fission_refuses_a_reload_when_a_later_iteration_changes_a_stored_elemen
     )
 
 
-# ---- fusion of loops writing the same constant --------------------------------
+# ---- fusion of loops writing a config field -----------------------------------
 
 
 @proc
@@ -330,9 +337,278 @@ def test_fuse_two_loops_that_store_the_same_constant_in_a_config():
         assert_same_results(p0, p, {"n": n})
 
 
-def test_fuse_refuses_loops_that_store_different_constants():
-    p = different_constants
-    refused(
-        lambda: fuse(p, p.find_loop("i"), p.find_loop("j")),
-        "Cursor.j written at",
-    )
+def final_config(p, sizes, cfg, field, start):
+    """The value of `cfg.field` after running `p(*sizes, x)` (the kernels
+    below take their sizes, then x: f32[sizes[0]]) from `cfg.field == start`:
+    assert_same_results compares the arguments only."""
+    kernel = p.jit()
+    kernel.set_config(cfg, **{field: start})
+    kernel(*sizes, np.zeros(sizes[0], np.float32))
+    return kernel.get_config(cfg, field)
+
+
+def test_fuse_two_loops_that_store_different_constants_nobody_reads():
+    # Both orders end with Cursor.j == 1, the second loop's value at the
+    # last iteration, and nothing reads Cursor.j in between.
+    p0 = different_constants
+    p = fuse(p0, p0.find_loop("i"), p0.find_loop("j"))
+    assert str(p) == text("""
+        def different_constants(n: size, x: f32[n] @ DRAM):
+            for i in seq(0, n):
+                Cursor.j = 0
+                x[i] = 1.0
+                Cursor.j = 1
+                x[i] += 2.0
+        """)
+    for n in [1, 2, 7]:
+        assert_same_results(p0, p, {"n": n})
+    for n in [1, 2, 7]:
+        assert [final_config(q, (n,), Cursor, "j", 5) for q in (p0, p)] == [1, 1]
+
+
+@proc
+def different_constants_up_to(n: size, m: index, x: f32[n]):
+    assert 0 <= m and m <= n
+    for i in seq(0, m):
+        Cursor.j = 0
+        x[i] = 1.0
+    for j in seq(0, m):
+        Cursor.j = 1
+        x[j] += 2.0
+
+
+def test_fuse_loops_that_store_different_constants_for_any_trip_count():
+    p0 = different_constants_up_to
+    p = fuse(p0, p0.find_loop("i"), p0.find_loop("j"))
+    for m in [0, 1, 2, 7]:
+        assert_same_results(p0, p, {"n": 7, "m": m})
+    # With m == 0 neither loop writes Cursor.j.
+    for m, end in [(0, 5), (1, 1), (2, 1), (7, 1)]:
+        assert [final_config(q, (7, m), Cursor, "j", 5) for q in (p0, p)] == [end, end]
+
+
+@proc
+def different_constants_fused(n: size, x: f32[n]):
+    for i in seq(0, n):
+        Cursor.j = 0
+        x[i] = 1.0
+        Cursor.j = 1
+        x[i] += 2.0
+
+
+def test_fission_between_two_writes_of_different_constants_nobody_reads():
+    p0 = different_constants_fused
+    p = fission(p0, p0.find("x[_] = _").after())
+    assert str(p) == text("""
+        def different_constants_fused(n: size, x: f32[n] @ DRAM):
+            for i in seq(0, n):
+                Cursor.j = 0
+                x[i] = 1.0
+            for i in seq(0, n):
+                Cursor.j = 1
+                x[i] += 2.0
+        """)
+    for n in [1, 2, 7]:
+        assert_same_results(p0, p, {"n": n})
+    for n in [1, 2, 7]:
+        assert [final_config(q, (n,), Cursor, "j", 5) for q in (p0, p)] == [1, 1]
+
+
+@proc
+def first_write_guarded(n: size, x: f32[n]):
+    Cursor.j = 0
+    for i in seq(0, n):
+        if Cursor.j == 0:
+            Mark.v = 0.0
+        Cursor.j = 1 - Cursor.j
+        x[i] = 1.0
+    for j in seq(0, n):
+        Mark.v = 1.0
+        x[j] += 2.0
+
+
+def test_fuse_when_only_the_first_loop_writes_under_an_if():
+    # The first loop writes Mark.v at even i: fused, after the second's
+    # writes at smaller i; the second's unconditional write at the last
+    # iteration still comes last in both orders.
+    p0 = first_write_guarded
+    p = fuse(p0, p0.find_loop("i"), p0.find_loop("j"))
+    for n in [1, 2, 7]:
+        assert_same_results(p0, p, {"n": n})
+    for n in [1, 2, 7]:
+        assert [final_config(q, (n,), Mark, "v", 5.0) for q in (p0, p)] == [1.0, 1.0]
+
+
+@proc
+def scalar_stores(n: size, x: f32[n], s: f32):
+    for i in seq(0, n):
+        s = 0.0
+        x[i] = 1.0
+    for j in seq(0, n):
+        s = x[j]
+        x[j] += 2.0
+
+
+def test_fuse_two_loops_that_store_into_a_scalar_nobody_reads():
+    # s ends with x[n - 1] == 1.0 as the second loop reads it at the last
+    # iteration, in both orders (assert_same_results compares s).
+    p0 = scalar_stores
+    p = fuse(p0, p0.find_loop("i"), p0.find_loop("j"))
+    assert str(p) == text("""
+        def scalar_stores(n: size, x: f32[n] @ DRAM, s: f32 @ DRAM):
+            for i in seq(0, n):
+                s = 0.0
+                x[i] = 1.0
+                s = x[i]
+                x[i] += 2.0
+        """)
+    for n in [1, 2, 7]:
+        assert_same_results(p0, p, {"n": n})
+
+
+# ---- the refused neighbours: Mark.v ends in out[0], where a run sees it -------
+
+
+# Config writes cannot depend on the loop iterators (the typechecker's rule,
+# as in Exo): a write of the second loop that runs at some iterations only
+# depends on a config field the loop changes.
+
+
+@proc
+def second_write_guarded(n: size, x: f32[n], out: f32[1]):
+    Cursor.j = 0
+    for i in seq(0, n):
+        Mark.v = 0.0
+        x[i] = 1.0
+    for j in seq(0, n):
+        if Cursor.j == 0:
+            Mark.v = 1.0
+        Cursor.j = 1
+        x[j] += 2.0
+    out[0] = Mark.v
+
+
+@proc
+def second_write_in_an_inner_loop(n: size, x: f32[n], out: f32[1]):
+    Cursor.j = 1
+    for i in seq(0, n):
+        Mark.v = 0.0
+        x[i] = 1.0
+    for j in seq(0, n):
+        for k in seq(0, Cursor.j % 2):
+            Mark.v = 1.0
+        Cursor.j = 0
+        x[j] += 2.0
+    out[0] = Mark.v
+
+
+@proc
+def second_loop_reads_the_field(n: size, x: f32[n], out: f32[1]):
+    for i in seq(0, n):
+        Mark.v = 0.0
+        x[i] = 1.0
+    for j in seq(0, n):
+        x[j] += Mark.v
+        Mark.v = 1.0
+    out[0] = Mark.v
+
+
+@proc
+def first_loop_reads_the_field(n: size, x: f32[n], out: f32[1]):
+    for i in seq(0, n):
+        x[i] = Mark.v
+        Mark.v = 0.0
+    for j in seq(0, n):
+        Mark.v = 1.0
+        x[j] += 2.0
+    out[0] = Mark.v
+
+
+@pytest.mark.parametrize(
+    "p, conflict, x_before, out_fused",
+    [
+        # the second loop writes Mark.v at j == 0 only: fused, the first
+        # loop's write at i = 1 comes last
+        (second_write_guarded, "Mark.v written at", [3.0, 3.0, 3.0], 0.0),
+        # the inner loop runs at j == 0 only, zero times at the last iteration
+        (second_write_in_an_inner_loop, "Mark.v written at", [3.0, 3.0, 3.0], 0.0),
+        # x[1] adds 1.0 unfused, 0.0 fused (the read alone is harmless: the
+        # first loop stores 0.0 at every iteration; the second's write of
+        # 1.0 is what it must not see)
+        (second_loop_reads_the_field, "Mark.v written at", [1.0, 2.0, 2.0], 1.0),
+        # x[1] copies 0.0 unfused, 1.0 fused
+        (first_loop_reads_the_field, "Mark.v read at", [7.0, 2.0, 2.0], 1.0),
+    ],
+    ids=["guarded", "inner_loop", "second_reads", "first_reads"],
+)
+def test_fuse_refuses_a_field_write_that_may_not_be_last_or_is_read(
+    p, conflict, x_before, out_fused
+):
+    refused(lambda: fuse(p, p.find_loop("i"), p.find_loop("j")), conflict)
+    # What each order computes (n = 3, Mark.v starts at 5.0).
+    unsafe = fuse(p, p.find_loop("i"), p.find_loop("j"), unsafe_disable_check=True)
+    results = []
+    for q in (p, unsafe):
+        kernel = q.jit()
+        kernel.set_config(Mark, v=5.0)
+        x, out = np.zeros(3, np.float32), np.zeros(1, np.float32)
+        kernel(3, x, out)
+        results.append((x.tolist(), float(out[0])))
+    assert results[0] == (x_before, 1.0)
+    assert results[1] != results[0]
+    assert results[1][1] == out_fused
+
+
+@proc
+def control_read(n: size, x: f32[n]):
+    for i in seq(0, n):
+        Cursor.j = 0
+        x[i] = 1.0
+    for j in seq(0, n):
+        if Cursor.j == 0:
+            x[j] += 2.0
+        Cursor.j = 1
+
+
+def test_fuse_refuses_when_a_condition_reads_the_field():
+    # Unfused, only x[0] gets 2.0 (Cursor.j is 1 from j = 1 on); fused, all.
+    # As above, the write of 1 is refused, since the condition reads it.
+    p = control_read
+    refused(lambda: fuse(p, p.find_loop("i"), p.find_loop("j")), "Cursor.j written at")
+
+
+@proc
+def array_element(n: size, x: f32[n], y: f32[n]):
+    for i in seq(0, n):
+        y[0] = 0.0
+        x[i] = 1.0
+    for j in seq(0, n):
+        y[j] = 1.0
+        x[j] += 2.0
+
+
+def test_fuse_refuses_an_element_the_second_loop_writes_at_one_iteration():
+    # y[0] is last written by the second loop at j == 0 only: fused, the
+    # first loop's y[0] = 0.0 at i = 1 comes after it.
+    p = array_element
+    refused(lambda: fuse(p, p.find_loop("i"), p.find_loop("j")), "y[0] written at")
+
+
+@proc
+def fused_with_a_guarded_write(n: size, x: f32[n], out: f32[1]):
+    Cursor.j = 0
+    for i in seq(0, n):
+        Mark.v = 0.0
+        x[i] = 1.0
+        if Cursor.j == 0:
+            Mark.v = 1.0
+        Cursor.j = 1
+        x[i] += 2.0
+    out[0] = Mark.v
+
+
+def test_fission_refuses_a_guarded_write_of_the_second_part():
+    # Split, the second loop's write at i == 0 would be the last (out[0] is
+    # 1.0 instead of 0.0 for n >= 2).
+    p = fused_with_a_guarded_write
+    refused(lambda: fission(p, p.find("x[_] = _").after()), "Mark.v written at")
