@@ -135,10 +135,13 @@ def _trampoline(decls, c_name):
     # each parameter is `type name` (`void *ctxt`): drop the name
     types = [re.fullmatch(r"(.*?)\w+", p).group(1).strip() for p in params]
     members = "".join(f"    {t} {f};\n" for t, f in zip(types, fields, strict=True))
-    args = ", ".join(f"a->{f}" for f in fields)
+    # the parameter's name is one no procedure's C name can be (a kernel
+    # named `a` was hidden by a parameter `a`)
+    args = ", ".join(f"exo2_jit_args->{f}" for f in fields)
     return (
         f"\nstruct exo2_jit_args_{c_name} {{\n{members}}};\n"
-        f"void exo2_jit_call_{c_name}(const struct exo2_jit_args_{c_name} *a) "
+        f"void exo2_jit_call_{c_name}("
+        f"const struct exo2_jit_args_{c_name} *exo2_jit_args) "
         f"{{ {c_name}({args}); }}\n"
     )
 

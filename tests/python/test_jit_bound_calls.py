@@ -32,6 +32,18 @@ def test_bound_call_runs_the_kernel_on_the_current_contents(axpy):
     assert (y == 1 + 2 * np.arange(5) + 20).all()
 
 
+def test_a_kernel_may_be_named_like_the_trampolines_parameter():
+    @proc
+    def a(n: size, x: f32[n]):
+        for i in seq(0, n):
+            x[i] = 2.0 * x[i]
+
+    x = np.arange(3, dtype=np.float32)
+    a.jit()(3, x)
+    a.jit().bind(3, x)()
+    assert (x == 4 * np.arange(3)).all()
+
+
 def test_bind_checks_the_arguments_like_a_call(axpy):
     with pytest.raises(TypeError, match="expected dtype float32, got float64"):
         axpy.bind(4, 1.0, np.zeros(4), np.zeros(4, np.float32))
