@@ -136,6 +136,14 @@ def test_level1_special_values(p, profile):
         assert np.isfinite(norm) and abs(norm / (big * np.sqrt(n)) - 1) < 1e-5
         x = np.full(n, small, dtype)
         assert abs(blas.nrm2(x) / (small * np.sqrt(n)) - 1) < 1e-5
+        # squares near the underflow threshold (dnrm2's plain sum gives
+        # way to Blue's sums below 2^-900) and tiny ones beside a normal one
+        edge = np.sqrt(np.ldexp(1.0, -900)) if p == "d" else np.sqrt(1e-38)
+        x = np.full(n, edge, dtype)
+        assert abs(blas.nrm2(x) / (float(edge) * np.sqrt(n)) - 1) < 1e-5
+        x = np.full(n, small, dtype)
+        x[0] = 3.0
+        assert abs(blas.nrm2(x) / 3.0 - 1) < 1e-6
         for bad in (np.nan, np.inf):
             x = np.ones(n, dtype)
             x[n // 2] = bad
