@@ -72,12 +72,21 @@ def test_flags_are_fixed_and_their_dead_branches_removed():
 
 
 def test_trans_is_the_transposed_opposite_triangle():
+    procs = {v.name: v for _, _, v in _variants(AVX2, (3,))}
+    # trmm's upper Left NoTrans reads row i of A; lower Trans, transposed,
+    # the same column
+    assert "acc += A[i, p] * B[p, j]" in str(procs["strmm_lunn"].naive)
+    assert "acc += A[p, i] * B[p, j]" in str(procs["strmm_lltn"].naive)
+
+
+def test_trmv_and_trsv_emit_their_trans_form_as_row_updates():
     procs = {v.name: v for _, _, v in _variants(AVX2, (2,))}
-    upper_trans = str(procs["strmv_utn"].naive)
-    # lower NoTrans reads row n - 1 - ii (simplified to -1 - ii + n) of A;
-    # transposed, the same column.
-    assert "A[-1 - ii + n, j]" in str(procs["strmv_lnn"].naive)
-    assert "A[j, -1 - ii + n]" in upper_trans
+    # x <- A^T x and A^T x = b read A along its rows, updating x by each
+    # row: upper trmv backwards, lower trsv backwards, the others forwards
+    assert "x[j] += A[-1 - ii + n, j] * xi" in str(procs["strmv_utn"].naive)
+    assert "x[j] += A[i, j] * xi" in str(procs["strmv_ltn"].naive)
+    assert "x[j] += -A[-1 - ii + n, j] * xi" in str(procs["strsv_ltn"].naive)
+    assert "x[j] += -A[i, j] * xi" in str(procs["strsv_utn"].naive)
 
 
 def test_right_side_transposes_b_of_the_left_variant_with_trans_flipped():

@@ -4,15 +4,18 @@ a row, with bounds that depend on the row (`for j in seq(i, n)`), so rows
 cannot be jammed as `rows` jams them.
 
 - An inner loop along contiguous memory (a dot product with a row of A, or
-  an update of it) is vectorized in every row: an update with a masked
-  last vector, a dot product with whole vectors and then scalars.
-- An inner loop down a column of A (`A[j, i]`: the Trans variants, half
-  of symv) is blocked as `columns` blocks gemv's Trans form when the rows
-  ascend: rows in blocks of `r` vectors, the column loop cut at the block
-  (`cut_loop`) into a rectangular panel, which is jammed across the block
-  with its sums in registers (`accumulate_in_registers`), and a small
-  triangle next to the diagonal, left scalar. Descending rows (whose
-  lanes would need reversed loads) keep the scalar loop."""
+  an update of x or of a row of A) is vectorized in every row: an update
+  ending as the machine ends vector loops (whole vectors then scalars
+  where the row part may be empty), a dot product with whole vectors and
+  then scalars.
+- An inner loop down a column of A (`A[j, i]`: half of symv) is blocked
+  as `columns` blocks gemv's Trans form when the rows ascend: rows in
+  blocks of `r` vectors, the column loop cut at the block (`cut_loop`)
+  into a rectangular panel, which is jammed across the block with its
+  sums in registers (`accumulate_in_registers`), and a small triangle next
+  to the diagonal, left scalar. Descending rows (whose lanes would need
+  reversed loads) keep the scalar loop. (The Trans variants of trmv and
+  trsv read A along its rows: their sources update x by each row.)"""
 
 from __future__ import annotations
 
@@ -157,9 +160,14 @@ def triangle(proc, loop, m, prec, r=4):
         ):
             proc = shift_loop(proc, row_loop, 0)  # vectorize divides from 0
         # a dot product's row part may be empty (`seq(i + 1, n)`), with no
-        # last vector to mask: whole vectors, then scalars
+        # last vector to mask: whole vectors, then scalars; so may an
+        # update's (the backward rows of upper Trans trmv, `seq(n - ii, n)`),
+        # where the masked form is then refused
         tail = "cut" if reduces(proc, row_loop) else m.tail
-        proc, _ = vectorize_loop(proc, row_loop, m, prec, tail)
+        try:
+            proc, _ = vectorize_loop(proc, row_loop, m, prec, tail)
+        except SchedulingError:
+            proc, _ = vectorize_loop(proc, row_loop, m, prec, "cut")
     return proc
 
 
