@@ -289,6 +289,14 @@ def results(cases, gbench, status, missing):
     return records
 
 
+def _in_repository(path):
+    """`path` relative to the repository when it is inside it (a report
+    committed from one checkout names no other machine's folders)."""
+    path = Path(path).resolve()
+    root = SUITE.parent.parent
+    return str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
+
+
 def drift(path):
     """The drift sentinels the harness timed (--drift): per sentinel, its
     `[seconds since the start, median seconds]` checks."""
@@ -321,8 +329,9 @@ def run(args):
         c.estimate(settings["repetitions"], settings["min_time"]) for c in kept
     ) * len(found)
     progress = Progress(total + 60)
+    shown = {name: _in_repository(path) for name, path in found.items()}
     summary = {"profile": args.profile, "budget_s": budget, "dropped": [c.id for c in dropped],
-               "libraries": found, "unavailable": missing}  # fmt: skip
+               "libraries": shown, "unavailable": missing}  # fmt: skip
     if not args.skip_build:
         build(build_dir, progress)
     progress.advance(20, "built")
