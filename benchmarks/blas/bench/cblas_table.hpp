@@ -53,3 +53,33 @@ inline bool load_blas(const char *path, Blas &blas, bool deep = true) {
     f(1);
   return true;
 }
+
+// The routines of one precision, as members of the table:
+// `blas.*Routines<float>::gemv` is `blas.sgemv`.
+template <class T>
+struct Routines;
+#define EXO2BLAS_PRECISION(p)                                            \
+  static constexpr auto dot = &Blas::p##dot, asum = &Blas::p##asum,      \
+                        nrm2 = &Blas::p##nrm2;                           \
+  static constexpr auto amax = &Blas::i##p##amax, axpy = &Blas::p##axpy, \
+                        copy = &Blas::p##copy, swap = &Blas::p##swap;    \
+  static constexpr auto scal = &Blas::p##scal, rot = &Blas::p##rot,      \
+                        rotm = &Blas::p##rotm, rotg = &Blas::p##rotg;    \
+  static constexpr auto rotmg = &Blas::p##rotmg, gemv = &Blas::p##gemv,  \
+                        gbmv = &Blas::p##gbmv, ger = &Blas::p##ger;      \
+  static constexpr auto symv = &Blas::p##symv, sbmv = &Blas::p##sbmv,    \
+                        syr = &Blas::p##syr, syr2 = &Blas::p##syr2;      \
+  static constexpr auto trmv = &Blas::p##trmv, trsv = &Blas::p##trsv,    \
+                        tbmv = &Blas::p##tbmv, tbsv = &Blas::p##tbsv;    \
+  static constexpr auto gemm = &Blas::p##gemm, symm = &Blas::p##symm,    \
+                        syrk = &Blas::p##syrk, syr2k = &Blas::p##syr2k;  \
+  static constexpr auto trmm = &Blas::p##trmm, trsm = &Blas::p##trsm;
+template <>
+struct Routines<float> {
+  EXO2BLAS_PRECISION(s)
+};
+template <>
+struct Routines<double> {
+  EXO2BLAS_PRECISION(d)
+};
+#undef EXO2BLAS_PRECISION

@@ -182,34 +182,6 @@ void fill(Operands<T> &o, const Case &c, unsigned seed) {
   }
 }
 
-// The routines of one precision, as members of the table.
-template <class T>
-struct Routines;
-#define EXO2BLAS_PRECISION(p)                                            \
-  static constexpr auto dot = &Blas::p##dot, asum = &Blas::p##asum,      \
-                        nrm2 = &Blas::p##nrm2, amax = &Blas::i##p##amax; \
-  static constexpr auto axpy = &Blas::p##axpy, copy = &Blas::p##copy,    \
-                        swap = &Blas::p##swap, scal = &Blas::p##scal;    \
-  static constexpr auto rot = &Blas::p##rot, rotm = &Blas::p##rotm,      \
-                        gemv = &Blas::p##gemv, gbmv = &Blas::p##gbmv;    \
-  static constexpr auto ger = &Blas::p##ger, symv = &Blas::p##symv,      \
-                        sbmv = &Blas::p##sbmv, syr = &Blas::p##syr;      \
-  static constexpr auto syr2 = &Blas::p##syr2, trmv = &Blas::p##trmv,    \
-                        trsv = &Blas::p##trsv, tbmv = &Blas::p##tbmv;    \
-  static constexpr auto tbsv = &Blas::p##tbsv, gemm = &Blas::p##gemm,    \
-                        symm = &Blas::p##symm, syrk = &Blas::p##syrk;    \
-  static constexpr auto syr2k = &Blas::p##syr2k, trmm = &Blas::p##trmm,  \
-                        trsm = &Blas::p##trsm;
-template <>
-struct Routines<float> {
-  EXO2BLAS_PRECISION(s)
-};
-template <>
-struct Routines<double> {
-  EXO2BLAS_PRECISION(d)
-};
-#undef EXO2BLAS_PRECISION
-
 // One call of a library's routine on a set of operands; `it` alternates
 // the constants that keep the data bounded.
 template <class T>

@@ -85,34 +85,17 @@ static bool same(const std::vector<T> &a, const std::vector<T> &b, double rel) {
   return true;
 }
 
-// Per-precision names of the routines.
+// Per-precision names of the routines (cblas_table.hpp), with the
+// precision's letter and the tolerance of the inexact comparisons.
 template <class T>
 struct R;
-#define ROUTINES(p)                                                      \
-  static constexpr auto dot = &Blas::p##dot, asum = &Blas::p##asum,      \
-                        nrm2 = &Blas::p##nrm2;                           \
-  static constexpr auto amax = &Blas::i##p##amax, axpy = &Blas::p##axpy, \
-                        copy = &Blas::p##copy, swap = &Blas::p##swap;    \
-  static constexpr auto scal = &Blas::p##scal, rot = &Blas::p##rot,      \
-                        rotm = &Blas::p##rotm, rotg = &Blas::p##rotg;    \
-  static constexpr auto rotmg = &Blas::p##rotmg, gemv = &Blas::p##gemv,  \
-                        gbmv = &Blas::p##gbmv, ger = &Blas::p##ger;      \
-  static constexpr auto symv = &Blas::p##symv, sbmv = &Blas::p##sbmv,    \
-                        syr = &Blas::p##syr, syr2 = &Blas::p##syr2;      \
-  static constexpr auto trmv = &Blas::p##trmv, trsv = &Blas::p##trsv,    \
-                        tbmv = &Blas::p##tbmv, tbsv = &Blas::p##tbsv;    \
-  static constexpr auto gemm = &Blas::p##gemm, symm = &Blas::p##symm,    \
-                        syrk = &Blas::p##syrk, syr2k = &Blas::p##syr2k;  \
-  static constexpr auto trmm = &Blas::p##trmm, trsm = &Blas::p##trsm;
 template <>
-struct R<float> {
-  ROUTINES(s)
+struct R<float> : Routines<float> {
   static constexpr const char *p = "s";
   static constexpr double tol = 2e-4;
 };
 template <>
-struct R<double> {
-  ROUTINES(d)
+struct R<double> : Routines<double> {
   static constexpr const char *p = "d";
   static constexpr double tol = 1e-12;
 };
