@@ -70,7 +70,8 @@ const struct exo2blas_kernels *exo2blas_choose_kernels(void) {
  * test that skips on this CPU). */
 __attribute__((constructor)) static void choose_on_load(void) {
   char why[160];
-  if (chosen(why, sizeof why)) exo2blas_choose_kernels();
+  const struct exo2blas_kernels *table = chosen(why, sizeof why);
+  if (table) __atomic_store_n(&exo2blas_active, table, __ATOMIC_RELEASE);
 }
 
 const char *exo2blas_isa(void) { return exo2blas_active_kernels()->isa; }
