@@ -24,6 +24,7 @@ import tomllib
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
+from differential_c import same_outputs  # noqa: E402
 from report import load_expected, match_entry, text_diff  # noqa: E402
 
 
@@ -49,15 +50,7 @@ def same_results(a, b, tolerance=1e-3):
         return a.startswith("cannot run") and b.startswith("cannot run")
     if a is None or b is None or isinstance(a, str) or isinstance(b, str):
         return a == b
-    if len(a) != len(b):
-        return False
-    for x, y in zip(a, b, strict=True):
-        if len(x) != len(y):
-            return False
-        for u, v in zip(x, y, strict=True):
-            if abs(u - v) > tolerance * max(1.0, abs(u), abs(v)):
-                return False
-    return True
+    return same_outputs(a, b, tolerance)
 
 
 def compare(exo, exo2):

@@ -146,6 +146,22 @@ def outputs(values):
     ]
 
 
+def same_outputs(a, b, tolerance=1e-3):
+    """Whether two lists of `outputs` agree element by element within a
+    relative `tolerance` (equal infinities and two NaNs agree)."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b, strict=True):
+        if len(x) != len(y):
+            return False
+        for u, v in zip(x, y, strict=True):
+            if u == v or (u != u and v != v):
+                continue
+            if not abs(u - v) <= tolerance * max(1.0, abs(u), abs(v)):
+                return False
+    return True
+
+
 def cflags(default):
     """The C compiler's flags: EXO_DIFFERENTIAL_CFLAGS, or `default`."""
     text = os.environ.get("EXO_DIFFERENTIAL_CFLAGS")

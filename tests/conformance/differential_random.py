@@ -66,6 +66,7 @@ from differential_c import (  # noqa: E402
     inputs,
     outputs,
     run_in_child,
+    same_outputs,
 )
 from report import find_entry, text_diff  # noqa: E402, F401 (lists disagreements)
 
@@ -579,20 +580,9 @@ def replay(steps_file, out_file, results_every):
 def same_results(a, b, tolerance=1e-3):
     if a is None or b is None or isinstance(a, str) or isinstance(b, str):
         return a == b and a is not None and not isinstance(a, str)
-    if len(a) != len(b):
-        return False
-    for run_a, run_b in zip(a, b, strict=True):
-        if len(run_a) != len(run_b):
-            return False
-        for x, y in zip(run_a, run_b, strict=True):
-            if len(x) != len(y):
-                return False
-            for u, v in zip(x, y, strict=True):
-                if u != u and v != v:  # both NaN
-                    continue
-                if not abs(u - v) <= tolerance * max(1.0, abs(u), abs(v)):
-                    return False
-    return True
+    return len(a) == len(b) and all(
+        same_outputs(run_a, run_b, tolerance) for run_a, run_b in zip(a, b, strict=True)
+    )
 
 
 def _ran(r):

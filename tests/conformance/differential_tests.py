@@ -36,7 +36,7 @@ import tomllib
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
-from differential_c import malloc_environment  # noqa: E402
+from differential_c import malloc_environment, same_outputs  # noqa: E402
 from report import find_entry, load_expected, text_diff  # noqa: E402
 
 MODULE_TIMEOUT_S = 900
@@ -138,20 +138,6 @@ def _compiles(result):
 
 def _ran(result):
     return isinstance(result, list)
-
-
-def same_outputs(a, b, tolerance=1e-3):
-    if len(a) != len(b):
-        return False
-    for x, y in zip(a, b, strict=True):
-        if len(x) != len(y):
-            return False
-        for u, v in zip(x, y, strict=True):
-            if u == v or (u != u and v != v):  # equal infinities, both NaN
-                continue
-            if not abs(u - v) <= tolerance * max(1.0, abs(u), abs(v)):
-                return False
-    return True
 
 
 def keeps(results):
