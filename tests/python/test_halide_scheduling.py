@@ -370,6 +370,16 @@ def surplus(n: size, a: f32[n + 4], c: f32[n]):
 
 
 @proc
+def short(n: size, a: f32[n + 4], c: f32[n]):
+    # computes one value of t fewer than the consumer reads (t[n + 1])
+    t: f32[n + 4]
+    for y in seq(0, n + 1):
+        t[y] = a[y]
+    for y in seq(0, n):
+        c[y] = t[y] + t[y + 2]
+
+
+@proc
 def two_outputs(n: size, a: f32[n], c: f32[n], d: f32[n]):
     t: f32[n]
     for i in seq(0, n):
@@ -395,6 +405,11 @@ def two_outputs(n: size, a: f32[n], c: f32[n], d: f32[n]):
             halves,
             "y",
             "cannot bound the region of t (dimension 0) one iteration of y reads: unknown",
+        ),
+        (
+            short,
+            "y #1",
+            "cannot prove that each iteration of y computes the 3 values of t",
         ),
     ],
 )
