@@ -326,7 +326,11 @@ def unfold_reduce(proc, reduce):
     reduce = proc.forward(reduce)
     if not isinstance(reduce, ReduceCursor):
         raise SchedulingError("Expected a reduce cursor")
-    proc = auto_stage_mem(proc, reduce, reduce.name())
+    # the element the reduction writes: inferred from every access to the
+    # buffer, the window could be another element the right-hand side reads
+    # (`x[j + 1] += a * x[0]`)
+    element = f"{reduce.name()}[{', '.join(expr_to_string(i) for i in reduce.idx())}]"
+    proc = stage_mem_(proc, reduce, element, next(get_unique_names(proc)))
     reduce = proc.forward(reduce)
     alloc = reduce.prev().prev()
     proc = merge_writes(proc, reduce.as_block().expand(1, 0))

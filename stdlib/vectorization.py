@@ -255,6 +255,31 @@ def _check_all_replaced(proc, before, mem_type, vec_width, op="vectorize"):
     raise SchedulingError(message)
 
 
+def _check_no_scalar_lanes(proc, outer, lane, mem_type, op="vectorize"):
+    """Raises SchedulingError naming every statement of the vector loop
+    `outer` still inside a lane loop (named `lane`): staging it into
+    `mem_type` vectors did not apply (a reduction `unfold_reduce` could not
+    unfold, say), and the loop would run it lane by lane, silently. With
+    vectors C can read, lane loops are the code's intended form."""
+    if mem_type.can_read():
+        return
+    outer = proc.forward(outer)
+    left = [
+        loop
+        for loop in nlr_stmts(proc, outer.body())
+        if isinstance(loop, ForCursor) and loop.name() == lane
+    ]
+    if not left:
+        return
+    lines = "\n".join(f"  {stmt_text(loop)}" for loop in left)
+    raise SchedulingError(
+        f"{op}: the vector loop {outer.name()} keeps {len(left)} lane "
+        f"loop{'s' if len(left) > 1 else ''} whose statements could not be "
+        f"staged into {mem_type.name()} vectors; they would run one lane "
+        f"at a time:\n{lines}"
+    )
+
+
 @user_op
 def vectorize_predicate_tail(
     proc,
@@ -278,6 +303,7 @@ def vectorize_predicate_tail(
     before = _vector_stmts(proc, mem_type, outside=loop)
     proc = parallelize_all_reductions(proc, loop, factor=vec_width, memory=mem_type)
     proc, (outer, inner, _) = divide_loop_(proc, loop, vec_width, rc=True)
+    lane = inner.name()
     proc = simplify(proc)
     lifted = []
     proc, lane_loops = _lane_loops(proc, inner, lifted)
@@ -289,6 +315,7 @@ def vectorize_predicate_tail(
         proc = dce(proc, proc.forward(outer).body())
     proc = _replace_lanes(proc, before, instructions, mem_type)
     _check_all_replaced(proc, before, mem_type, vec_width)
+    _check_no_scalar_lanes(proc, outer, lane, mem_type)
     if not rc:
         return proc
     return proc, vectorize_cursors(proc.forward(outer))
@@ -325,6 +352,7 @@ def vectorize(
         )
     before = _vector_stmts(proc, mem_type, outside=loop)
     proc, (outer, inner, _) = divide_loop_(proc, loop, vec_width, tail=tail, rc=True)
+    lane = inner.name()
     proc = parallelize_all_reductions(proc, outer, memory=mem_type)
     lane_loop = proc.forward(outer).body()[0]
     if _is_flat(lane_loop):
@@ -340,6 +368,7 @@ def vectorize(
         )
     proc = _replace_lanes(proc, before, instructions, mem_type)
     _check_all_replaced(proc, before, mem_type, vec_width)
+    _check_no_scalar_lanes(proc, outer, lane, mem_type)
     if not rc:
         return proc
     return proc, vectorize_cursors(proc.forward(outer))

@@ -741,3 +741,56 @@ def test_a_body_of_several_statements_declares_all_its_vectors_first():
         kernel, after = sdot2_f32.jit(), p.jit()
         for n in SIZES:
             assert_same_results(kernel, after, {"n": n}, rtol=1e-4, atol=1e-4)
+
+
+@proc
+def axpy_of_the_first(n: size, a: f32[n], x: f32[n + 1]):
+    for i in seq(0, n):
+        x[i + 1] += a[i] * x[0]
+
+
+def test_a_reduction_reading_another_element_of_its_buffer_is_vectorized_whole():
+    # the reduction's right-hand side reads x[0]: staging the element it
+    # writes (not a window inferred from both accesses) unfolds it, so no
+    # lane of the vector loop is left scalar
+    p = vectorize(
+        axpy_of_the_first,
+        axpy_of_the_first.find_loop("i"),
+        8,
+        "f32",
+        AVX2,
+        avx2_instructions("f32"),
+        [fma_rule],
+        tail="cut",
+    )
+    vector_loops_are_calls(p)
+    assert "mm256_broadcast_ss(var3[0:8], x[0:1])" in str(p)
+    if HAS_AVX2:
+        for n in [1, 7, 8, 33]:
+            assert_same_results(axpy_of_the_first, p, {"n": n}, rtol=1e-5)
+
+
+def test_vectorize_refuses_to_leave_statements_one_lane_at_a_time(monkeypatch):
+    # a reduction staging cannot unfold stays in its lane loop: vectorize
+    # names it instead of returning a loop that is half vectorized
+    from exo2.stdlib import compute_staging
+
+    def cannot_unfold(proc, reduce):
+        raise SchedulingError("cannot unfold")
+
+    monkeypatch.setattr(compute_staging, "unfold_reduce", cannot_unfold)
+    with pytest.raises(SchedulingError) as info:
+        vectorize(
+            saxpy_f32,
+            saxpy_f32.find_loop("i"),
+            8,
+            "f32",
+            AVX2,
+            avx2_instructions("f32"),
+            tail="cut",
+        )
+    assert str(info.value).startswith(
+        "vectorize: the vector loop io keeps 1 lane loop whose statements could "
+        "not be staged into AVX2 vectors; they would run one lane at a time:\n"
+        "  for ii in seq(0, 8): y[8 * io + ii] += alpha[0] * x[8 * io + ii]"
+    )
