@@ -12,14 +12,15 @@ constant band width and a tail (rows from `end`), under a `specialize` on
 the naive loop). The body's guards are dropped by `eliminate_dead_code`, which
 proves them true there. A body whose only inner loop is a band along a
 row (gbmv's NoTrans form, `A[i, d] * x[i - kl + d]`; tbmv's NoTrans rows)
-is a dense row pass and goes to `rows` (four rows jammed, a masked last
-vector); where exo2 refuses the jam (tbsv: a row reads what the row
-before wrote) and in sbmv, each unguarded band loop along a row is
-vectorized in every body row, its last vector masked. Band loops that
-walk a diagonal of the storage (`A[i - d, d]`: the Trans forms, the
-second half of sbmv) have no unit stride in either loop and stay scalar.
-A band row must run forwards along the storage row (`A[i, d]`, not
-`A[i, k - d]`): the lanes of a vector load ascend."""
+or an update along it (`y[i - kl + d] += A[i, d] * xi`: gbmv's and tbmv's
+Trans rows) is a dense row pass and goes to `rows` (four rows jammed);
+where exo2 refuses the jam (tbsv: a row reads what the row before wrote)
+and in sbmv (two loops a row), each unguarded band loop along a row is
+vectorized in every body row, its last vector masked. A band loop that
+walked a diagonal of the storage (`A[i - d, d]`) would have no unit
+stride in either loop: the kernels' sources read rows instead
+(docs/blas-library.md). A band row must run forwards along the storage
+row (`A[i, d]`, not `A[i, k - d]`): the lanes of a vector load ascend."""
 
 from __future__ import annotations
 

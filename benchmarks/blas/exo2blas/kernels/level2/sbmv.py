@@ -1,7 +1,13 @@
 """sbmv: y <- alpha A x + y for a symmetric band matrix with `k`
 off-diagonals, of which only the `upper` (or lower) band is stored, in
 CBLAS row-major band storage: upper row i holds A(i, j) at column j - i,
-lower row i at column k + j - i (the C layer applies beta to y first)."""
+lower row i at column k + j - i (the C layer applies beta to y first).
+
+Each stored row i is read once and used twice: as a dot product with x
+for y[i] (the stored half of row i of A) and, scaled by `alpha x[i]`, added
+into the entries of y its mirror image covers (the other half of column i,
+y[j] += A(i, j) alpha x[i]). Reading that other half as rows of A would
+walk a diagonal of the storage, with no unit stride."""
 
 from __future__ import annotations
 
@@ -24,25 +30,26 @@ def sbmv(
     for i in seq(0, n):
         acc: R
         acc = 0.0
+        xi: R
+        xi = alpha * x[i]
         if upper:
             for d in seq(0, k + 1):
                 if i + d < n:
                     acc += A[i, d] * x[i + d]
             for d in seq(1, k + 1):
-                if i - d >= 0:
-                    acc += A[i - d, d] * x[i - d]
+                if i + d < n:
+                    y[i + d] += A[i, d] * xi
         else:
             for d in seq(0, k + 1):
                 if i - k + d >= 0:
                     acc += A[i, d] * x[i - k + d]
-            for d in seq(1, k + 1):
-                if i + d < n:
-                    acc += A[i + d, k - d] * x[i + d]
+            for d in seq(0, k):
+                if i - k + d >= 0:
+                    y[i - k + d] += A[i, d] * xi
         y[i] += alpha * acc
 
 
-# the stored half's row is vectorized where it lies inside the matrix; the
-# other half walks a diagonal of the storage and stays scalar
+# both loops of a row are vectorized where its band lies inside the matrix
 KERNEL = kernel(
     sbmv,
     axes=[Uplo()],

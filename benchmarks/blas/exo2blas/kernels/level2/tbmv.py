@@ -4,8 +4,14 @@ band storage (upper row i holds A(i, j) at column j - i, lower row i at
 column k + j - i). In place: each case visits x in the order that reads
 only entries not yet overwritten (ascending i, or descending as
 `n - 1 - ii`); a NoTrans row sums its band in the order of the storage
-row, columns ascending (vectorizable). Band storage does not transpose into band storage, so
-`trans` is a flag of the source with both branches."""
+row, columns ascending (vectorizable). Trans reads A^T along the rows of
+A too: each row i scales `x[i]` and adds it, times the row's band, into
+the entries of x that still wait for it (x[j] += A(i, j) x[i]): upper
+backwards (j > i), lower forwards (j < i), as trmv's Trans variants
+(benchmarks/blas/exo2blas/kernels/level2/trmv.py); column i's band would
+walk a diagonal of the storage, with no unit stride. Band storage does not
+transpose into band storage, so `trans` is a flag of the source with both
+branches."""
 
 from __future__ import annotations
 
@@ -22,15 +28,15 @@ def tbmv(
     if upper:
         if trans:
             for ii in seq(0, n):
-                acc: R
+                xi: R
+                xi = x[n - 1 - ii]
                 if unit:
-                    acc = x[n - 1 - ii]
+                    pass
                 else:
-                    acc = A[n - 1 - ii, 0] * x[n - 1 - ii]
+                    x[n - 1 - ii] = A[n - 1 - ii, 0] * xi
                 for d in seq(1, k + 1):
-                    if n - 1 - ii - d >= 0:
-                        acc += A[n - 1 - ii - d, d] * x[n - 1 - ii - d]
-                x[n - 1 - ii] = acc
+                    if n - 1 - ii + d < n:
+                        x[n - 1 - ii + d] += A[n - 1 - ii, d] * xi
         else:
             for i in seq(0, n):
                 acc: R
@@ -45,15 +51,15 @@ def tbmv(
     else:
         if trans:
             for i in seq(0, n):
-                acc: R
+                xi: R
+                xi = x[i]
                 if unit:
-                    acc = x[i]
+                    pass
                 else:
-                    acc = A[i, k] * x[i]
-                for d in seq(1, k + 1):
-                    if i + d < n:
-                        acc += A[i + d, k - d] * x[i + d]
-                x[i] = acc
+                    x[i] = A[i, k] * xi
+                for d in seq(0, k):
+                    if i - k + d >= 0:
+                        x[i - k + d] += A[i, d] * xi
         else:
             for ii in seq(0, n):
                 acc: R
@@ -67,11 +73,10 @@ def tbmv(
                 x[n - 1 - ii] = acc
 
 
-# NoTrans reads a row of the storage forwards: vectorized where the band
-# lies inside the matrix; Trans walks a diagonal of the storage (no unit
-# stride): naive (docs/blas-library.md)
+# every case reads the rows of the storage forwards: vectorized in the
+# rows (of its loop) whose band lies inside the matrix (docs/blas-library.md)
 KERNEL = kernel(
     tbmv,
     axes=[Uplo(), Flag("trans", ("t", "n")), Diag()],
-    schedule=by_trans(by_band(rows=("0", "n - k")), None),
+    schedule=by_trans(by_band(rows=("0", "n - k")), by_band(rows=("k", "n"))),
 )

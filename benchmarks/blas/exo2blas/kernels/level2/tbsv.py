@@ -1,8 +1,11 @@
 """tbsv: solves op(A) x = b for a triangular band matrix with `k`
 off-diagonals, x overwriting b, by substitution in the order each case
 needs (ascending i, or descending as `n - 1 - ii`), a NoTrans row's band
-summed in the order of the storage row, columns ascending; storage as in
-tbmv (benchmarks/blas/exo2blas/kernels/level2/tbmv.py)."""
+summed in the order of the storage row, columns ascending. Trans reads A^T
+along the rows of A too: each row i solves x[i] and then updates the
+unsolved entries of x its band covers (x[j] -= A(i, j) x[i]), upper
+forwards, lower backwards, as trsv's Trans variants; storage as in tbmv
+(benchmarks/blas/exo2blas/kernels/level2/tbmv.py)."""
 
 from __future__ import annotations
 
@@ -19,15 +22,15 @@ def tbsv(
     if upper:
         if trans:
             for i in seq(0, n):
-                acc: R
-                acc = x[i]
-                for d in seq(1, k + 1):
-                    if i - d >= 0:
-                        acc += -A[i - d, d] * x[i - d]
+                xi: R
                 if unit:
-                    x[i] = acc
+                    xi = x[i]
                 else:
-                    x[i] = acc / A[i, 0]
+                    xi = x[i] / A[i, 0]
+                    x[i] = xi
+                for d in seq(1, k + 1):
+                    if i + d < n:
+                        x[i + d] += -A[i, d] * xi
         else:
             for ii in seq(0, n):
                 acc: R
@@ -42,15 +45,15 @@ def tbsv(
     else:
         if trans:
             for ii in seq(0, n):
-                acc: R
-                acc = x[n - 1 - ii]
-                for d in seq(1, k + 1):
-                    if n - 1 - ii + d < n:
-                        acc += -A[n - 1 - ii + d, k - d] * x[n - 1 - ii + d]
+                xi: R
                 if unit:
-                    x[n - 1 - ii] = acc
+                    xi = x[n - 1 - ii]
                 else:
-                    x[n - 1 - ii] = acc / A[n - 1 - ii, k]
+                    xi = x[n - 1 - ii] / A[n - 1 - ii, k]
+                    x[n - 1 - ii] = xi
+                for d in seq(0, k):
+                    if n - 1 - ii - k + d >= 0:
+                        x[n - 1 - ii - k + d] += -A[n - 1 - ii, d] * xi
         else:
             for i in seq(0, n):
                 acc: R
@@ -64,11 +67,13 @@ def tbsv(
                     x[i] = acc / A[i, k]
 
 
-# NoTrans reads a row of the storage forwards: vectorized where the band
-# lies inside the matrix; Trans walks a diagonal of the storage (no unit
-# stride): naive (docs/blas-library.md)
+# every case reads the rows of the storage forwards: vectorized in the
+# rows (of its loop) whose band lies inside the matrix (docs/blas-library.md)
 KERNEL = kernel(
     tbsv,
     axes=[Uplo(), Flag("trans", ("t", "n")), Diag()],
-    schedule=by_trans(by_band(rows=("k", "n"), min_vectors=2), None),
+    schedule=by_trans(
+        by_band(rows=("k", "n"), min_vectors=2),
+        by_band(rows=("0", "n - k"), min_vectors=2),
+    ),
 )
