@@ -329,7 +329,8 @@ def unfold_reduce(proc, reduce):
     # the element the reduction writes: inferred from every access to the
     # buffer, the window could be another element the right-hand side reads
     # (`x[j + 1] += a * x[0]`)
-    element = f"{reduce.name()}[{', '.join(expr_to_string(i) for i in reduce.idx())}]"
+    idx = [expr_to_string(i) for i in reduce.idx()]
+    element = f"{reduce.name()}[{', '.join(idx)}]" if idx else reduce.name()
     proc = stage_mem_(proc, reduce, element, next(get_unique_names(proc)))
     reduce = proc.forward(reduce)
     alloc = reduce.prev().prev()

@@ -437,6 +437,31 @@ def test_unfold_reduce_writes_the_sum_out():
         unfold_reduce(accumulate, accumulate.find_loop("i"))
 
 
+@proc
+def accumulate_total(n: size, x: f32[n], total: f32):
+    for i in seq(0, n):
+        total += x[i] * 2.0
+
+
+@proc
+def add_the_first(n: size, x: f32[n], y: f32[n + 1]):
+    for i in seq(0, n):
+        y[i + 1] += y[0] * x[i]
+
+
+def test_unfold_reduce_of_a_scalar_and_beside_a_read_of_another_element():
+    p = unfold_reduce(accumulate_total, accumulate_total.find("total += _"))
+    assert body(p) == ["    for i in seq(0, n):", "        total = total + x[i] * 2.0"]
+    assert_same_results(accumulate_total, p, {"n": 5})
+    # the element written, not the y[0] the right-hand side reads
+    p = unfold_reduce(add_the_first, add_the_first.find("y[_] += _"))
+    assert body(p) == [
+        "    for i in seq(0, n):",
+        "        y[i + 1] = y[i + 1] + y[0] * x[i]",
+    ]
+    assert_same_results(add_the_first, p, {"n": 5})
+
+
 def test_bind_and_set_expr_sets_precision_and_memory():
     p, (alloc, bound, reads) = bind_and_set_expr(
         accumulate, accumulate.find("x[_] * 2.0"), "f64", DRAM, rc=True
