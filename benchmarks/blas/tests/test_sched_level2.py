@@ -6,6 +6,8 @@ every variant through the C library against the oracle."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from exo2 import SchedulingError, proc
@@ -63,7 +65,7 @@ def test_columns_keeps_four_vectors_of_outputs_in_registers(machine):
     assert f"for iii in seq(0, m % {4 * lanes} % {lanes}):" in text  # the rest
 
 
-def test_triangle_vectorizes_rows_and_blocks_ascending_columns():
+def test_triangle_vectorizes_rows_and_jams_blocks_of_rows():
     lower = str(_scheduled("trmv", "strmv_lnn", AVX512))
     assert "avx512_fma_f32" in lower and "avx512_hsum_f32" in lower
     # the Trans variants update x by each row of A, forwards (lower) and
@@ -71,15 +73,22 @@ def test_triangle_vectorizes_rows_and_blocks_ascending_columns():
     for name in ("strmv_ltn", "strmv_utn"):
         trans = str(_scheduled("trmv", name, AVX512))
         assert "avx512_load_f32" in trans and "avx512_addmul_f32" in trans
-    # symv: the column part (A[j, i], rows ascending) in panels of 4
-    # vectors of rows, their sums in registers, below the diagonal block;
-    # the row part vectorized in each row
+    # symv: four rows in one pass along the columns right of their block,
+    # each row's dot product with x and update of y; y's vector staged
+    # across the four updates (stored once per vector); then a last row's
+    # pass. A is read along its rows only.
     symv = str(_scheduled("symv", "dsymv_u", AVX512))
-    assert "sums: f64[4, 8] @ AVX512" in symv and "for j in seq(0, 32 * io):" in symv
-    assert "avx512_hsum_element_f64" in symv  # a row's dot product into acc[ii]
-    # syr's rows are never empty: a masked last vector, no scalar rest
+    assert "for io in seq(0, n / 4):" in symv and "yj: f64[8] @ AVX512" in symv
+    assert symv.count("avx512_fma_f64(") == 4 + 1
+    assert symv.count("avx512_addmul_f64(") == 4 + 1
+    assert len(re.findall(r"avx512_store_f64\(\s*y\[", symv)) == 1 + 1
+    assert "A[j" not in symv
+    # syr: four rows jammed left of their block (the pass may be empty:
+    # whole vectors, then scalars), a last row's ending with a masked vector
     syr = str(_scheduled("syr", "ssyr_l", AVX512))
-    assert "avx512_store_mask_f32(" in syr and "for j in seq" not in syr
+    assert "for io in seq(0, n / 4):" in syr
+    assert len(re.findall(r"avx512_store_f32\(\s*A\[", syr)) == 4 + 1
+    assert syr.count("avx512_store_mask_f32(") == 1
 
 
 @pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
@@ -99,13 +108,15 @@ def test_scheduled_gemv_matches_the_naive_one_across_block_boundaries(trans):
 
 
 def _arguments(name, n, rng, dtype):
-    """Exact-tier arguments of the naive ger, syr2, symv, trmv or trsv. A
+    """Exact-tier arguments of the naive ger, syr, syr2, symv, trmv or trsv. A
     trsv triangle has a unit diagonal and entries in {-1, 0, 1}: the
     solution is integers below 2^n, exact in f64 for n <= 53."""
     if name == "ger":
         x, y = _ints(rng, n + 2, dtype), _ints(rng, n, dtype)
         return [n + 2, n, dtype(3), x, y, _ints(rng, (n + 2, n), dtype)]
     x, y, A = _ints(rng, n, dtype), _ints(rng, n, dtype), _ints(rng, (n, n), dtype)
+    if name == "syr":
+        return [n, dtype(3), x, A]
     if name == "syr2":
         return [n, dtype(3), x, y, A]
     if name == "symv":
@@ -119,12 +130,14 @@ def _arguments(name, n, rng, dtype):
 @pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
 @pytest.mark.parametrize(
     "name, variant",
-    [("ger", "sger"), ("syr2", "ssyr2_u"), ("symv", "ssymv_u"), ("symv", "ssymv_l"),
+    [("ger", "sger"), ("syr", "dsyr_l"), ("syr2", "ssyr2_u"), ("syr2", "dsyr2_l"),
+     ("symv", "ssymv_u"), ("symv", "ssymv_l"), ("symv", "dsymv_u"), ("symv", "dsymv_l"),
      ("trmv", "strmv_ltn"), ("trsv", "dtrsv_lnu"), ("trsv", "dtrsv_utu"),
      ("trsv", "dtrsv_utn")],
 )  # fmt: skip
 def test_scheduled_updates_and_solves_match_the_naive_ones(name, variant):
-    """Across the blocks: f32 panels of 32 rows, f64 ones of 16 (AVX2)."""
+    """Across the blocks of rows (4 in symv, syr and syr2) and vectors (8
+    f32, 4 f64 on AVX2), with every remainder."""
     v = _variant(name, variant, AVX2)
     naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()
     rng = np.random.default_rng(21)

@@ -1,26 +1,27 @@
 """`triangle`: the level-2 automation for a loop over the rows of a
-triangle (symv, syr, syr2, trmv, trsv), whose inner loops run over part of
-a row, with bounds that depend on the row (`for j in seq(i, n)`), so rows
-cannot be jammed as `rows` jams them.
+triangle (symv, syr, syr2, trmv, trsv), whose inner loop runs along part
+of a row, with bounds that depend on the row (`for j in seq(i, n)`), so
+rows cannot be jammed whole as `rows` jams them.
 
-- An inner loop along contiguous memory (a dot product with a row of A, or
-  an update of x or of a row of A) is vectorized in every row: an update
-  ending as the machine ends vector loops (whole vectors then scalars
-  where the row part may be empty), a dot product with whole vectors and
-  then scalars.
-- An inner loop down a column of A (`A[j, i]`: half of symv) is blocked
-  as `columns` blocks gemv's Trans form when the rows ascend: rows in
-  blocks of `r` vectors, the column loop cut at the block (`cut_loop`)
-  into a rectangular panel, which is jammed across the block with its
-  sums in registers (`accumulate_in_registers`), and a small triangle next
-  to the diagonal, left scalar. Descending rows (whose lanes would need
-  reversed loads) keep the scalar loop. (The Trans variants of trmv and
-  trsv read A along its rows: their sources update x by each row.)"""
+- Every inner loop along contiguous memory (a dot product with a row of
+  A, an update of a vector or of a row of A, or both: symv) is vectorized:
+  an update alone ending as the machine ends vector loops (whole vectors
+  then scalars where the row part may be empty), a loop with a dot
+  product with whole vectors and then scalars.
+- With `r > 1` (symv, syr, syr2: rows that do not read what the rows
+  before them write), rows in blocks of `r`: each row's loop is cut at the
+  block into the small triangle next to the diagonal (scalar, fewer than
+  `r` elements) and a panel of the columns outside the block, which the
+  `r` rows share; the panels are jammed into one pass (a vector of x or y
+  loaded once for `r` rows, `r` independent fused multiply-adds) and
+  vectorized. Where the rows all update one vector (symv's y[j]), its
+  element is staged in a register across the rows: loaded and stored once
+  per pass. The last `n % r` rows are vectorized one at a time.
+"""
 
 from __future__ import annotations
 
 from exo2.API_cursors import (
-    AllocCursor,
     AssignCursor,
     ForCursor,
     LiteralCursor,
@@ -32,17 +33,20 @@ from exo2.API_scheduling import (
     SchedulingError,
     cut_loop,
     divide_loop,
+    merge_writes,
+    reorder_stmts,
     shift_loop,
     simplify,
+    stage_mem,
     user_op,
 )
-from exo2.stdlib.inspection import get_symbols, lrn, nlr_stmts
+from exo2.stdlib.inspection import expr_to_string, get_symbols, lrn, nlr_stmts
 from exo2.stdlib.stdlib import (
-    accumulate_in_registers,
     interleave_outer_loop_with_inner_loop,
+    unroll_buffers,
 )
 
-from .level2 import OPS, reduces, vectorize_loop
+from .level2 import reduces, vectorize_loop
 
 
 def _accesses(proc, loop):
@@ -80,100 +84,117 @@ def outermost_loop(proc):
     return loops[0]
 
 
-def _down_a_column(proc, inner, row):
-    """Whether `inner` reads a column of A at the row `row` ascends along:
-    `A[j, i]`, with the iterator `j` of `inner` first and `i` itself last."""
-    name = inner.name()
-    return any(
-        len(a.idx()) == 2
-        and name in {str(v) for v in get_symbols(proc, a.idx()[0])}
-        and isinstance(a.idx()[1], ReadCursor)
-        and a.idx()[1].name() == row
-        for a in _accesses(proc, inner)
-    )
-
-
-def _column_panels(proc, loop, m, prec, r):
-    """Rows in blocks of `r` vectors; in each, the loop down a column cut
-    at the block into a panel of whole rows of the block and the triangle
-    next to the diagonal; the panel jammed across the block, its sums in
-    registers. Returns `(proc, blocks, rest)`, the loops over the blocks
-    and over the rows left."""
-    width = r * m.lanes[prec]
+def _row_panels(proc, loop, r):
+    """Rows in blocks of `r`, each row's loop cut at the block and the
+    panels jammed (module docstring). Returns `(proc, panel, rest)`: the
+    jammed loop and the loop over the last `n % r` rows."""
     name = loop.name()
-    column = next(
-        s
-        for s in loop.body()
-        if isinstance(s, ForCursor) and _down_a_column(proc, s, name)
+    row = next(
+        s for s in loop.body() if isinstance(s, ForCursor) and contiguous(proc, s)
     )
-    proc = divide_loop(proc, loop, width, [f"{name}o", f"{name}i"], tail="cut")
+    proc = divide_loop(proc, loop, r, [f"{name}o", f"{name}i"], tail="cut")
     proc = simplify(proc)
     blocks = proc.forward(loop)
-    column = proc.forward(column)
-    before = isinstance(column.lo(), LiteralCursor)  # seq(0, i): the panel first
-    at = f"{width} * {blocks.name()}" + ("" if before else f" + {width}")
-    proc = cut_loop(proc, column, at)
+    row = proc.forward(row)
+    before = isinstance(row.lo(), LiteralCursor)  # seq(0, i): the panel first
+    at = f"{r} * {blocks.name()}" + ("" if before else f" + {r}")
+    proc = cut_loop(proc, row, at)
     proc = simplify(proc)
+    row = proc.forward(row)  # the first part
+    panel = row if before else row.next()
     lanes = proc.forward(blocks).body()[0]
-    column = proc.forward(column)  # the first part
-    panel = column if before else column.next()
-    proc = interleave_outer_loop_with_inner_loop(
-        proc, lanes, panel, width, unroll=(False, False, False)
-    )
-    sums = next(s for s in proc.forward(blocks).body() if isinstance(s, AllocCursor))
-    proc = accumulate_in_registers(
-        proc, proc.forward(panel), f"{sums.name()}[0:{width}]", m.lanes[prec],
-        prec, m.memory, m.instructions(prec, OPS), name="sums",
-    )  # fmt: skip
-    blocks = proc.forward(blocks)
-    return proc, blocks, blocks.next()
+    proc = interleave_outer_loop_with_inner_loop(proc, lanes, panel, r)
+    proc = unroll_buffers(proc, proc.forward(blocks).body())
+    panel = proc.forward(panel)
+    if element := _shared_update(proc, panel):
+        proc = _stage_updates(proc, panel, element, f"{element.split('[')[0]}j")
+    return proc, proc.forward(panel), proc.forward(blocks).next()
+
+
+def _shared_update(proc, loop):
+    """The one element (`"y[j]"`) that several statements of `loop`'s body
+    update, or None."""
+    targets = [
+        f"{s.name()}[{expr_to_string(s.idx()[0])}]"
+        for s in loop.body()
+        if isinstance(s, ReduceCursor) and len(s.idx()) == 1
+    ]
+    repeated = {t for t in targets if targets.count(t) > 1}
+    return repeated.pop() if len(repeated) == 1 else None
+
+
+def _stage_updates(proc, loop, element, name):
+    """Stages `element` (`"y[j]"`) in the scalar `name` across the body of
+    `loop` and merges its updates into the load, one expression
+    (`yj = y[j] + a0 * b0 + a1 * b1 + ...`, summed in the order of the
+    statements): one vector load, a chain of fused multiply-adds and one
+    store per vector of the pass. (Left as reductions `yj += a0 * b0`, the
+    scalar would stop `vectorize`: `unfold_reduce` stages only elements of
+    arrays.)"""
+    proc = stage_mem(proc, proc.forward(loop).body(), element, name)
+    updates = [
+        s
+        for s in proc.forward(loop).body()
+        if isinstance(s, ReduceCursor) and s.name() == name
+    ]
+    for update in updates:
+        # the update moves up past the other rows' statements to the load
+        while not isinstance(proc.forward(update).prev(), AssignCursor):
+            proc = reorder_stmts(proc, proc.forward(update).prev().expand(0, 1))
+        proc = merge_writes(proc, proc.forward(update).prev().expand(0, 1))
+    return proc
+
+
+def _vectorize_row(proc, loop, m, prec, tail=None):
+    """Vectorizes `loop`, an inner loop along a row, with `tail`, or by
+    default: a dot product's row part may be empty (`seq(i + 1, n)`), with
+    no last vector to mask: whole vectors, then scalars; so may an
+    update's (the backward rows of upper Trans trmv, `seq(n - ii, n)`),
+    where the masked form is then refused."""
+    loop = proc.forward(loop)
+    if not (isinstance(loop.lo(), LiteralCursor) and loop.lo().value() == 0):
+        proc = shift_loop(proc, loop, 0)  # vectorize divides from 0
+    if tail is not None:
+        return vectorize_loop(proc, loop, m, prec, tail)[0]
+    tail = "cut" if reduces(proc, loop) else m.tail
+    try:
+        proc, _ = vectorize_loop(proc, loop, m, prec, tail)
+    except SchedulingError:
+        proc, _ = vectorize_loop(proc, loop, m, prec, "cut")
+    return proc
 
 
 @user_op
-def triangle(proc, loop, m, prec, r=4):
+def triangle(proc, loop, m, prec, r=1):
     """Schedules `loop` (a cursor, its iterator's name, or None for the
     proc's one outermost loop), a loop over rows, for machine `m` in
-    precision `prec`: a loop down a column of the ascending rows in panels
-    of `r` vectors of rows (`_column_panels`), then every loop that runs
-    along a row (`contiguous`) vectorized."""
+    precision `prec`: with `r > 1`, blocks of `r` rows jammed along the
+    columns outside the block (`_row_panels`); every loop that runs along
+    a row (`contiguous`) vectorized."""
     if loop is None:
         loop = outermost_loop(proc)
     elif isinstance(loop, str):
         loop = proc.find_loop(loop)
-    scopes, lanes = [loop], None
-    if any(
-        isinstance(s, ForCursor) and _down_a_column(proc, s, loop.name())
-        for s in loop.body()
-    ):
-        proc, blocks, rest = _column_panels(proc, loop, m, prec, r)
-        scopes, lanes = [blocks, rest], f"{loop.name()}i"
-    inner = [
+    rest = loop
+    if r > 1:
+        # a block's pass is empty beside the last (first) block: no masked
+        # last vector
+        proc, panel, rest = _row_panels(proc, loop, r)
+        proc = _vectorize_row(proc, panel, m, prec, "cut")
+    rows = [
         s
-        for scope in scopes
-        for s in nlr_stmts(proc, proc.forward(scope).body())
-        if isinstance(s, ForCursor) and s.name() != lanes and contiguous(proc, s)
-    ]
-    for row_loop in inner:
-        row_loop = proc.forward(row_loop)
-        if not (
-            isinstance(row_loop.lo(), LiteralCursor) and row_loop.lo().value() == 0
-        ):
-            proc = shift_loop(proc, row_loop, 0)  # vectorize divides from 0
-        # a dot product's row part may be empty (`seq(i + 1, n)`), with no
-        # last vector to mask: whole vectors, then scalars; so may an
-        # update's (the backward rows of upper Trans trmv, `seq(n - ii, n)`),
-        # where the masked form is then refused
-        tail = "cut" if reduces(proc, row_loop) else m.tail
-        try:
-            proc, _ = vectorize_loop(proc, row_loop, m, prec, tail)
-        except SchedulingError:
-            proc, _ = vectorize_loop(proc, row_loop, m, prec, "cut")
+        for s in nlr_stmts(proc, proc.forward(rest).body())
+        if isinstance(s, ForCursor) and contiguous(proc, s)
+    ]  # the small triangles of the blocks stay scalar
+    for row in rows:
+        proc = _vectorize_row(proc, row, m, prec)
     return proc
 
 
 def by_triangle(loop=None, **options):
     """The schedule `kernel(..., schedule=by_triangle())` names: `triangle`
-    of `loop` with the variant's machine and precision."""
+    of `loop` with the variant's machine and precision (`r=4`: blocks of
+    four rows jammed)."""
 
     def schedule(proc, v):
         return triangle(proc, loop, v.machine, v.prec, **options)

@@ -1,5 +1,7 @@
 """syr: the symmetric rank-1 update A <- alpha x x^T + A, on the `upper`
-(or lower) triangle only."""
+(or lower) triangle only. Each row scales x by alpha x[i] once (a scalar,
+as the reference BLAS does), the same product `(alpha x[i]) x[j]` that
+`alpha * x[i] * x[j]` rounds."""
 
 from __future__ import annotations
 
@@ -11,12 +13,14 @@ from ...sched import Uplo, by_triangle, kernel
 @proc
 def syr(n: size, upper: bool, alpha: R, x: [R][n], A: [R][n, n]):
     for i in seq(0, n):
+        xi: R
+        xi = alpha * x[i]
         if upper:
             for j in seq(i, n):
-                A[i, j] += alpha * x[i] * x[j]
+                A[i, j] += xi * x[j]
         else:
             for j in seq(0, i + 1):
-                A[i, j] += alpha * x[i] * x[j]
+                A[i, j] += xi * x[j]
 
 
-KERNEL = kernel(syr, axes=[Uplo()], schedule=by_triangle())
+KERNEL = kernel(syr, axes=[Uplo()], schedule=by_triangle(r=4))
