@@ -4,14 +4,13 @@
 
 #include "internal.h"
 
-#define EXO2BLAS_MAX_LANES 256
-
 #define T float
 #define WIN1 struct exo_win_1f32
 #define WIN1C struct exo_win_1f32c
 #define FN(x) cblas_s##x
 #define KN(x) KERNELS->s##x
 #define IAMAX cblas_isamax
+#define IAMAX_FIRST isamax_first
 #define IAMAX_K(x) isamax##x
 #define IAMAX_LANES isamax_lanes
 #include "level1.inc"
@@ -21,6 +20,7 @@
 #undef FN
 #undef KN
 #undef IAMAX
+#undef IAMAX_FIRST
 #undef IAMAX_K
 #undef IAMAX_LANES
 
@@ -30,6 +30,7 @@
 #define FN(x) cblas_d##x
 #define KN(x) KERNELS->d##x
 #define IAMAX cblas_idamax
+#define IAMAX_FIRST idamax_first
 #define IAMAX_K(x) idamax##x
 #define IAMAX_LANES idamax_lanes
 #include "level1.inc"

@@ -54,21 +54,38 @@ def test_mixed_precision_kernels_widen_on_load():
 
 
 def test_iamax_lanes_stay_in_index_order():
-    unit, _ = _scheduled("iamax", "isamax", AVX512, "BLOCKMAX")
-    # 64 lanes (16 x 4 vectors), kept in registers across the block loop
-    assert "m_lanes: f32[4, 16] @ AVX512" in unit
-    assert "avx512_select_f32" in unit
-    assert "hsum" not in unit  # no maximum reassociated
+    for attribute, variant in (
+        ("FIRST_MAX", "isamax"),
+        ("BLOCKMAX", "isamax_blockmax"),
+    ):
+        unit, _ = _scheduled("iamax", variant, AVX512, attribute)
+        # 64 lanes (16 x 4 vectors), kept in registers across the block loop
+        assert "m_lanes: f32[4, 16] @ AVX512" in unit
+        assert "avx512_select_f32" in unit
+        assert "hsum" not in unit  # no maximum reassociated
+
+
+def test_iamax_state_fits_the_registers():
+    # three vectors of state per vector of x: four side by side would
+    # spill AVX2's 16 registers, two do not
+    unit, _ = _scheduled("iamax", "isamax", AVX2, "FIRST_MAX")
+    for buffer in ("m", "row", "seen"):
+        assert f"{buffer}_lanes: f32[2, 8] @ AVX2" in unit
+
+
+def test_iamax_lanes_are_set_in_registers():
+    unit, _ = _scheduled("iamax", "isamax", AVX512, "FIRST_MAX")
+    # zeroed in the registers, never stored and loaded back
+    assert "avx512_zero_f32(m_lanes[laneo, 0:16])" in unit
+    assert "avx512_load_f32(m_lanes" not in unit
 
 
 def test_iamax_rest_of_a_block_runs_by_whole_vectors():
-    unit, _ = _scheduled("iamax", "isamax", AVX512, "BLOCKMAX")
+    unit, _ = _scheduled("iamax", "isamax", AVX512, "FIRST_MAX")
     # the lanes of the rest, `(ii + n / 64 * 64) % 64`, proven to be `ii`
     assert "for iio in seq(0, n % 64 / 16):" in unit
     assert "avx512_select_f32" in unit.split("for iio in seq(0, n % 64 / 16):")[1]
     assert "for iii in seq(0, n % 64 % 16):" in unit  # fewer than 16 left
-    # the lanes are set by vector stores, which the staging loads read
-    assert unit.index("avx512_zero_f32") < unit.index("m_lanes: f32[4, 16]")
 
 
 @proc

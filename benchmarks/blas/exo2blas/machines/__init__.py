@@ -64,10 +64,17 @@ class Machine:
         the AMD EPYC machine, more than seven scalar iterations."""
         return "cut_and_predicate" if self.masking else "cut"
 
+    def block_vectors(self):
+        """Vectors iamax's lane-blocked scan keeps side by side: each holds
+        three registers of state (maximum, row, rows seen) and needs about
+        two temporaries, so `interleave` where the registers hold them
+        (AVX-512's 32), fewer on AVX2's 16 (2: four spilled the state)."""
+        return min(self.interleave, (self.registers - 2) // 5)
+
     def block_lanes(self, prec):
-        """Lanes of iamax's lane-blocked scan: one per element of the
-        `interleave` vectors a level-1 loop keeps in flight."""
-        return self.lanes[prec] * self.interleave
+        """Lanes of iamax's lane-blocked scan: one per element of its
+        `block_vectors()` vectors."""
+        return self.lanes[prec] * self.block_vectors()
 
 
 AVX2 = Machine(

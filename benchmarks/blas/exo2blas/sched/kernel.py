@@ -12,7 +12,7 @@ more *cases*, each a public proc `exo2_<isa>_<variant>_<case>`:
   the kernel's beta-case parameter to 0 (C is written, never read), 1 (C
   is accumulated) and 2 (general beta); all are unit-strided and scheduled.
 - `UNIT` (trmm, trsm): one case, unit-strided and scheduled, no suffix.
-- `ANY` (iamax's `locate`): one case, `stride_any`, unscheduled.
+- `ANY`: one case, `stride_any`, unscheduled.
 - `Case("skinny")` (gemv, ger): a unit-strided case scheduled for a short
   dimension (benchmarks/blas/exo2blas/sched/skinny.py); the C layer calls
   it for the short shapes. `Case(..., only=((axis, letter), ...))` gives a
@@ -219,5 +219,5 @@ def kernel(
     `(None,)` keeps the source's explicit types. `name` is the variant
     name's template, `{p}` standing for the precision letter (default:
     `{p}` + the source's name). `counted=False` marks a helper kernel
-    (iamax's `locate`), not a BLAS variant of its own."""
+    (iamax's `blockmax`), not a BLAS variant of its own."""
     return Kernel(naive, axes, schedule, precisions, cases, name, counted)

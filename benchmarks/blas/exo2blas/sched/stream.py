@@ -129,35 +129,38 @@ def stream(proc, loop, m, prec, interleave=None, tail=None):
 def lanes(proc, loop, m, prec, buffers, interleave=None):
     """The level-1 automation of a specification already blocked by lanes
     (iamax): `loop` updates the `buffers`, each of `interleave` x vector
-    width elements, at `i % width`. Dividing the loop by that width makes
-    each element of a buffer one lane; the buffers are staged into vector
-    registers around the loop over blocks, which is vectorized with the
-    loop over lanes inside (an interchange, no reassociation). The rest of
-    a block is vectorized by whole vectors, its last few elements scalar;
-    the loops before `loop` that set the buffers, by whole vectors too."""
+    width elements, at `i % width`, after loops that set every element of
+    them. Dividing the loop by that width makes each element of a buffer
+    one lane; the buffers are staged into vector registers around the
+    setting loops and the loop over blocks (set in registers, never loaded:
+    a store into memory then a load back costs more than the loop at small
+    n), and both are vectorized, the loop over lanes inside the loop over
+    blocks (an interchange, no reassociation). The rest of a block is
+    vectorized by whole vectors, its last few elements scalar."""
     if isinstance(loop, str):
         loop = proc.find_loop(loop)
     factor = m.interleave if interleave is None else interleave
     width = m.lanes[prec] * factor
     name = loop.name()
-    # the loops setting the buffers first, by whole vectors (the vector loads
-    # staging the buffers then read what vector stores wrote)
-    for init in [s for s in proc.body() if isinstance(s, ForCursor)]:
-        if init.name() != name:
-            proc, _ = _vectorize(proc, init, m, prec, "perfect")
     proc = divide_loop(proc, loop, width, [f"{name}o", f"{name}i"], tail="cut")
     blocks = proc.forward(loop)
     rest = blocks.next()
-    copies = []  # into and out of the registers
+    inits = [s for s in proc.body() if isinstance(s, ForCursor)]
+    inits = inits[: inits.index(blocks)]
+    copies = []  # out of the registers
     for buffer in buffers:
-        proc = stage_mem(proc, blocks, f"{buffer}[0:{width}]", f"{buffer}_lanes")
+        first = proc.forward(inits[0])
+        staged = first.expand(0, _distance(proc, first, blocks))
+        proc = stage_mem(proc, staged, f"{buffer}[0:{width}]", f"{buffer}_lanes")
         blocks = proc.forward(blocks)
-        copies += [blocks.prev(), blocks.next()]
+        copies.append(blocks.next())
     proc = simplify(proc)
     for buffer in buffers:
         alloc = proc.find_alloc_or_arg(f"{buffer}_lanes")
         proc = divide_dim(proc, alloc, 0, m.lanes[prec])
         proc = set_memory(proc, alloc, m.memory)
+    for init in inits:
+        proc, _ = _vectorize(proc, init, m, prec, "perfect")
     for copy in copies:
         proc, _ = _vectorize(proc, copy, m, prec, "perfect")
     proc, (vectors,) = _vectorize(
@@ -165,6 +168,14 @@ def lanes(proc, loop, m, prec, buffers, interleave=None):
     )
     proc = interleave_loop(proc, vectors)
     return _vectorize_rest(proc, rest, m, prec)
+
+
+def _distance(proc, first, last):
+    """How many statements follow `first` up to `last`, in one block."""
+    count, s = 0, first
+    while s != last:
+        s, count = s.next(), count + 1
+    return count
 
 
 def _vectorize_rest(proc, rest, m, prec):
@@ -192,7 +203,8 @@ def by_lanes(*buffers, loop="i"):
     schedule=by_lanes("m"))`)."""
 
     def schedule(proc, v):
-        return lanes(proc, loop, v.machine, v.prec, buffers)
+        m = v.machine
+        return lanes(proc, loop, m, v.prec, buffers, interleave=m.block_vectors())
 
     return schedule
 

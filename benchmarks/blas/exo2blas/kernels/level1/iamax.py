@@ -1,17 +1,23 @@
 """iamax: the first index of the largest |x_i|, as two kernels whose
 specification is already lane-blocked, so that no maximum is reassociated.
 
-The C layer (benchmarks/blas/capi/level1.inc) cuts x into blocks of
-BLOCK elements (the last one partial). `blockmax` computes per block the
-maximum of |x| over each lane of elements `i mod lanes` (`lanes` = vector
-width x interleave, fixed per machine when the proc is generated), each
-lane scanned in index order by `m = select(m, a, a, m)` (strictly larger
-wins, so ties keep the first). The C layer finds the first block holding
-the global maximum; `locate` rescans that block and counts, per lane, the
-elements before the lane's first element equal to the maximum (counts are
-exact in R: BLOCK <= 2^24). The index is the block's offset plus the
-smallest `count x lanes + lane` over the lanes holding the maximum.
-NaN inputs are outside the contract.
+Both scan each lane of elements `i mod lanes` (`lanes` = vector width x
+the vectors side by side, fixed per machine when the proc is generated) in
+index order, replacing the lane's maximum `m` of |x| only by a strictly
+larger one (ties keep the first):
+
+- `first_max` also records `row`, the lane's row (`i / lanes`) where its
+  maximum was last replaced, counting the rows it has read in `seen` (a
+  row number in R, as an index cannot be a value; exact in R: n <= BLOCK).
+  The first index of the largest maximum is the smallest
+  `row x lanes + lane` over the lanes holding it: one pass, no rescan.
+- `blockmax` records only the maxima, for less work per element.
+
+The C layer (benchmarks/blas/capi/level1.inc) calls `first_max` on x when
+n <= BLOCK; longer vectors get `blockmax` per block of BLOCK elements
+(the last one partial), then `first_max` on the first block holding the
+largest maximum. NaN never replaces a maximum (a NaN-only x gives 0); NaN
+inputs are outside the contract.
 """
 
 from __future__ import annotations
@@ -24,9 +30,35 @@ from ...sched import by_lanes, kernel
 BLOCK = 4096
 
 
+def first_max(lanes):
+    @proc
+    def iamax(n: size, x: [R][n], m: R[lanes], row: R[lanes], seen: R[lanes]):
+        assert n <= BLOCK
+        for lane in seq(0, lanes):
+            m[lane] = 0.0
+            row[lane] = 0.0
+            seen[lane] = 0.0
+        for i in seq(0, n):
+            row[i % lanes] = select(
+                m[i % lanes],
+                select(0.0, x[i], x[i], -x[i]),
+                seen[i % lanes],
+                row[i % lanes],
+            )
+            m[i % lanes] = select(
+                m[i % lanes],
+                select(0.0, x[i], x[i], -x[i]),
+                select(0.0, x[i], x[i], -x[i]),
+                m[i % lanes],
+            )
+            seen[i % lanes] += 1.0
+
+    return iamax
+
+
 def blockmax(lanes):
     @proc
-    def iamax(n: size, x: [R][n], m: R[lanes]):
+    def iamax_blockmax(n: size, x: [R][n], m: R[lanes]):
         assert n <= BLOCK
         for lane in seq(0, lanes):
             m[lane] = 0.0
@@ -38,26 +70,10 @@ def blockmax(lanes):
                 m[i % lanes],
             )
 
-    return iamax
+    return iamax_blockmax
 
 
-def locate(lanes):
-    @proc
-    def iamax_locate(n: size, x: [R][n], mx: R, count: R[lanes], found: R[lanes]):
-        assert n <= BLOCK
-        for lane in seq(0, lanes):
-            count[lane] = 0.0
-            found[lane] = 0.0
-        for i in seq(0, n):
-            found[i % lanes] = select(
-                select(0.0, x[i], x[i], -x[i]), mx, found[i % lanes], 1.0
-            )
-            count[i % lanes] += select(found[i % lanes], 0.5, 1.0, 0.0)
-
-    return iamax_locate
-
-
-BLOCKMAX = kernel(blockmax, name="i{p}amax", schedule=by_lanes("m"))
-LOCATE = kernel(
-    locate, name="i{p}amax_locate", counted=False, schedule=by_lanes("count", "found")
+FIRST_MAX = kernel(first_max, name="i{p}amax", schedule=by_lanes("m", "row", "seen"))
+BLOCKMAX = kernel(
+    blockmax, name="i{p}amax_blockmax", counted=False, schedule=by_lanes("m")
 )
