@@ -53,6 +53,8 @@ const Type kError(TypeKind::Error);
 class TypeChecker final : public StmtFunctor<Stmt()>,
                           public ExprFunctor<Expr(Context)> {
  public:
+  explicit TypeChecker(ControlProducts products) : products_(products) {}
+
   Proc check(const Proc& p) {
     std::vector<FnArg> args;
     for (const FnArg& a : p->args) {
@@ -92,6 +94,7 @@ class TypeChecker final : public StmtFunctor<Stmt()>,
   std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
 
  private:
+  ControlProducts products_;
   std::unordered_map<Sym, Type> env_;
   std::vector<Diagnostic> diagnostics_;
   // Location of the statement being checked, for malformed (null) children.
@@ -692,10 +695,14 @@ class TypeChecker final : public StmtFunctor<Stmt()>,
       case BinOpKind::Mul:
         if (lt.kind() == TypeKind::Int) return rt;
         if (rt.kind() == TypeKind::Int) return lt;
-        error(b.srcinfo,
-              "cannot multiply two non-constant indexing/sizing expressions, "
-              "since the result would be non-affine");
-        return kError;
+        if (products_ == ControlProducts::Refused) {
+          error(b.srcinfo,
+                "cannot multiply two non-constant indexing/sizing "
+                "expressions, since the result would be non-affine");
+          return kError;
+        }
+        // A product is typed as the sum of the two would be.
+        [[fallthrough]];
       default:  // + and -
         if (lt.kind() == TypeKind::Index || rt.kind() == TypeKind::Index)
           return Type(TypeKind::Index);
@@ -1101,8 +1108,8 @@ void check_config_writes(const Proc& p, std::vector<Diagnostic>& out) {
 
 }  // namespace
 
-Proc typecheck(const Proc& untyped) {
-  TypeChecker checker;
+Proc typecheck(const Proc& untyped, ControlProducts products) {
+  TypeChecker checker(products);
   Proc typed = checker.check(untyped);
   std::vector<Diagnostic>& diagnostics = checker.diagnostics();
   check_config_writes(typed, diagnostics);
@@ -1114,7 +1121,7 @@ Proc typecheck(const Proc& untyped) {
 
 Expr typecheck_expr(const Expr& untyped,
                     const std::unordered_map<Sym, Type>& env) {
-  TypeChecker checker;
+  TypeChecker checker(ControlProducts::Allowed);
   Expr typed = checker.check_in_env(untyped, env);
   if (!checker.diagnostics().empty())
     throw typecheck_error(std::move(checker.diagnostics()));

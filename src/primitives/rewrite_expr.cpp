@@ -42,16 +42,16 @@ cursors::EditResult rewrite_expr(const Proc& proc,
                                          print_expr(new_expr))});
   cursors::EditResult result = cursors::replace_expr(proc, expr, new_expr);
   // Equal values are not enough: the new expression must also fit where it
-  // goes (a divisor stays a literal, a product stays affine), as the
-  // typechecker requires of every kernel. Only problems the rewrite causes
-  // count: a procedure a primitive made may already have some the frontend
-  // would refuse (bind_config's config write reading a loop iterator).
+  // goes (a divisor stays a literal), as the typechecker requires of
+  // scheduled code. Only problems the rewrite causes count: a procedure a
+  // primitive made may already have some the frontend would refuse
+  // (bind_config's config write reading a loop iterator).
   try {
-    typecheck(result.proc);
+    typecheck(result.proc, ControlProducts::Allowed);
   } catch (const CheckError& e) {
     std::set<std::string> before;
     try {
-      typecheck(proc);
+      typecheck(proc, ControlProducts::Allowed);
     } catch (const CheckError& old) {
       for (const Diagnostic& d : old.diagnostics()) before.insert(d.str());
     }

@@ -220,6 +220,23 @@ TEST_F(Typecheck, RejectsNonAffineMultiply) {
             "since the result would be non-affine");
 }
 
+// Scheduled code may multiply control values (a primitive's new
+// expression, or a whole proc checked as scheduled code); the product is
+// typed as the sum of the two would be.
+TEST_F(Typecheck, ScheduledCodeMayMultiplyControlValues) {
+  const Expr sizes = typecheck_expr(bin(BinOpKind::Mul, var(n), var(m)),
+                                    {{n, kSize}, {m, kSize}});
+  EXPECT_EQ(sizes->type.kind(), TypeKind::Size);
+  const Expr index = typecheck_expr(bin(BinOpKind::Mul, var(i), var(m)),
+                                    {{i, kIndex}, {m, kSize}});
+  EXPECT_EQ(index->type.kind(), TypeKind::Index);
+  Proc p = typecheck(
+      in_loop({make_assign(v, {}, {bin(BinOpKind::Mul, var(i), var(i))},
+                           flt(0.0), at(3))}),
+      ControlProducts::Allowed);
+  EXPECT_EQ(loop_stmt(p)->as<Assign>().idx[0]->type.kind(), TypeKind::Index);
+}
+
 TEST_F(Typecheck, RejectsDivisionByNonConstant) {
   Proc p = in_loop({make_assign(v, {}, {bin(BinOpKind::Div, var(i), var(n))},
                                 flt(0.0), at(3))});

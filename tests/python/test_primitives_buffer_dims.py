@@ -15,6 +15,8 @@ from exo2.stdlib.scheduling import (
     autolift_alloc,
     divide_dim,
     expand_dim,
+    fission,
+    lift_alloc,
     mult_dim,
     rearrange_dim,
     resize_dim,
@@ -382,6 +384,72 @@ def test_expand_dim_refusals():
         "expand_dim: Cannot expand a because buffer is passed as an argument"
     )
     assert "declare the parameter as a window" in str(e.value)
+
+
+# A value per element of an n x m grid, computed into a scalar and used at once.
+@proc
+def shifted_squares(n: size, m: size, x: f32[n, m], y: f32[n, m]):
+    for i in seq(0, n):
+        for j in seq(0, m):
+            t: f32
+            t = x[i, j] * x[i, j]
+            y[i, j] = t + 1.0
+
+
+def test_expand_dim_with_a_product_flattens_a_grid_into_one_dimension():
+    # One flat buffer of n * m elements, row-major: the checker proves the
+    # nonlinear bound i * m + j < n * m, and fission after lifting proves
+    # that distinct (i, j) never share an element ((i' - i) * m != j - j').
+    p = expand_dim(shifted_squares, "t", "n * m", "i * m + j")
+    assert "t: f32[n * m] @ DRAM" in str(p)
+    assert "t[i * m + j] = x[i, j] * x[i, j]" in str(p)
+    p = lift_alloc(p, "t", n_lifts=2)
+    p = fission(p, p.find("t[_] = _").after(), n_lifts=2)
+    p = simplify(p)
+    assert body_text(p) == (
+        "    t: f32[n * m] @ DRAM\n"
+        "    for i in seq(0, n):\n"
+        "        for j in seq(0, m):\n"
+        "            t[i * m + j] = x[i, j] * x[i, j]\n"
+        "    for i in seq(0, n):\n"
+        "        for j in seq(0, m):\n"
+        "            y[i, j] = t[i * m + j] + 1.0"
+    )
+    # simplify normalises the factors of a product and keeps it.
+    q = expand_dim(shifted_squares, "t", "(n + 1) * (1 + m)", "i * m + j")
+    assert "t: f32[(n + 1) * (1 + m)] @ DRAM" in str(q)
+    assert "t: f32[(1 + n) * (1 + m)] @ DRAM" in str(simplify(q))
+    assert_same_results(shifted_squares, simplify(q), {"n": 3, "m": 4})
+    for sizes in (
+        {"n": 1, "m": 1},
+        {"n": 1, "m": 7},
+        {"n": 5, "m": 1},
+        {"n": 7, "m": 13},
+    ):
+        assert_same_results(shifted_squares, p, sizes)
+
+
+def test_expand_dim_refuses_a_product_index_or_shape_that_does_not_fit():
+    # One past the last element.
+    assert (
+        refusal(expand_dim, shifted_squares, "t", "n * m", "i * m + j + 1")
+        == "The buffer t is accessed out-of-bounds"
+    )
+    # Rows of n elements where there are m of them: out of bounds once m > n.
+    assert (
+        refusal(expand_dim, shifted_squares, "t", "n * m", "i * n + j")
+        == "The buffer t is accessed out-of-bounds"
+    )
+    # Too small a shape (m - 1 elements short), and one that is empty when
+    # n = m = 1.
+    assert (
+        refusal(expand_dim, shifted_squares, "t", "(n - 1) * m + 1", "i * m + j")
+        == "The buffer t is accessed out-of-bounds"
+    )
+    assert (
+        refusal(expand_dim, shifted_squares, "t", "n * m - 1", "0")
+        == "The expression n * m - 1 is not guaranteed to be greater than 0."
+    )
 
 
 # ---- rearrange_dim -------------------------------------------------------------

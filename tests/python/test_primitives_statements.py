@@ -204,6 +204,23 @@ def test_rewrite_expr_needs_an_equivalent_expression():
     )
 
 
+def test_rewrite_expr_may_write_an_index_as_a_product():
+    # As every new expression, a rewritten index may multiply control values;
+    # its equivalence is a nonlinear query.
+    @proc
+    def grid(n: size, m: size, x: f32[n, m], y: f32[n, m]):
+        for i in seq(0, n):
+            for j in seq(0, m):
+                y[i, j] = x[i, j]
+
+    idx = grid.find("y[_] = _").rhs().idx()[1]
+    p = rewrite_expr(grid, idx, "(i + 1) * m - i * m + j - m")
+    assert "y[i, j] = x[i, (i + 1) * m - i * m + j - m]" in str(p)
+    assert_same_results(grid, p, {"n": 3, "m": 5})
+    with pytest.raises(SchedulingError, match="Expressions are not equivalent"):
+        rewrite_expr(grid, idx, "i * m + j - i * n")
+
+
 def test_rewrite_expr_proves_data_identities_in_real_arithmetic():
     """Found by the differential run against Exo: a data expression rewritten
     into an equal one (in real arithmetic, as Exo proves it) was refused."""
