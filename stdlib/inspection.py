@@ -8,6 +8,8 @@ procedure may be passed. `InvalidCursor()` as a scope means "the whole
 procedure".
 """
 
+import functools
+
 # Exo's exo.stdlib.inspection has no __all__: `import *` of it also gives what it
 # imports (DRAM, AVX2, cursor classes, ...), which Exo programs rely on;
 # so does this module (docs/migrating-from-exo.md).
@@ -78,45 +80,66 @@ def _forward_scope(proc, scope):
     return proc.forward(scope)
 
 
+def _window_bounds(expr):
+    # intervals contribute their two bounds, in order
+    return [
+        bound for w in expr.idx() for bound in (w if isinstance(w, tuple) else (w,))
+    ]
+
+
+def _if_children(stmt):
+    orelse = stmt.orelse()
+    return [stmt.cond(), *stmt.body(), *(orelse if orelse else ())]
+
+
+def _no_children(node):
+    return []
+
+
+# The direct children of each kind of node, by class (a subclass takes its
+# nearest listed base: `_children_function`). `with` blocks, frees and
+# syncs have no public accessors for their parts.
+_CHILDREN_OF = {
+    # expressions
+    ReadCursor: lambda e: list(e.idx()),
+    WindowExprCursor: _window_bounds,
+    UnaryMinusCursor: lambda e: [e.arg()],
+    BinaryOpCursor: lambda e: [e.lhs(), e.rhs()],
+    ExternFunctionCursor: lambda e: list(e.args()),
+    LiteralCursor: _no_children,
+    ReadConfigCursor: _no_children,
+    StrideExprCursor: _no_children,
+    # statements
+    AllocCursor: lambda s: list(s.shape()) if s.is_tensor() else [],
+    AssignCursor: lambda s: [*s.idx(), s.rhs()],
+    ReduceCursor: lambda s: [*s.idx(), s.rhs()],
+    ForCursor: lambda s: [s.lo(), s.hi(), *s.body()],
+    IfCursor: _if_children,
+    CallCursor: lambda s: list(s.args()),
+    WindowStmtCursor: lambda s: [s.winexpr()],
+    AssignConfigCursor: lambda s: [s.rhs()],
+    PassCursor: _no_children,
+    # lists and parameters
+    ExprListCursor: list,
+    BlockCursor: list,
+    list: list,
+    tuple: list,
+    ArgCursor: lambda a: list(a.shape()) if a.is_tensor() else [],
+}
+
+
+@functools.cache
+def _children_function(cls):
+    for base in cls.__mro__:
+        if base in _CHILDREN_OF:
+            return _CHILDREN_OF[base]
+    return None
+
+
 def _expr_children(expr):
-    if isinstance(expr, ReadCursor):
-        return list(expr.idx())
-    if isinstance(expr, WindowExprCursor):
-        # intervals contribute their two bounds, in order
-        return [
-            bound for w in expr.idx() for bound in (w if isinstance(w, tuple) else (w,))
-        ]
-    if isinstance(expr, UnaryMinusCursor):
-        return [expr.arg()]
-    if isinstance(expr, BinaryOpCursor):
-        return [expr.lhs(), expr.rhs()]
-    if isinstance(expr, ExternFunctionCursor):
-        return list(expr.args())
-    if isinstance(expr, (LiteralCursor, ReadConfigCursor, StrideExprCursor)):
-        return []
-    raise SchedulingError(f"Got an instance of {type(expr)} which is unsupported.")
-
-
-def _stmt_children(stmt):
-    if isinstance(stmt, AllocCursor):
-        return list(stmt.shape()) if stmt.is_tensor() else []
-    if isinstance(stmt, (AssignCursor, ReduceCursor)):
-        return [*stmt.idx(), stmt.rhs()]
-    if isinstance(stmt, ForCursor):
-        return [stmt.lo(), stmt.hi(), *stmt.body()]
-    if isinstance(stmt, IfCursor):
-        orelse = stmt.orelse()
-        return [stmt.cond(), *stmt.body(), *(orelse if orelse else ())]
-    if isinstance(stmt, CallCursor):
-        return list(stmt.args())
-    if isinstance(stmt, WindowStmtCursor):
-        return [stmt.winexpr()]
-    if isinstance(stmt, AssignConfigCursor):
-        return [stmt.rhs()]
-    if isinstance(stmt, PassCursor):
-        return []
-    # `with` blocks, frees and syncs have no public accessors for their parts
-    raise SchedulingError(f"Got an instance of {type(stmt)} which is unsupported.")
+    if not isinstance(expr, ExprCursor):
+        raise SchedulingError(f"Got an instance of {type(expr)} which is unsupported.")
+    return _children(None, expr)
 
 
 def _children(proc, node):
@@ -124,15 +147,10 @@ def _children(proc, node):
     forwarded."""
     if isinstance(node, InvalidCursor):
         return [*proc.args(), proc.body()]
-    if isinstance(node, (ExprListCursor, BlockCursor, list, tuple)):
-        return list(node)
-    if isinstance(node, ArgCursor):
-        return list(node.shape()) if node.is_tensor() else []
-    if isinstance(node, ExprCursor):
-        return _expr_children(node)
-    if isinstance(node, StmtCursor):
-        return _stmt_children(node)
-    raise SchedulingError(f"Got an instance of {type(node)} which is unsupported.")
+    children_of = _children_function(type(node))
+    if children_of is None:
+        raise SchedulingError(f"Got an instance of {type(node)} which is unsupported.")
+    return children_of(node)
 
 
 @user_op

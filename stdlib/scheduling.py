@@ -86,7 +86,7 @@ class MemoryError(Exception):  # noqa: A001 (Exo's name)
 def call_site_mem_aware_replace(proc, block_cursor, subproc, quiet=False):
     """`replace`, then checks that the new call passes arguments in memories
     its callee accepts (`check_call_mem_types`)."""
-    proc = replace(proc, block_cursor, subproc, quiet=quiet)
+    proc = replace(proc, block_cursor, subproc, quiet)
     check = __getattr__("check_call_mem_types")
     if not check(proc.forward(block_cursor)[0]):
         raise MemoryError(
@@ -104,6 +104,14 @@ _FIRST_STMT_PATTERNS = {
 }
 
 
+def _candidates(proc, pattern):
+    """The statements matching `pattern` in `proc`, in order (none: [])."""
+    try:
+        return proc.find(pattern, many=True)
+    except SchedulingError:
+        return []
+
+
 def _replace_helper(proc, subprocs, mem_aware, once):
     if not isinstance(subprocs, list):
         subprocs = [subprocs]
@@ -116,26 +124,26 @@ def _replace_helper(proc, subprocs, mem_aware, once):
         pattern = _FIRST_STMT_PATTERNS.get(type(body[0]))
         if pattern is None:
             continue
+        # Candidate i is the i-th match of the pattern; a failed candidate
+        # stays, and after a replacement the list is found again (the
+        # candidate became a call: the i-th match is now the next one).
+        candidates = _candidates(proc, pattern)
         i = 0
-        while True:
-            try:
-                first = proc.find(f"{pattern} #{i}")
-            except SchedulingError:
-                break  # no candidate left
-            block = first.expand(0, len(body) - 1)
+        while i < len(candidates):
+            block = candidates[i].expand(0, len(body) - 1)
             try:
                 if len(block) != len(body):
                     raise UnificationError("the block is shorter than the body")
                 if mem_aware:
-                    proc = call_site_mem_aware_replace(proc, block, subproc, quiet=True)
+                    proc = call_site_mem_aware_replace(proc, block, subproc, True)
                 else:
-                    proc = replace(proc, block, subproc, quiet=True)
+                    proc = replace(proc, block, subproc, True)
             except (UnificationError, MemoryError, SchedulingError):
                 i += 1  # this candidate stays; try the next one
                 continue
-            # the candidate became a call: `#i` now names the next one
             if once:
                 break
+            candidates = _candidates(proc, pattern)
     return proc
 
 

@@ -688,7 +688,7 @@ def find(scope, proc, pattern, many):
     text, match_no = split_match_no(pattern)
     if match_no is None and not many:
         match_no = 0
-    description = parse_pattern(text, _caller_scope())
+    description = parse_pattern(text, _caller_scope)
     cursors = []
     for impl in scope.find(description, match_no):
         if impl.kind() == "Block" and len(range(*impl.block_range())) == 1:

@@ -29,20 +29,28 @@ class ExoType(Enum):
     Barrier = auto()
 
     def is_indexable(self):
-        return self in (ExoType.Index, ExoType.Size, ExoType.Int, ExoType.Stride)
+        return self in _INDEXABLE
 
     def is_numeric(self):
-        return self in (
-            ExoType.F16,
-            ExoType.BF16,
-            ExoType.F32,
-            ExoType.F64,
-            ExoType.I8,
-            ExoType.UI8,
-            ExoType.UI16,
-            ExoType.I32,
-            ExoType.R,
-        )
+        return self in _NUMERIC
 
     def is_bool(self):
         return self == ExoType.Bool
+
+
+# Looking members up in sets: `ExoType.F16` is a slow class attribute lookup,
+# and these run for every argument a scheduling library inspects.
+_INDEXABLE = frozenset({ExoType.Index, ExoType.Size, ExoType.Int, ExoType.Stride})
+_NUMERIC = frozenset(
+    {
+        ExoType.F16,
+        ExoType.BF16,
+        ExoType.F32,
+        ExoType.F64,
+        ExoType.I8,
+        ExoType.UI8,
+        ExoType.UI16,
+        ExoType.I32,
+        ExoType.R,
+    }
+)

@@ -33,27 +33,30 @@ def checked(fn):
     def expected():
         return _resolved_annotations(fn, signature)
 
-    bind = positional_binder(signature)
+    bind = argument_binder(signature)
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        arguments = None if kwargs else bind(args)
+        arguments = bind(args, kwargs)
         if arguments is None:
             try:
                 arguments = signature.bind(*args, **kwargs).arguments.items()
             except TypeError as e:
                 raise TypeError(f"{name}: {e}") from None
+        annotations = expected()
         for arg_name, value in arguments:
-            if arg_name not in expected():
+            entry = annotations.get(arg_name)
+            if entry is None:
                 continue
-            kinds, message = expected()[arg_name]
-            where = f"argument {positions[arg_name]}, '{arg_name}' to {name}"
+            kinds, message = entry
             if not _is_instance(value, kinds):
+                where = f"argument {positions[arg_name]}, '{arg_name}' to {name}"
                 raise TypeError(
                     message
                     or f"{where}: expected {_describe(kinds)}, not {type(value)}"
                 )
             if _is_int(value) and value not in CONTROL_INTS:
+                where = f"argument {positions[arg_name]}, '{arg_name}' to {name}"
                 raise TypeError(
                     f"{where}: expected an int in [-2**31, 2**31), not {value}"
                 )
@@ -62,23 +65,48 @@ def checked(fn):
     return wrapper
 
 
-def positional_binder(signature, defaults=False):
-    """A function binding a tuple of positional arguments as
-    `signature.bind(*args).arguments.items()` does (with `defaults`, after
-    `apply_defaults()`), without its cost on every call (the functions
-    wrapped run for each cursor step): `(name, value)` pairs, or None where
-    the arguments need `signature.bind` itself (too few or too many, or
+def argument_binder(signature, defaults=False):
+    """A function binding positional and keyword arguments as
+    `signature.bind(*args, **kwargs).arguments.items()` does (with
+    `defaults`, after `apply_defaults()`), without its cost on every call
+    (the functions wrapped run for each cursor step): `(name, value)` pairs
+    in parameter order, or None where the arguments need `signature.bind`
+    itself (too few or too many, an unknown or repeated keyword, or
     parameters that are not plain positional ones)."""
     params = list(signature.parameters.values())
     plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     if any(p.kind not in plain for p in params):
-        return lambda args: None
+        return lambda args, kwargs=None: None
     names = [p.name for p in params]
+    keywords = {
+        p.name: k
+        for k, p in enumerate(params)
+        if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    }
     required = sum(1 for p in params if p.default is p.empty)
     tail = tuple(p.default for p in params[required:])
+    missing = object()
 
-    def bind(args):
-        if not required <= len(args) <= len(names):
+    def bind(args, kwargs=None):
+        if len(args) > len(names):
+            return None
+        if kwargs:
+            values = [*args, *[missing] * (len(names) - len(args))]
+            for name, value in kwargs.items():
+                k = keywords.get(name, -1)
+                if k < len(args):  # unknown, positional-only or given twice
+                    return None
+                values[k] = value
+            if any(v is missing for v in values[:required]):
+                return None
+            pairs = zip(names, values, strict=True)
+            if defaults:
+                return [
+                    (n, tail[k - required] if v is missing else v)
+                    for k, (n, v) in enumerate(pairs)
+                ]
+            return [(n, v) for n, v in pairs if v is not missing]
+        if not required <= len(args):
             return None
         if defaults:
             args = args + tail[len(args) - required :]

@@ -59,15 +59,21 @@ _CALLED_NAME = re.compile(r"(\w+)\s*\(")
 
 def parse_pattern(text, scope):
     """The description of a pattern (without its `#n`). `scope` maps the
-    caller's names, for unquotes and for telling extern calls apart."""
+    caller's names, for unquotes and for telling extern calls apart; it may
+    be a function returning that mapping, called only for a pattern with an
+    unquote or a call (finding the caller's frame costs more than parsing)."""
     if "{" in text:
-        return _PatternParser(text, scope).parse()
-    externs = frozenset(
-        name
-        for name in _CALLED_NAME.findall(text)
-        if isinstance(scope.get(name), Extern)
-    )
+        return _PatternParser(text, _mapping(scope)).parse()
+    called = _CALLED_NAME.findall(text)
+    if not called:
+        return _parse_cached(text, frozenset())
+    scope = _mapping(scope)
+    externs = frozenset(name for name in called if isinstance(scope.get(name), Extern))
     return _parse_cached(text, externs)
+
+
+def _mapping(scope):
+    return scope() if callable(scope) else scope
 
 
 @functools.lru_cache(maxsize=1024)

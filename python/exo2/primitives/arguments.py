@@ -16,7 +16,7 @@ import re
 from .. import API_cursors as PC
 from .. import _core
 from ..API import Procedure
-from ..api_arguments import CONTROL_INTS, positional_binder
+from ..api_arguments import CONTROL_INTS, argument_binder
 from ..errors import KernelCheckError, SchedulingError
 from ..frontend.parse_fragment import ParseFragmentError
 from . import operation_stack
@@ -406,12 +406,12 @@ def sched_op(arg_procs):
         ):
             processor.setdata(i, name, op.__name__)
 
-        bind = positional_binder(signature, defaults=True)
+        bind = argument_binder(signature, defaults=True)
 
         @functools.wraps(op)
         def wrapper(*args, **kwargs):
             site = operation_stack.call_site()
-            arguments = None if kwargs else bind(args)
+            arguments = bind(args, kwargs)
             if arguments is None:
                 try:
                     bound = signature.bind(*args, **kwargs)
