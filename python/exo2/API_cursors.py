@@ -20,6 +20,7 @@ from .core.internal_cursors import GapType, InvalidCursorError
 from .core.printing import format_proc_text
 from .errors import SchedulingError
 from .frontend.pattern_match import parse_pattern, split_match_no
+from .frontend.source import code_path
 
 __all__ = [
     "Cursor",
@@ -671,7 +672,7 @@ def _caller_scope():
     frame = inspect.currentframe()
     try:
         while frame is not None:
-            path = os.path.abspath(frame.f_code.co_filename)
+            path = code_path(frame.f_code)
             if not path.startswith(_PACKAGE_DIR) or path.startswith(_STDLIB_DIR):
                 return {**frame.f_globals, **frame.f_locals}
             frame = frame.f_back

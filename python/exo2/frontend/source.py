@@ -8,10 +8,27 @@ holds the defining frame's names that kernel code may refer to.
 
 import ast
 import copy
+import functools
 import inspect
+import os
 import textwrap
 
 from .. import _core
+
+
+def code_path(code):
+    """The absolute path of the file `code` (a code object) comes from:
+    what the frame walks that tell exo2's own modules from their callers
+    compare, for every cursor and expression a scheduling library makes."""
+    name = code.co_filename
+    if os.path.isabs(name):
+        return _normalized(name)
+    return os.path.abspath(name)  # relative to the current directory
+
+
+@functools.lru_cache(maxsize=512)
+def _normalized(path):
+    return os.path.normpath(path)
 
 
 class ParseError(Exception):

@@ -25,6 +25,7 @@ from ..frontend.source import (
     ParseError,
     PythonScope,
     SourceContext,
+    code_path,
 )
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -219,7 +220,7 @@ def _innermost(frame, is_wanted):
     """The innermost frame from `frame` outwards whose file `is_wanted`, or
     None."""
     while frame is not None:
-        if is_wanted(os.path.abspath(frame.f_code.co_filename)):
+        if is_wanted(code_path(frame.f_code)):
             return frame
         frame = frame.f_back
     return None
