@@ -67,6 +67,7 @@ struct Comparison {
 };
 
 std::optional<Comparison> comparison(const z3::expr& e, bool negated) {
+  if (!e.is_app()) return std::nullopt;  // a quantifier
   Z3_decl_kind k = kind(e);
   if (e.num_args() != 2 || !e.arg(0).is_int()) return std::nullopt;
   const z3::expr a = e.arg(0), b = e.arg(1);
@@ -353,6 +354,7 @@ std::optional<bool> IntervalBounds::at_most_zero(const z3::expr& difference) {
 }
 
 std::optional<bool> IntervalBounds::decide(const z3::expr& formula) {
+  if (!formula.is_app()) return std::nullopt;  // a quantifier
   switch (kind(formula)) {
     case Z3_OP_TRUE:
       return true;

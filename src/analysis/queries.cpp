@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "exo2/analysis/config_state.hpp"
+#include "exo2/analysis/existential_substitution.hpp"
 #include "exo2/core_ir/equality.hpp"
 #include "exo2/core_ir/ir_functor.hpp"
 #include "exo2/core_ir/ir_visitor.hpp"
@@ -754,6 +755,27 @@ SafetyResult prove_split_safe(QueryContext& ctx, const For& loop,
 
 // ---- Reads a write of the same code always precedes ------------------------
 
+// Whether an index, loop bound or guard of `a` divides (`/`, `%`).
+bool has_division(const Access& a) {
+  class Divides final : public ExprFunctor<bool()> {
+   protected:
+    bool visit_usub(const Expr& e) override { return visit(e->as<USub>().arg); }
+    bool visit_binop(const Expr& e) override {
+      const auto& b = e->as<BinOp>();
+      return b.op == BinOpKind::Div || b.op == BinOpKind::Mod || visit(b.lhs) ||
+             visit(b.rhs);
+    }
+    bool visit_expr_default(const Expr&) override { return false; }
+  } divides;
+  for (const Expr& i : a.idx)
+    if (divides.visit(i)) return true;
+  for (const LoopRange& l : a.loops)
+    if (divides.visit(l.lo) || divides.visit(l.hi)) return true;
+  for (const Guard& g : a.guards)
+    if (divides.visit(g.cond)) return true;
+  return false;
+}
+
 // Whether `write`, an access before `read` in the program order of the
 // accesses of one piece of code, writes the element every instance of
 // `read` reads before that instance runs: in the same iteration of the loops
@@ -803,9 +825,22 @@ bool always_written_before(QueryContext& ctx, const Access& write,
   Instance iw = instantiate(ctx, drop_shared(write), shared, "'", own);
   z3::expr written = iw.when && same_element(enc, ir, iw);
   if (!own.empty()) {
-    z3::expr_vector vars(enc.context());
+    std::vector<z3::expr> vars;
     for (const NamedTerm& t : own) vars.push_back(t.term);
-    written = z3::exists(vars, written);
+    // The write's own iterators its indices determine (`blur_x[yi, x]`
+    // read at `blur_x[yi' + 2, x]`: yi = yi' + 2) are substituted, not
+    // quantified. Not with `/` or `%`, whose quotients are defined outside
+    // the quantifier.
+    if (has_division(write)) {
+      z3::expr_vector bound(enc.context());
+      for (const z3::expr& v : vars) bound.push_back(v);
+      written = z3::exists(bound, written);
+    } else {
+      std::vector<std::pair<z3::expr, z3::expr>> equations;
+      for (size_t d = 0; d < iw.idx.size(); ++d)
+        equations.emplace_back(iw.idx[d], ir.idx[d]);
+      written = exists_with_equations(vars, iw.when, std::move(equations));
+    }
   }
   return enc.satisfiable(in_range && ir.when && !written).no();
 }

@@ -286,7 +286,9 @@ class ExprEncoding final : public ExprFunctor<z3::expr()> {
     if (b.op == BinOpKind::Div || b.op == BinOpKind::Mod) {
       const int64_t c = positive_divisor(b.rhs);
       z3::expr a = visit(b.lhs);
-      const std::string key = fmt::format("{}/{}", a.to_string(), c);
+      // The numerator by its term id, not its text (printing it cost more
+      // than the rest of the encoding); `quotient_parts_` keeps it alive.
+      const std::string key = fmt::format("{}/{}", a.id(), c);
       auto it = enc_.quotients_.find(key);
       if (it == enc_.quotients_.end()) {
         z3::expr q = enc_.fresh_int("div");
@@ -475,6 +477,14 @@ QueryResult SmtEncoder::prove(const z3::expr& goal) {
 
 QueryResult SmtEncoder::satisfiable(const z3::expr& formula) {
   if (by_intervals(use_intervals_, facts_, quotient_parts_, formula) == false)
+    return quick_answer(QueryResult::Answer::No);
+  // A model of the facts and `formula` also satisfies the comparisons that
+  // `formula` conjoins at its top (the ranges of the fresh iterators of an
+  // access instance): the intervals may use them as facts. When `formula`
+  // is then false for every value in the intervals, it has no model.
+  std::vector<z3::expr> facts = facts_;
+  facts.push_back(formula);
+  if (by_intervals(use_intervals_, facts, quotient_parts_, formula) == false)
     return quick_answer(QueryResult::Answer::No);
   return check(query_formula(formula));
 }

@@ -74,6 +74,23 @@ TEST(IntervalBounds, RefutesAnUnsatisfiableFormula) {
   EXPECT_TRUE(smt.satisfiable(smt.var(i) >= 7).yes());
 }
 
+TEST(IntervalBounds, RefutesWithTheRangesAFormulaConjoins) {
+  // An access instance past the end of a tiled buffer: its iterator's
+  // range is part of the formula, not of the facts.
+  SmtEncoder smt;
+  Sym n("n"), io("io");
+  smt.assume(0 <= smt.var(io) && smt.var(io) < smt.var(n));
+  z3::expr i = smt.fresh_int("i");
+  z3::expr index = 8 * smt.var(io) + i;
+  reset_query_counters();
+  EXPECT_TRUE(smt.satisfiable(0 <= i && i < 8 && index >= 8 * smt.var(n)).no());
+  EXPECT_EQ(interval_answers(), 1u);
+  // One element further: the solver finds the instance.
+  EXPECT_TRUE(
+      smt.satisfiable(0 <= i && i < 9 && index >= 8 * smt.var(n)).yes());
+  EXPECT_EQ(interval_answers(), 1u);
+}
+
 TEST(IntervalBounds, DecidesWhatOnlyTheSolverCanNot) {
   // Not implied by the facts: the solver answers, and says no.
   SmtEncoder smt;

@@ -8,7 +8,7 @@ before each primitive."""
 from __future__ import annotations
 
 import pytest
-from exo2 import ExoType, SchedulingError, config, instr, proc
+from exo2 import ExoType, SchedulingError, _core, config, instr, proc
 from exo2.API_cursors import InvalidCursorError
 from exo2.stdlib.scheduling import (
     autofission,
@@ -958,6 +958,43 @@ def test_sink_alloc_accepts_a_buffer_each_iteration_fills_in_a_sibling_nest():
 
     with pytest.raises(SchedulingError, match="may flow from one iteration"):
         sink_alloc(partial, partial.find("t : _"))
+
+
+def test_sink_alloc_finds_the_write_of_each_shifted_read():
+    # each iteration writes rows 0..3 of t, then reads rows r + 2 and 3 - r:
+    # the write's own iterator is determined by the read's row (w = r + 2,
+    # w = 3 - r), which the check substitutes instead of quantifying
+    @proc
+    def rows(n: size, x: f32[n, 4], y: f32[n, 2]):
+        t: f32[4]
+        for i in seq(0, n):
+            for w in seq(0, 4):
+                t[w] = 2.0 * x[i, w]
+            for r in seq(0, 2):
+                y[i, r] = t[r + 2] + t[3 - r]
+
+    _core.reset_query_counters()
+    sunk = sink_alloc(rows, rows.find("t : _"))
+    counters = _core.query_counters()
+    # answered by the variables' intervals once the quantifier is gone
+    assert counters["queries"] == counters["interval_answers"]
+    assert "    for i in seq(0, n):\n        t: f32[4] @ DRAM\n" in str(sunk)
+    for n in (1, 3):
+        assert_same_results(rows, sunk, {"n": n})
+
+    # row 3 is not written: t[r + 2] at r = 1 and t[3 - r] at r = 0 read
+    # what the previous iteration left
+    @proc
+    def short(n: size, x: f32[n, 4], y: f32[n, 2]):
+        t: f32[4]
+        for i in seq(0, n):
+            for w in seq(0, 3):
+                t[w] = 2.0 * x[i, w]
+            for r in seq(0, 2):
+                y[i, r] = t[r + 2] + t[3 - r]
+
+    with pytest.raises(SchedulingError, match="may flow from one iteration"):
+        sink_alloc(short, short.find("t : _"))
 
 
 def test_stage_mem_around_a_window_statement_written_through():
