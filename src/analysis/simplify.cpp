@@ -584,19 +584,33 @@ class Simplifier final : public StmtFunctor<void(Block&)> {
     }
   }
 
-  // Whether the context proves 0 <= e < bound. Outside ifs, the answer for
-  // an expression of the arguments alone (`n % 8 < 8`, asked at every
-  // `n / 8`) depends on nothing the walk adds, so it is asked once.
+  // Whether the context proves 0 <= e < bound.
   bool in_range(const Expr& e, int64_t bound) {
     if (!SmtEncoder::is_encodable(e)) return false;
+    for (const auto& [known, b] : outside_)
+      if (bound <= b && same_control_expr(known, e)) return false;
+    const bool inside = in_range_asked(e, bound);
+    if (!inside && splitting_) outside_.emplace_back(e, bound);
+    return inside;
+  }
+
+  // The query of in_range. Outside ifs, the answer for an expression of the
+  // arguments alone (`n % 8 < 8`, asked at every `n / 8`) depends on
+  // nothing the walk adds, so it is asked once.
+  bool in_range_asked(const Expr& e, int64_t bound) {
     SmtEncoder& enc = ctx_.encoder();
     z3::expr v = enc.encode(e);
     z3::expr goal = 0 <= v && v < enc.int_value(bound);
     if (branch_depth_ > 0 || !reads_only_arguments(e))
       return enc.prove(goal).yes();
-    auto [it, fresh] = argument_facts_.emplace(goal.to_string(), false);
-    if (fresh) it->second = enc.prove(goal).yes();
-    return it->second;
+    // Keyed by the goal's term: equal goals are one term of the shared
+    // context (its id is stable while the map keeps it alive).
+    auto it = argument_facts_.find(goal.id());
+    if (it == argument_facts_.end())
+      it = argument_facts_
+               .emplace(goal.id(), std::make_pair(goal, enc.prove(goal).yes()))
+               .first;
+    return it->second.second;
   }
 
   // Whether `e` is made of literals and reads of the procedure's control
@@ -657,6 +671,17 @@ class Simplifier final : public StmtFunctor<void(Block&)> {
   // As simplify_division, then `lhs / (a * b)` → `(lhs / a) / b` when one
   // factor divides exactly.
   Expr simplify_division_splitting(const Expr& e) {
+    // The splits ask whether the same expression lies in [0, f) for
+    // divisors f of d: one not in [0, d) is in no smaller range either.
+    splitting_ = true;
+    outside_.clear();
+    struct Done {
+      Simplifier& s;
+      ~Done() {
+        s.splitting_ = false;
+        s.outside_.clear();
+      }
+    } done{*this};
     Expr s = simplify_division(e);
     if (!is_division(s)) return s;
     const auto& b = s->as<BinOp>();
@@ -925,9 +950,14 @@ class Simplifier final : public StmtFunctor<void(Block&)> {
 
   QueryContext ctx_;
   SimplifyOptions options_;
-  std::set<Sym> arguments_;                     // the control arguments
-  int branch_depth_ = 0;                        // enclosing ifs
-  std::map<std::string, bool> argument_facts_;  // in_range on arguments
+  std::set<Sym> arguments_;  // the control arguments
+  int branch_depth_ = 0;     // enclosing ifs
+  // While a division is split (one point of the walk): expressions known
+  // not to lie in [0, b), with b.
+  bool splitting_ = false;
+  std::vector<std::pair<Expr, int64_t>> outside_;
+  // in_range on arguments, by the goal's id.
+  std::map<unsigned, std::pair<z3::expr, bool>> argument_facts_;
   std::vector<std::vector<std::pair<Expr, Expr>>> facts_;
   KeptStatements* kept_;    // null: not recorded
   cursors::Path old_path_;  // of the statement being rewritten
