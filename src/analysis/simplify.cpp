@@ -399,17 +399,18 @@ class Simplifier final : public StmtFunctor<void(Block&)> {
         stmt(branch[k], out, {slot, int(k)});
       return;
     }
-    ++branch_depth_;
     ctx_.enter_branch(cond, true);
     facts_.emplace_back();
     add_fact(cond);
+    scopes_.push_back(++scopes_entered_);
     Block body = child_block(i.body, cursors::Slot::Body, out);
+    scopes_.back() = ++scopes_entered_;
     facts_.pop_back();
     ctx_.leave();
     ctx_.enter_branch(cond, false);
     Block orelse = child_block(i.orelse, cursors::Slot::Orelse, out);
+    scopes_.pop_back();
     ctx_.leave();
-    --branch_depth_;
     out.push_back(
         make_if(cond, std::move(body), std::move(orelse), s->srcinfo));
     keep(out);
@@ -430,7 +431,9 @@ class Simplifier final : public StmtFunctor<void(Block&)> {
     // Earlier iterations may have written these fields.
     forget_facts_about(config_fields_written(f.body));
     ctx_.enter_loop(f.iter, lo, hi, f.body);
+    scopes_.push_back(++scopes_entered_);
     Block body = child_block(f.body, cursors::Slot::Body, out, false);
+    scopes_.pop_back();
     ctx_.leave();
     if (body.empty()) return;
     out.push_back(
@@ -594,23 +597,28 @@ class Simplifier final : public StmtFunctor<void(Block&)> {
     return inside;
   }
 
-  // The query of in_range. Outside ifs, the answer for an expression of the
-  // arguments alone (`n % 8 < 8`, asked at every `n / 8`) depends on
-  // nothing the walk adds, so it is asked once.
+  // The query of in_range. The answer for an expression of the arguments
+  // alone (`n % 8 < 8`, asked at every `n / 8`) changes only with the facts
+  // a scope adds (the body of `for i in seq(0, n - 1)` knows n >= 2, which
+  // the statements after the loop do not), so it is asked once per scope;
+  // a proof in an enclosing scope holds in every scope inside it.
   bool in_range_asked(const Expr& e, int64_t bound) {
     SmtEncoder& enc = ctx_.encoder();
     z3::expr v = enc.encode(e);
     z3::expr goal = 0 <= v && v < enc.int_value(bound);
-    if (branch_depth_ > 0 || !reads_only_arguments(e))
-      return enc.prove(goal).yes();
+    if (!reads_only_arguments(e)) return enc.prove(goal).yes();
     // Keyed by the goal's term: equal goals are one term of the shared
     // context (its id is stable while the map keeps it alive).
-    auto it = argument_facts_.find(goal.id());
-    if (it == argument_facts_.end())
-      it = argument_facts_
-               .emplace(goal.id(), std::make_pair(goal, enc.prove(goal).yes()))
-               .first;
-    return it->second.second;
+    for (unsigned scope : scopes_) {
+      auto it = argument_facts_.find({goal.id(), scope});
+      if (it == argument_facts_.end()) continue;
+      if (it->second.second || scope == scopes_.back())
+        return it->second.second;
+    }
+    const bool proven = enc.prove(goal).yes();
+    argument_facts_.emplace(std::make_pair(goal.id(), scopes_.back()),
+                            std::make_pair(goal, proven));
+    return proven;
   }
 
   // Whether `e` is made of literals and reads of the procedure's control
@@ -951,13 +959,17 @@ class Simplifier final : public StmtFunctor<void(Block&)> {
   QueryContext ctx_;
   SimplifyOptions options_;
   std::set<Sym> arguments_;  // the control arguments
-  int branch_depth_ = 0;     // enclosing ifs
   // While a division is split (one point of the walk): expressions known
   // not to lie in [0, b), with b.
   bool splitting_ = false;
   std::vector<std::pair<Expr, int64_t>> outside_;
-  // in_range on arguments, by the goal's id.
-  std::map<unsigned, std::pair<z3::expr, bool>> argument_facts_;
+  // in_range on arguments, by the goal's id and the scope asked in: the
+  // walk's enclosing loop bodies and branches, outermost first (0: the
+  // procedure's body), each numbered when entered.
+  std::map<std::pair<unsigned, unsigned>, std::pair<z3::expr, bool>>
+      argument_facts_;
+  std::vector<unsigned> scopes_{0};
+  unsigned scopes_entered_ = 0;
   std::vector<std::vector<std::pair<Expr, Expr>>> facts_;
   KeptStatements* kept_;    // null: not recorded
   cursors::Path old_path_;  // of the statement being rewritten

@@ -136,3 +136,23 @@ def test_config_fact_does_not_survive_a_write_of_the_field():
     x = np.zeros(4, np.float32)
     kernel(x)
     np.testing.assert_array_equal(x, [0, 1, 0, 0])
+
+
+def test_a_fact_a_loop_implies_does_not_simplify_the_code_after_it():
+    # in the loop's body W >= 2, so (W - 2) % 8 is W - 2 there; after the
+    # loop W may be 1, where (W - 2) % 8 is 7
+    @proc
+    def after_loop(W: size, x: f32[16]):
+        assert W < 10
+        for i in seq(0, W - 1):
+            x[(W - 2) % 8] = 1.0
+        x[(W - 2) % 8 + 8] = 2.0
+
+    p = simplify(after_loop)
+    assert "        x[-2 + W] = 1.0" in str(p)
+    assert "    x[(-2 + W) % 8 + 8] = 2.0" in str(p)
+    for W in [1, 2, 5, 9]:
+        before, after = np.zeros(16, np.float32), np.zeros(16, np.float32)
+        after_loop.jit()(W, before)
+        p.jit()(W, after)
+        np.testing.assert_array_equal(after, before)
