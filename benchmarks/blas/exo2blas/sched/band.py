@@ -20,26 +20,33 @@ vectorized in every body row, its last vector masked. A band loop that
 walked a diagonal of the storage (`A[i - d, d]`) would have no unit
 stride in either loop: the kernels' sources read rows instead
 (docs/blas-library.md). A band row must run forwards along the storage
-row (`A[i, d]`, not `A[i, k - d]`): the lanes of a vector load ascend."""
+row (`A[i, d]`, not `A[i, k - d]`): the lanes of a vector load ascend.
+In the head and tail rows each guarded band loop is clipped to the
+columns inside the matrix (`_clip`) and vectorized, a loop of varying
+length."""
 
 from __future__ import annotations
+
+import re
 
 from exo2.API_cursors import ForCursor, IfCursor, LiteralCursor, ReadCursor
 from exo2.API_scheduling import (
     FormattedExprStr,
     SchedulingError,
     cut_loop,
+    delete_pass,
     eliminate_dead_code,
     shift_loop,
     simplify,
     user_op,
 )
-from exo2.stdlib.inspection import nlr_stmts
+from exo2.stdlib.inspection import expr_to_string, nlr_stmts
+from exo2.stdlib.rc_wrappers import cut_loop_
 from exo2.stdlib.stdlib import attempt, specialize_
 
 from .level2 import vectorize_loop
 from .rows import rows as dense_rows
-from .triangle import contiguous, outermost_loop
+from .triangle import contiguous, outermost_loop, vectorize_row
 
 
 def _guarded(loop):
@@ -65,6 +72,70 @@ def _from_zero(proc, loop):
     if isinstance(loop.lo(), LiteralCursor) and loop.lo().value() == 0:
         return proc
     return shift_loop(proc, loop, 0)  # vectorize divides from 0
+
+
+def _conjuncts(cond):
+    """The comparisons `cond` (an `and` of them) is made of."""
+    if cond.op() == "and":
+        return _conjuncts(cond.lhs()) + _conjuncts(cond.rhs())
+    return [cond]
+
+
+def _cut_point(comparison, d):
+    """`(cut, lower)` for a guard's comparison `d + F op R` (`d` the band
+    loop's iterator, with coefficient 1): it holds exactly for `d >= cut`
+    (`lower`) or `d < cut`; None for another form."""
+    op = comparison.op()
+    lhs = expr_to_string(comparison.lhs())  # fully parenthesised: `(d)`
+    if op not in (">=", ">", "<", "<=") or lhs.count(f"({d})") != 1:
+        return None
+    if re.search(rf"[-*/%]\({d}\)|\({d}\)[*/%]", lhs):
+        return None  # not d itself, with coefficient 1
+    rest = expr_to_string(comparison.lhs(), {d: 0})
+    cut = f"{expr_to_string(comparison.rhs())} - ({rest})"
+    if op in (">", "<="):
+        cut += " + 1"
+    return cut, op in (">=", ">")
+
+
+def _clip(proc, band_loop):
+    """`(proc, loop)`: the guarded `band_loop` of rows whose band crosses
+    the matrix's edge cut where each of its guard's comparisons changes
+    truth in every one of these rows, the parts where one is false emptied
+    (a `pass`), and the guard of the part where all hold dropped: a band
+    loop of varying length, without a guard. A comparison whose cut is not
+    within the loop in some row holds there throughout (or the guard stays,
+    a SchedulingError)."""
+    band_loop = proc.forward(band_loop)
+    d = band_loop.name()
+    for comparison in _conjuncts(band_loop.body()[0].cond()):
+        cut = _cut_point(comparison, d)
+        if cut is None:
+            continue
+        try:
+            proc, (before, after) = cut_loop_(proc, band_loop, cut[0], rc=True)
+        except SchedulingError:
+            continue
+        live, dead = (after, before) if cut[1] else (before, after)
+        proc = eliminate_dead_code(proc, proc.forward(dead).body()[0])
+        band_loop = proc.forward(live)
+    proc = eliminate_dead_code(proc, band_loop.body()[0])
+    return proc, proc.forward(band_loop)
+
+
+def _edge_rows(proc, rows_loop, m, prec):
+    """Vectorizes the contiguous band loops of `rows_loop`, rows whose band
+    crosses the matrix's edge, each clipped to the columns inside it
+    (`_clip`); one that cannot be clipped stays guarded and scalar."""
+    for band_loop in _band_loops(proc, proc.forward(rows_loop)):
+        if not (_guarded(band_loop) and contiguous(proc, band_loop)):
+            continue
+        try:
+            proc, clipped = _clip(proc, band_loop)
+        except SchedulingError:
+            continue
+        proc = vectorize_row(proc, clipped, m, prec)
+    return proc
 
 
 @user_op
@@ -101,11 +172,14 @@ def band(proc, loop, m, prec, rows, r=4, min_vectors=1):
     cond = FormattedExprStr(" and ".join(conds), *exprs)
     proc, (inside,) = specialize_(proc, loop, cond, rc=True)
     body = inside.body()[0]
+    edges = []  # the head and tail rows
     if not _is(body.lo(), first):
         proc = cut_loop(proc, body, first)
+        edges.append(proc.forward(body))
         body = proc.forward(body).next()
     if not _is(body.hi(), end):
         proc = cut_loop(proc, body, end)
+        edges.append(proc.forward(body).next())
     body = proc.forward(body)
     unguarded = []
     for band_loop in _band_loops(proc, body):
@@ -129,17 +203,19 @@ def band(proc, loop, m, prec, rows, r=4, min_vectors=1):
     body = proc.forward(body)
     for band_loop in unguarded:
         proc = _from_zero(proc, band_loop)
+    jammed = False
     if len(_band_loops(proc, body)) == 1 and r > 1:
         # a dense row pass; not in a substitution (tbsv), whose row reads
         # what the row before wrote: exo2 refuses the jam
         proc, jammed = attempt(dense_rows)(
             _from_zero(proc, body), body, m, prec, r=r, rs=True
         )
-        if jammed:
-            return proc
-    for band_loop in unguarded:
-        proc, _ = vectorize_loop(proc, band_loop, m, prec, "cut_and_predicate")
-    return proc
+    if not jammed:
+        for band_loop in unguarded:
+            proc, _ = vectorize_loop(proc, band_loop, m, prec, "cut_and_predicate")
+    for edge in edges:
+        proc = _edge_rows(proc, edge, m, prec)
+    return delete_pass(proc)  # the emptied parts of the clipped band loops
 
 
 def by_band(loop=None, *, rows, **options):

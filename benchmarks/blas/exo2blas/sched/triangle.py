@@ -145,7 +145,7 @@ def _stage_updates(proc, loop, element, name):
     return proc
 
 
-def _vectorize_row(proc, loop, m, prec, tail=None):
+def vectorize_row(proc, loop, m, prec, tail=None):
     """Vectorizes `loop`, an inner loop along a row, with `tail`, or by
     default: a dot product's row part may be empty (`seq(i + 1, n)`), with
     no last vector to mask: whole vectors, then scalars; so may an
@@ -180,14 +180,14 @@ def triangle(proc, loop, m, prec, r=1):
         # a block's pass is empty beside the last (first) block: no masked
         # last vector
         proc, panel, rest = _row_panels(proc, loop, r)
-        proc = _vectorize_row(proc, panel, m, prec, "cut")
+        proc = vectorize_row(proc, panel, m, prec, "cut")
     rows = [
         s
         for s in nlr_stmts(proc, proc.forward(rest).body())
         if isinstance(s, ForCursor) and contiguous(proc, s)
     ]  # the small triangles of the blocks stay scalar
     for row in rows:
-        proc = _vectorize_row(proc, row, m, prec)
+        proc = vectorize_row(proc, row, m, prec)
     return proc
 
 
