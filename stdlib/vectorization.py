@@ -255,9 +255,9 @@ def _check_all_replaced(proc, before, mem_type, vec_width, op="vectorize"):
     raise SchedulingError(message)
 
 
-def _check_no_scalar_lanes(proc, outer, lane, mem_type, op="vectorize"):
-    """Raises SchedulingError naming every statement of the vector loop
-    `outer` still inside a lane loop (named `lane`): staging it into
+def _check_no_scalar_lanes(proc, outer, lane, mem_type):
+    """Raises SchedulingError naming every lane loop (named `lane`) left in
+    the vector loop `outer`: staging its statements into
     `mem_type` vectors did not apply (a reduction `unfold_reduce` could not
     unfold, say), and the loop would run it lane by lane, silently. With
     vectors C can read, lane loops are the code's intended form."""
@@ -273,7 +273,7 @@ def _check_no_scalar_lanes(proc, outer, lane, mem_type, op="vectorize"):
         return
     lines = "\n".join(f"  {stmt_text(loop)}" for loop in left)
     raise SchedulingError(
-        f"{op}: the vector loop {outer.name()} keeps {len(left)} lane "
+        f"vectorize: the vector loop {outer.name()} keeps {len(left)} lane "
         f"loop{'s' if len(left) > 1 else ''} whose statements could not be "
         f"staged into {mem_type.name()} vectors; they would run one lane "
         f"at a time:\n{lines}"
