@@ -49,6 +49,11 @@ AXIS_VALUES = {
 }
 
 
+# the routines that write no array (a scalar or an index is their result):
+# their traffic is reads alone (counts() below, the `read` roofline mix)
+READ_ONLY = ("dot", "dsdot", "sdsdot", "asum", "nrm2", "iamax")
+
+
 @dataclass
 class BenchCase:
     routine: str

@@ -15,6 +15,7 @@ from exo2 import bench
 from exo2blas import benchcases
 from exo2blas.library import default_path
 from exo2blas.report import write_report
+from exo2blas.report.bandwidth import dram_fractions
 from exo2blas.report.figures import ratios
 from exo2blas.report.loc import count
 from exo2blas.report.progress import Progress
@@ -210,3 +211,34 @@ def test_harness_times_the_drift_sentinels_of_a_baseline(tmp_path):
         assert len(timings) >= 6
         assert all(median > 0 for _, median in timings)
         assert [t for t, _ in timings] == sorted(t for t, _ in timings)
+
+
+def test_p3_is_the_fraction_of_dram_bandwidth_reached_beyond_the_caches(tmp_path):
+    probe = bench.Machine(
+        key="k", model="cpu", host="h", isas=["avx2"], caches={"L1": 32768},
+        clock_ghz=3.0, fma_gflops={"avx2": {"f32": 90.0}},
+        bandwidth_gbs={"L1": {"read": 150.0, "triad": 120.0},
+                       "DRAM": {"read": 15.0, "triad": 12.0}},
+    ).to_json()  # fmt: skip
+    machine = {"model": "cpu", "isa": "avx2", "probe": probe}
+    n = 1 << 20  # 8 MiB of traffic: beyond the probe's only cache
+    axpy = dict(_record("exo2blas", "saxpy", n, 8 * n / 6e9), kernel="axpy")
+    records = [
+        _record("exo2blas", "sdot", n, 8 * n / 13.5e9),  # 90% of `read`
+        _record("mkl", "sdot", n, 8 * n / 15e9),
+        _record("openblas", "sdot", n, 8 * n / 7.5e9),
+        _record("exo2blas", "sdot", 1024, 1.0),  # in L1: not a P3 case
+        axpy,  # writes y: judged against `triad`, 50%
+    ]
+    fractions = dram_fractions(records, machine)
+    assert fractions == {
+        (1, "dot"): (pytest.approx(0.9), pytest.approx(1.0), 1),
+        (1, "axpy"): (pytest.approx(0.5), None, 1),
+    }
+    (tmp_path / "results.json").write_text(
+        json.dumps({"summary": {}, "records": records})
+    )
+    (tmp_path / "machine.json").write_text(json.dumps(machine))
+    report = write_report(tmp_path).read_text()
+    assert "| P3 (DRAM bandwidth) | FAIL: worst family axpy (level 1) at 50%" in report
+    assert "| 1 | dot | 1 | 90% | 100% |" in report

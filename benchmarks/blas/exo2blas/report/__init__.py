@@ -6,7 +6,8 @@ report says so and lists no figures.
 report.md holds the machine, the libraries, the targets judged on this
 run (P1 and P2: per size bin, the geo-mean over variants of
 t_baseline / t_exo2 >= 1.0 against MKL and against the fastest baseline;
-P6: no cell below 0.8; C1: regeneration time), the table per kernel family
+P6: no cell below 0.8; P3: the DRAM bandwidth reached beyond the caches,
+report/bandwidth.py; C1: regeneration time), the table per kernel family
 and size bin, the statuses other than ok, the cases the budget dropped,
 the schedule sizes and links to every figure.
 """
@@ -14,11 +15,11 @@ the schedule sizes and links to every figure.
 from __future__ import annotations
 
 import json
-import math
 from collections import defaultdict
 from pathlib import Path
 
-from .figures import BASELINES, heatmap, ratios, row_label, variant_plot
+from .bandwidth import TARGET, dram_fractions
+from .figures import BASELINES, geomean, heatmap, ratios, row_label, variant_plot
 
 
 def _load(path):
@@ -34,11 +35,6 @@ def _family(variant):
     if base in ("dsdot", "sdsdot"):
         return base
     return "iamax" if base.endswith("amax") else base[1:]
-
-
-def _geomean(values):
-    values = [v for v in values if v]
-    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
 
 
 def _figures(out, records, machine, lines):
@@ -90,8 +86,7 @@ def _family_table(records, lines):
         out = []
         for b in bins:
             mkl, fast = (
-                _geomean(cells[b][k]) if b in cells else None
-                for k in ("mkl", "fastest")
+                geomean(cells[b][k]) if b in cells else None for k in ("mkl", "fastest")
             )
             out.append(
                 "" if mkl is None and fast is None
@@ -104,7 +99,40 @@ def _family_table(records, lines):
     )
 
 
-def _targets(tables, generate, lines):
+def _bandwidth(fractions, lines):
+    """P3's row of the targets: every memory-bound family at its large
+    sizes within 90% of the DRAM bandwidth."""
+    if not fractions:
+        lines.append(
+            "| P3 (DRAM bandwidth) | not measured (no probe or no case beyond the caches) |"
+        )
+        return
+    worst = min(fractions.items(), key=lambda kv: kv[1][0])
+    (level, kernel), (ours, _, _) = worst
+    passed = ours >= TARGET
+    lines.append(
+        f"| P3 (DRAM bandwidth) | {'pass' if passed else 'FAIL'}: worst family {kernel} "
+        f"(level {level}) at {ours:.0%} of the probe's DRAM bandwidth for its mix, "
+        f"against {TARGET:.0%}; table below |"
+    )
+
+
+def _bandwidth_table(fractions, lines):
+    lines.append("## DRAM bandwidth at large sizes (P3)\n")
+    lines.append(
+        "Cases whose traffic exceeds the last cache: achieved bandwidth (bytes / median) "
+        "over the probe's DRAM bandwidth for the kernel's mix (read, or triad when it "
+        "writes an array), geo-mean over the family's cases.\n"
+    )
+    lines.append("| level | kernel | cases | exo2blas | fastest baseline |")
+    lines.append("|---|---|---|---|---|")
+    for (level, kernel), (ours, fastest, count) in sorted(fractions.items()):
+        theirs = f"{fastest:.0%}" if fastest else "-"
+        lines.append(f"| {level} | {kernel} | {count} | {ours:.0%} | {theirs} |")
+    lines.append("")
+
+
+def _targets(tables, fractions, generate, lines):
     lines.append("| target | result |")
     lines.append("|---|---|")
     for name, level in (
@@ -119,7 +147,7 @@ def _targets(tables, generate, lines):
                 continue
             bins = sorted({b for cells in table.values() for b in cells})
             means = {
-                b: _geomean([cells.get(b) for cells in table.values()]) for b in bins
+                b: geomean([cells.get(b) for cells in table.values()]) for b in bins
             }
             worst = min(v for cells in table.values() for v in cells.values() if v)
             passed = all(m and m >= 1.0 for m in means.values())
@@ -128,6 +156,7 @@ def _targets(tables, generate, lines):
                 f"| {name} vs {baseline} | {'pass' if passed else 'FAIL'} ({shown}); "
                 f"P6 worst cell {worst:.2f} ({'pass' if worst >= 0.8 else 'FAIL'}) |"
             )
+    _bandwidth(fractions, lines)
     if generate:
         for isa, kernels in generate.get("kernels", {}).items():
             l12 = sum(
@@ -186,9 +215,12 @@ def write_report(out):
     lines.append("## Targets\n")
     figure_lines = []
     tables = _figures(out, records, machine, figure_lines)
-    _targets(tables, generate, lines)
+    fractions = dram_fractions(records, machine)
+    _targets(tables, fractions, generate, lines)
     lines.append("## Per kernel family and size bin\n")
     _family_table(records, lines)
+    if fractions:
+        _bandwidth_table(fractions, lines)
     statuses = defaultdict(list)
     for r in records:
         if r.get("status") not in ("ok", "unavailable"):

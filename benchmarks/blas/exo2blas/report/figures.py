@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
-from ..benchcases import SKINNY
+from ..benchcases import READ_ONLY, SKINNY
 
 BASELINES = ("mkl", "openblas", "blis")
 
@@ -45,7 +45,7 @@ def _bin(length):
     return 0 if length < 1 else int(math.log(length, 4) + 1e-9)
 
 
-def _geomean(values):
+def geomean(values):
     values = [v for v in values if v and v > 0]
     return math.exp(sum(map(math.log, values)) / len(values)) if values else None
 
@@ -72,7 +72,7 @@ def ratios(records, baseline, level, cache="warm"):
             base = by.get(baseline)
         if exo and base:
             cells[variant][_bin(length)].append(base / exo)
-    return {v: {b: _geomean(rs) for b, rs in bins.items()} for v, bins in cells.items()}
+    return {v: {b: geomean(rs) for b, rs in bins.items()} for v, bins in cells.items()}
 
 
 def heatmap(table, title, path):
@@ -85,7 +85,7 @@ def heatmap(table, title, path):
     variants = sorted(table, key=lambda v: (v.lstrip("isd")[:5], v))
     bins = sorted({b for cells in table.values() for b in cells})
     rows = [[table[v].get(b) for b in bins] for v in variants]
-    rows.append([_geomean([table[v].get(b) for v in variants]) for b in bins])
+    rows.append([geomean([table[v].get(b) for v in variants]) for b in bins])
     labels = [*variants, "geo-mean"]
     cmap = LinearSegmentedColormap.from_list("ratio", ["#d73027", "#ffffff", "#1a9850"])
     norm = TwoSlopeNorm(vmin=0.8, vcenter=1.0, vmax=1.2)
@@ -159,14 +159,7 @@ def _roofs(axis, rows, machine, unit):
     prec = "f64" if rows[0]["precision"] == "d" else "f32"
     isa = (machine or {}).get("isa")
     peak = probed.peak(prec, isa)
-    writes = rows[0]["kernel"] not in (
-        "dot",
-        "asum",
-        "nrm2",
-        "iamax",
-        "dsdot",
-        "sdsdot",
-    )
+    writes = rows[0]["kernel"] not in READ_ONLY
     flops, nbytes = rows[0]["flops"], rows[0]["bytes"]
     for level in probed.bandwidth_gbs:
         working_set = (
