@@ -53,16 +53,27 @@ def test_rows_updates_four_rows_of_ger_per_loaded_vector_of_y():
     assert text.count("avx512_store_f64(A[") == 4 + 1
     assert text.count("avx512_store_mask_f64(") == 4 + 1
     assert "for i in seq" not in text  # no scalar loop over a row left
+    # alpha * x[i] computed once per row, not once per vector of it
+    assert text.count("xi_0 = alpha * x[") == 1
+    assert "avx512_mul_f64" not in text
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
-def test_columns_keeps_four_vectors_of_outputs_in_registers(machine):
+def test_columns_sums_blocks_of_outputs_in_a_stack_buffer_row_after_row(machine):
     text = str(_scheduled("gemv", "dgemv_t", machine))
-    lanes, memory = machine.lanes["f64"], machine.memory.__name__
-    assert f"acc: f64[4, {lanes}] @ {memory}" in text  # the r = 4 block
-    assert f"acc: f64[1, {lanes}] @ {memory}" in text  # then one vector
-    assert f"{machine.name}_broadcast_element_f64" in text  # x[j] broadcast
-    assert f"for iii in seq(0, m % {4 * lanes} % {lanes}):" in text  # the rest
+    lanes, name = machine.lanes["f64"], machine.name
+    width = 128 * lanes  # a block of 128 vectors
+    # the whole blocks, then the narrower last one: each with its buffer
+    assert f"for io in seq(0, m / {width}):" in text
+    assert text.count(f"acc: f64[{width}] @ DRAM_STACK") == 2
+    # four rows jammed in the pass along them (each block's pass and the
+    # narrower block's), one more row in the passes over the last n % 4
+    assert "for jo in seq(0, n / 4):" in text
+    assert text.count(f"{name}_addmul_f64(") == 2 * (4 + 1) + 2  # + alpha * sums
+    assert f"{name}_broadcast_element_f64" in text  # x[j] broadcast
+    # A read along its rows: a vector of one row per load
+    assert re.search(rf"{name}_load_f64\(\s*var\d+\[0:{lanes}\], A\[4 \* jo,", text)
+    assert "mask" not in text  # the narrower block ends with scalars
 
 
 def test_triangle_vectorizes_rows_and_jams_blocks_of_rows():
@@ -97,8 +108,10 @@ def test_scheduled_gemv_matches_the_naive_one_across_block_boundaries(trans):
     v = _variant("gemv", f"dgemv_{trans}", AVX2)
     naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()
     rng = np.random.default_rng(20)
-    # rows: blocks of 4 rows, vectors of 4; columns: blocks of 16, then 4
-    for m, n in [(1, 1), (3, 5), (4, 4), (5, 9), (17, 3), (16, 33), (37, 21)]:
+    # rows: blocks of 4 rows, vectors of 4; columns: blocks of 512 outputs,
+    # 4 rows jammed, vectors of 4
+    sizes = [(1, 1), (3, 5), (4, 4), (5, 9), (17, 3), (16, 33), (37, 21)]
+    for m, n in sizes + [(512, 4), (515, 6), (1030, 9)]:
         A = _ints(rng, (m, n) if trans == "n" else (n, m), np.float64)
         x, y = _ints(rng, n, np.float64), _ints(rng, m, np.float64)
         expected, result = y.copy(), y.copy()

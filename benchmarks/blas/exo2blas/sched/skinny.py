@@ -13,8 +13,9 @@ vector masked), so that a vector used by every row lives in registers:
   Trans form with few outputs, `acc += A[j, i] * x[j]` over the many rows
   j): every vector of outputs keeps its sums in registers and the passes
   down the rows are fused into one (`fuse`): A is read once, row after
-  row, where `columns` reads it once per block of vectors. Each output
-  still sums its products in the naive order.
+  row, and the sums never leave the registers, where `columns` loads and
+  stores them in a stack buffer for every few rows. Each output still sums
+  its products in the naive order.
 
 The C layer calls the skinny kernels for the short shapes only
 (`threshold`: `max_vecs` vectors of the precision)."""

@@ -1,4 +1,9 @@
-"""ger: the rank-1 update A <- alpha x y^T + A."""
+"""ger: the rank-1 update A <- alpha x y^T + A. Each row scales y by
+alpha x[i] once (a scalar, as syr does), the same product `(alpha x[i])
+y[j]` that `alpha * x[i] * y[j]` rounds: in the vectorized pass the
+product would be recomputed for every vector, alpha and x[i] loaded again
+after every store into the row (C cannot tell that A does not alias
+them)."""
 
 from __future__ import annotations
 
@@ -11,8 +16,10 @@ from ...sched.skinny import by_skinny, or_skinny
 @proc
 def ger(m: size, n: size, alpha: R, x: [R][m], y: [R][n], A: [R][m, n]):
     for i in seq(0, m):
+        xi: R
+        xi = alpha * x[i]
         for j in seq(0, n):
-            A[i, j] += alpha * x[i] * y[j]
+            A[i, j] += xi * y[j]
 
 
 # a `skinny` case too, for short rows (n at most the skinny threshold): y
