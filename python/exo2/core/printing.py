@@ -9,6 +9,7 @@ indentation, so only the long lines are handed to it, each wrapped in
 opens a block): formatting a whole procedure costs ~0.1 s per call.
 """
 
+import functools
 import re
 
 from .. import _core
@@ -18,9 +19,13 @@ _TRAILING_COMMENT = re.compile(r"\s+#[^\n]*$")
 _INDENT = "    "
 
 
+@functools.lru_cache(maxsize=8192)
 def _format_line(line):
     """`line` (one statement, with its indentation) as yapf's pep8 style
-    breaks it."""
+    breaks it, a tuple of lines. Remembered: printing a cursor prints its
+    whole procedure, whose long lines are the same from one statement's
+    cursor to the next (a scheduling library describing the statements it
+    could not rewrite printed them all again for each)."""
     from yapf.yapflib.yapf_api import FormatCode
 
     stripped = line.lstrip(" ")
@@ -33,7 +38,7 @@ def _format_line(line):
         snippet.append(_INDENT * (depth + 1) + "pass")
     formatted, _ = FormatCode("\n".join(snippet) + "\n", style_config="pep8")
     lines = formatted.rstrip("\n").split("\n")[depth:]
-    return lines[:-1] if opens_block else lines
+    return tuple(lines[:-1] if opens_block else lines)
 
 
 def format_proc_text(text):
