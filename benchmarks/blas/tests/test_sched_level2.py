@@ -102,6 +102,33 @@ def test_triangle_vectorizes_rows_and_jams_blocks_of_rows():
     assert syr.count("avx512_store_mask_f32(") == 1
 
 
+def test_triangle_jams_the_rows_of_trmv_and_trsv_in_either_direction():
+    # trsv NoTrans, upper (rows backwards): four dot products share each
+    # vector of the solved x right of the block, then the block's triangle
+    # is solved row by row; a last row's pass. No negation in the pass.
+    solve = str(_scheduled("trsv", "dtrsv_unn", AVX512))
+    assert "for iio in seq(0, n / 4):" in solve
+    assert solve.count("avx512_fma_f64(") == 4 + 1
+    assert "negate" not in solve
+    assert solve.index("avx512_hsum_f64") < solve.index("for j in seq(-1 - 4 * iio")
+    # trmv Trans, upper (rows backwards): four rows update each vector of x
+    # right of the block, loaded and stored once
+    update = str(_scheduled("trmv", "strmv_utn", AVX512))
+    assert "for iio in seq(0, n / 4):" in update
+    assert update.count("avx512_addmul_f32(") == 4 + 1
+    assert len(re.findall(r"avx512_store_f32\(\s*x\[", update)) == 1 + 1
+
+
+def test_triangle_refuses_a_solve_whose_triangle_precedes_its_panel():
+    """The panel of a block of trsv NoTrans rows reads only entries of x
+    solved before the block, but each row's triangle reads the block's
+    earlier rows: jammed with the triangles before the panels, the rows
+    would read x before the block solves it, and the effect check says so."""
+    v = _variant("trsv", "dtrsv_lnn", AVX2)
+    with pytest.raises(SchedulingError, match="Cannot fission"):
+        triangle(assert_unit_strides(v.naive), None, AVX2, "f64", 4, False)
+
+
 @pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
 @pytest.mark.parametrize("trans", ["n", "t"])
 def test_scheduled_gemv_matches_the_naive_one_across_block_boundaries(trans):
@@ -145,11 +172,13 @@ def _arguments(name, n, rng, dtype):
     "name, variant",
     [("ger", "sger"), ("syr", "dsyr_l"), ("syr2", "ssyr2_u"), ("syr2", "dsyr2_l"),
      ("symv", "ssymv_u"), ("symv", "ssymv_l"), ("symv", "dsymv_u"), ("symv", "dsymv_l"),
-     ("trmv", "strmv_ltn"), ("trsv", "dtrsv_lnu"), ("trsv", "dtrsv_utu"),
-     ("trsv", "dtrsv_utn")],
+     ("trmv", "strmv_ltn"), ("trmv", "strmv_unn"), ("trmv", "dtrmv_lnu"),
+     ("trmv", "dtrmv_utn"), ("trsv", "dtrsv_lnu"), ("trsv", "dtrsv_utu"),
+     ("trsv", "dtrsv_utn"), ("trsv", "strsv_unn"), ("trsv", "strsv_ltn")],
 )  # fmt: skip
 def test_scheduled_updates_and_solves_match_the_naive_ones(name, variant):
-    """Across the blocks of rows (4 in symv, syr and syr2) and vectors (8
+    """Across the blocks of rows (4 in symv, syr, syr2, trmv and trsv, rows
+    forwards and backwards) and vectors (8
     f32, 4 f64 on AVX2), with every remainder."""
     v = _variant(name, variant, AVX2)
     naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()

@@ -8,13 +8,21 @@ rows cannot be jammed whole as `rows` jams them.
   an update alone ending as the machine ends vector loops (whole vectors
   then scalars where the row part may be empty), a loop with a dot
   product with whole vectors and then scalars.
-- With `r > 1` (symv, syr, syr2: rows that do not read what the rows
-  before them write), rows in blocks of `r`: each row's loop is cut at the
-  block into the small triangle next to the diagonal (scalar, fewer than
-  `r` elements) and a panel of the columns outside the block, which the
-  `r` rows share; the panels are jammed into one pass (a vector of x or y
-  loaded once for `r` rows, `r` independent fused multiply-adds) and
-  vectorized. Where the rows all update one vector (symv's y[j]), its
+- With `r > 1`, rows (ascending or descending) in blocks of `r`: each
+  row's loop is cut into the small triangle next to the diagonal (scalar,
+  fewer than `r` elements) and a panel of the columns that every row of
+  the block visits; the panels are jammed into one pass (a vector of x or
+  y loaded once for `r` rows, `r` independent fused multiply-adds) and
+  vectorized. The statements of each row before its panel run for the
+  whole block before the pass, those after it after the pass, so the rows'
+  dependences within the block (trmv, trsv: in place) must lie on one
+  side: `panel_first` puts the panel before the triangle (trsv NoTrans,
+  whose triangles read the entries of x the block solves; its panels read
+  only entries solved before) or after it (trsv Trans, whose triangles
+  update the entries the block solves next); by default the parts keep
+  their order in the row. The effect check refuses an order whose rows
+  would read an entry before the block writes it. Where the rows all
+  update one vector (symv's y[j], trmv's and trsv's Trans x[j]), its
   element is staged in a register across the rows: loaded and stored once
   per pass. The last `n % r` rows are vectorized one at a time.
 """
@@ -41,6 +49,7 @@ from exo2.API_scheduling import (
     user_op,
 )
 from exo2.stdlib.inspection import expr_to_string, get_symbols, lrn, nlr_stmts
+from exo2.stdlib.range_analysis import index_range_analysis
 from exo2.stdlib.stdlib import (
     interleave_outer_loop_with_inner_loop,
     unroll_buffers,
@@ -84,9 +93,21 @@ def outermost_loop(proc):
     return loops[0]
 
 
-def _row_panels(proc, loop, r):
-    """Rows in blocks of `r`, each row's loop cut at the block and the
-    panels jammed (module docstring). Returns `(proc, panel, rest)`: the
+def _panel_edge(row, lane, r, before):
+    """Where the panel of `row` (a row's loop in the block of rows `lane` in
+    [0, r)) begins (or ends, `before`): the columns that every row of the
+    block visits, whether the rows ascend (`seq(i + 1, n)`) or descend
+    (`seq(n - ii, n)`): the largest lower bound, or the smallest upper."""
+    bound = index_range_analysis(row.hi() if before else row.lo(), {lane: (0, r - 1)})
+    edge = bound.lo if before else bound.hi
+    terms = [f"{c} * {v}" for v, c in bound.base.items()] + [str(edge)]
+    return " + ".join(terms)
+
+
+def _row_panels(proc, loop, r, panel_first=None):
+    """Rows in blocks of `r`, each row's loop cut at the block, its panel
+    put first or last (`panel_first`), and the panels jammed (module
+    docstring). Returns `(proc, panel, rest)`: the
     jammed loop and the loop over the last `n % r` rows."""
     name = loop.name()
     row = next(
@@ -97,11 +118,12 @@ def _row_panels(proc, loop, r):
     blocks = proc.forward(loop)
     row = proc.forward(row)
     before = isinstance(row.lo(), LiteralCursor)  # seq(0, i): the panel first
-    at = f"{r} * {blocks.name()}" + ("" if before else f" + {r}")
-    proc = cut_loop(proc, row, at)
+    proc = cut_loop(proc, row, _panel_edge(row, f"{name}i", r, before))
     proc = simplify(proc)
     row = proc.forward(row)  # the first part
     panel = row if before else row.next()
+    if panel_first is not None and panel_first != before:
+        proc = reorder_stmts(proc, row.expand(0, 1))
     lanes = proc.forward(blocks).body()[0]
     proc = interleave_outer_loop_with_inner_loop(proc, lanes, panel, r)
     proc = unroll_buffers(proc, proc.forward(blocks).body())
@@ -165,12 +187,13 @@ def vectorize_row(proc, loop, m, prec, tail=None):
 
 
 @user_op
-def triangle(proc, loop, m, prec, r=1):
+def triangle(proc, loop, m, prec, r=1, panel_first=None):
     """Schedules `loop` (a cursor, its iterator's name, or None for the
     proc's one outermost loop), a loop over rows, for machine `m` in
     precision `prec`: with `r > 1`, blocks of `r` rows jammed along the
-    columns outside the block (`_row_panels`); every loop that runs along
-    a row (`contiguous`) vectorized."""
+    columns outside the block (`_row_panels`), the panel before each row's
+    triangle or after it as `panel_first` says (None: as in the row);
+    every loop that runs along a row (`contiguous`) vectorized."""
     if loop is None:
         loop = outermost_loop(proc)
     elif isinstance(loop, str):
@@ -179,7 +202,7 @@ def triangle(proc, loop, m, prec, r=1):
     if r > 1:
         # a block's pass is empty beside the last (first) block: no masked
         # last vector
-        proc, panel, rest = _row_panels(proc, loop, r)
+        proc, panel, rest = _row_panels(proc, loop, r, panel_first)
         proc = vectorize_row(proc, panel, m, prec, "cut")
     rows = [
         s
@@ -194,7 +217,8 @@ def triangle(proc, loop, m, prec, r=1):
 def by_triangle(loop=None, **options):
     """The schedule `kernel(..., schedule=by_triangle())` names: `triangle`
     of `loop` with the variant's machine and precision (`r=4`: blocks of
-    four rows jammed)."""
+    four rows jammed; `panel_first=True` or False: where each row's panel
+    goes)."""
 
     def schedule(proc, v):
         return triangle(proc, loop, v.machine, v.prec, **options)

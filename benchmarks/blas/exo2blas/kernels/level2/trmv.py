@@ -71,5 +71,5 @@ def trmv(trans):
 
 
 KERNEL = kernel(
-    trmv, axes=[Uplo(), Emit("trans", ("t", "n")), Diag()], schedule=by_triangle()
+    trmv, axes=[Uplo(), Emit("trans", ("t", "n")), Diag()], schedule=by_triangle(r=4)
 )
