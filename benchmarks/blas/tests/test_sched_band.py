@@ -60,16 +60,23 @@ def test_the_band_loop_is_vectorized_in_the_body_rows(variants):
             assert "stride_any" not in text
     gbmv = str(found["gbmv"]["dgbmv_n"].procs["stride_1"])
     lanes = machine.lanes["f64"]  # a band shorter than a vector stays naive
+    # rows past n + kl have no band at all: m > n + kl stays naive
     assert (
-        f"if 0 <= kl and kl <= -ku + n and -ku + n <= m and {lanes} <= 1 + kl + ku:"
-        in gbmv
+        "if 0 <= kl and kl <= -ku + n and -ku + n <= m and m <= kl + n and "
+        f"{lanes} <= 1 + kl + ku:" in gbmv
     )
     assert "for io in seq(0, (-kl - ku + n) / 4):" in gbmv  # four rows jammed
-    # the jammed rows, the rows after them and the head rows (i < kl), whose
-    # band loop starts at kl - i; the tail rows (i >= n - ku) stay scalar
-    # where m > n + kl may leave them no band at all
-    assert gbmv.count(f"{isa}_hsum_f64(") == 4 + 1 + 1
+    # the jammed rows, the rows after them, the head rows (i < kl), whose
+    # band loop starts at kl - i, and the tail rows (i >= n - ku), whose
+    # band ends at n; a band wider than the matrix (n - ku <= kl) in three
+    # parts, each row's band clipped at one edge or both
+    assert gbmv.count(f"{isa}_hsum_f64(") == 4 + 1 + 1 + 1 + 3
     assert f"for do in seq(0, (1 + i + ku) / {lanes}):" in gbmv
+    assert (
+        "if 0 <= -ku + n and -ku + n <= kl and kl <= m and m <= kl + n and "
+        f"{lanes} <= 1 + kl + ku:" in gbmv
+    )
+    assert f"for do in seq(0, n / {lanes}):" in gbmv  # rows holding all of x
     # tbmv's rows jam too (each row writes x[i] after its band is read);
     # tbsv's substitution reads what the row before wrote: one row a pass
     tbmv = str(found["tbmv"]["stbmv_unn"].procs["stride_1"])
@@ -82,14 +89,25 @@ def test_the_band_loop_is_vectorized_in_the_body_rows(variants):
     assert f"if 0 <= k and k <= n and {2 * lanes} <= k:" in tbsv  # two vectors
     # sbmv: each stored row read once, as a dot product for y[i] and an
     # update of the y its mirror image covers, both vectorized
+    # (and in its last k rows, clipped at the matrix's edge); a band of at
+    # most 16 takes its rows 16 apart (they update y), a longer one in order
     sbmv = str(found["sbmv"]["ssbmv_u"].procs["stride_1"])
+    f32_half = f32_lanes // 2  # min_vectors=0.5
+    assert f"if 0 <= -k + n and -k + n <= n and {f32_half} <= 1 + k and" in sbmv
+    assert "if 1 + k <= 16:" in sbmv
+    assert (
+        "for ii in seq(0, 16):\n                for io in seq(0, (-k + n) / 16):"
+        in sbmv
+    )
     assert "for i in seq(0, -k + n):" in sbmv
-    # (and in its last k rows, clipped at the matrix's edge)
-    assert sbmv.count(f"{isa}_fma_f32(") == 2
-    assert sbmv.count(f"{isa}_addmul_f32(") == 2
-    # gbmv Trans adds each row, times alpha x[i], into y: no sum of lanes
+    # the update of y in the interleaved rows, the rows after them, the
+    # rows of a longer band and the last k rows
+    assert sbmv.count(f"{isa}_addmul_f32(") == 4
+    # gbmv Trans adds each row, times alpha x[i], into y: no sum of lanes;
+    # its rows interleaved too
     gbmv_t = str(found["gbmv"]["sgbmv_t"].procs["stride_1"])
     assert f"{isa}_addmul_f32(" in gbmv_t and "hsum" not in gbmv_t
+    assert "for ii in seq(0, 16):" in gbmv_t
 
 
 def _ints(rng, shape, dtype):

@@ -8,15 +8,19 @@ In the rows named by `rows=(first, end)` that guard holds for the whole
 band, so the row loop is cut into a head (rows before `first`), a body of
 constant band width and a tail (rows from `end`), under a `specialize` on
 `first <= end` within the loop's bounds and a band of at least
-`min_vectors` vectors (a band as wide as the matrix, or a short one, keeps
-the naive loop). The body's guards are dropped by `eliminate_dead_code`, which
-proves them true there. A body whose only inner loop is a band along a
+`min_vectors` vectors (a short band keeps the naive loop; so does a band
+as wide as the matrix, except where the rows past which it is empty are
+named, `empty_from`: gbmv's rows are then cut where its band meets each
+edge and every band loop clipped, `_wide`). The body's guards are dropped
+by `eliminate_dead_code`, which proves them true there. Body rows that
+update y along a band of at most `stride` are taken `stride` apart
+(`_interleave`). Otherwise a body whose only inner loop is a band along a
 row (gbmv's NoTrans form, `A[i, d] * x[i - kl + d]`; tbmv's NoTrans rows)
-or an update along it (`y[i - kl + d] += A[i, d] * xi`: gbmv's and tbmv's
-Trans rows) is a dense row pass and goes to `rows` (four rows jammed);
-where exo2 refuses the jam (tbsv: a row reads what the row before wrote)
-and in sbmv (two loops a row), each unguarded band loop along a row is
-vectorized in every body row, its last vector masked. A band loop that
+or an update along it (tbmv's Trans rows) is a dense row pass and goes to
+`rows` (four rows jammed); where exo2 refuses the jam (tbsv: a row reads
+what the row before wrote) and in sbmv (two loops a row), each unguarded
+band loop along a row is vectorized in every body row, a dot product's
+last vector masked, an update's as the machine ends loops. A band loop that
 walked a diagonal of the storage (`A[i - d, d]`) would have no unit
 stride in either loop: the kernels' sources read rows instead
 (docs/blas-library.md). A band row must run forwards along the storage
@@ -35,7 +39,9 @@ from exo2.API_scheduling import (
     SchedulingError,
     cut_loop,
     delete_pass,
+    divide_loop,
     eliminate_dead_code,
+    reorder_loops,
     shift_loop,
     simplify,
     user_op,
@@ -44,7 +50,7 @@ from exo2.stdlib.inspection import expr_to_string, nlr_stmts
 from exo2.stdlib.rc_wrappers import cut_loop_
 from exo2.stdlib.stdlib import attempt, specialize_
 
-from .level2 import vectorize_loop
+from .level2 import reduces, vectorize_loop
 from .rows import rows as dense_rows
 from .triangle import contiguous, outermost_loop, vectorize_row
 
@@ -138,8 +144,94 @@ def _edge_rows(proc, rows_loop, m, prec):
     return proc
 
 
+def _widths(proc, loop, m, prec, min_vectors):
+    """`(conds, exprs)`: each contiguous guarded band loop of `loop` at
+    least `min_vectors` vectors long (a band of at least one element has
+    a last vector to mask; tbmv's empty one, k = 0, does not)."""
+    shortest = max(1, int(min_vectors * m.lanes[prec]))
+    conds, exprs = [], []
+    for band_loop in _band_loops(proc, loop):
+        if _guarded(band_loop) and contiguous(proc, band_loop):
+            conds, exprs = (
+                conds + [f"{shortest} <= _ - _"],
+                exprs
+                + [
+                    band_loop.hi(),
+                    band_loop.lo(),
+                ],
+            )
+    return conds, exprs
+
+
+def _cut_rows(proc, loop, cuts):
+    """`(proc, parts)`: the row loop `loop` cut at each of `cuts` (in
+    order) that is not already one of its bounds."""
+    parts, rest = [], proc.forward(loop)
+    for cut in cuts:
+        if _is(rest.lo(), cut):
+            continue
+        if _is(rest.hi(), cut):
+            break
+        proc = cut_loop(proc, rest, cut)
+        parts.append(proc.forward(rest))
+        rest = proc.forward(rest).next()
+    return proc, [proc.forward(p) for p in parts] + [proc.forward(rest)]
+
+
+def _wide(proc, loop, m, prec, first, end, empty_from, min_vectors):
+    """Vectorizes the naive row loop `loop` where the band is wider than
+    the matrix (`end <= first`: no row holds its whole band): the rows cut
+    at `end` and `first`, the band loops of each part clipped at the
+    matrix's edges (`_edge_rows`). Other cases keep the naive loop."""
+    lo, hi = loop.lo(), loop.hi()
+    conds = [f"_ <= {end}", f"{end} <= {first}", f"{first} <= _"]
+    exprs = [lo, hi]
+    if empty_from is not None:
+        conds, exprs = conds + [f"_ <= {empty_from}"], exprs + [hi]
+    width_conds, width_exprs = _widths(proc, loop, m, prec, min_vectors)
+    cond = FormattedExprStr(" and ".join(conds + width_conds), *exprs, *width_exprs)
+    proc, (inside,) = specialize_(proc, loop, cond, rc=True)
+    proc, parts = _cut_rows(proc, inside.body()[0], [end, first])
+    for part in parts:
+        proc = _edge_rows(proc, part, m, prec)
+    return proc
+
+
+def _vector_loops(proc, rows_loop):
+    """The unguarded band loops along a row in `rows_loop`'s body."""
+    return [
+        s
+        for s in _band_loops(proc, proc.forward(rows_loop))
+        if not _guarded(s) and contiguous(proc, s)
+    ]
+
+
+def _interleave(proc, body, stride):
+    """`(proc, row_loops)`: where the band is at most `stride` long, the
+    body rows `body` (from 0) taken `stride` apart (`i = stride * io +
+    ii`, `io` inner) and the remainder after them in order; a longer band
+    keeps its rows in order. Each row adds into the entries of y the next
+    rows add into too; a vector load that spans a store in flight is not
+    forwarded, it waits for the store to retire: rows `stride` apart touch
+    disjoint entries. A long band's row issues its stores long before the
+    next row loads them, and in order its rows stream through A (rows
+    `stride` apart defeat the prefetcher). exo2 reorders the rows only
+    where they commute (their writes are reductions)."""
+    body = proc.forward(body)
+    band_loop = _vector_loops(proc, body)[0]
+    cond = FormattedExprStr(f"_ - _ <= {stride}", band_loop.hi(), band_loop.lo())
+    proc, (choice,) = specialize_(proc, body, cond, rc=True)
+    narrow, wide = choice.body()[0], choice.orelse()[0]
+    name = narrow.name()
+    proc = divide_loop(proc, narrow, stride, [f"{name}o", f"{name}i"], tail="cut")
+    blocks = proc.forward(narrow)
+    rest = blocks.next()
+    proc = reorder_loops(proc, blocks)
+    return proc, [proc.forward(blocks), proc.forward(rest), proc.forward(wide)]
+
+
 @user_op
-def band(proc, loop, m, prec, rows, r=4, min_vectors=1):
+def band(proc, loop, m, prec, rows, r=4, min_vectors=1, empty_from=None, stride=1):
     """Schedules `loop` (a cursor, its iterator's name, or None for the
     proc's one outermost loop), a loop over the rows of a band, for machine
     `m` in precision `prec`. `rows = (first, end)` (expressions in the
@@ -149,7 +241,13 @@ def band(proc, loop, m, prec, rows, r=4, min_vectors=1):
     the row's only loop (`rows`). A band shorter than `min_vectors`
     vectors keeps the naive loop: one masked vector and a horizontal sum
     per row cost more than a few scalar products (in a substitution, whose
-    next row loads the x[i] just stored, `min_vectors=2` pays)."""
+    next row loads the x[i] just stored, `min_vectors=2` pays; a fraction
+    of a vector is a number of lanes). Rows from `empty_from` (gbmv's
+    `n + kl`), if given, have no column inside the matrix: the loop is
+    scheduled where it ends before them, and where `end <= first` (a band
+    wider than the matrix) every row's band loops are clipped (`_wide`).
+    With `stride > 1`, body rows that update y along a band of at most
+    `stride` are taken `stride` apart (`_interleave`)."""
     if loop is None:
         loop = outermost_loop(proc)
     elif isinstance(loop, str):
@@ -164,13 +262,12 @@ def band(proc, loop, m, prec, rows, r=4, min_vectors=1):
         conds, exprs = [f"_ <= {first}", *conds], [loop.lo()]
     if not _is(loop.hi(), end):
         conds, exprs = conds + [f"{end} <= _"], exprs + [loop.hi()]
-    shortest = max(1, min_vectors * m.lanes[prec])  # a band of at least one
-    # element has a last vector to mask (tbmv's empty one, k = 0, does not)
-    for band_loop in [s for s in guarded if contiguous(proc, s)]:
-        conds = [*conds, f"{shortest} <= _ - _"]
-        exprs = [*exprs, band_loop.hi(), band_loop.lo()]
-    cond = FormattedExprStr(" and ".join(conds), *exprs)
+    if empty_from is not None:
+        conds, exprs = conds + [f"_ <= {empty_from}"], exprs + [loop.hi()]
+    width_conds, width_exprs = _widths(proc, loop, m, prec, min_vectors)
+    cond = FormattedExprStr(" and ".join(conds + width_conds), *exprs, *width_exprs)
     proc, (inside,) = specialize_(proc, loop, cond, rc=True)
+    naive = inside.orelse()[0]
     body = inside.body()[0]
     edges = []  # the head and tail rows
     if not _is(body.lo(), first):
@@ -203,8 +300,20 @@ def band(proc, loop, m, prec, rows, r=4, min_vectors=1):
     body = proc.forward(body)
     for band_loop in unguarded:
         proc = _from_zero(proc, band_loop)
-    jammed = False
-    if len(_band_loops(proc, body)) == 1 and r > 1:
+    # the edge rows first: vectorizing checks the whole proc, smaller before
+    # the body's rows are
+    for edge in edges:
+        proc = _edge_rows(proc, edge, m, prec)
+    jammed = interleaved = False
+    if stride > 1 and not all(reduces(proc, s) for s in unguarded):
+        # rows that update y along the band
+        try:
+            proc, row_loops = _interleave(_from_zero(proc, body), body, stride)
+            unguarded = [s for rl in row_loops for s in _vector_loops(proc, rl)]
+            interleaved = True
+        except SchedulingError:
+            pass  # rows that do not commute stay in order
+    if not interleaved and len(_band_loops(proc, body)) == 1 and r > 1:
         # a dense row pass; not in a substitution (tbsv), whose row reads
         # what the row before wrote: exo2 refuses the jam
         proc, jammed = attempt(dense_rows)(
@@ -212,9 +321,14 @@ def band(proc, loop, m, prec, rows, r=4, min_vectors=1):
         )
     if not jammed:
         for band_loop in unguarded:
-            proc, _ = vectorize_loop(proc, band_loop, m, prec, "cut_and_predicate")
-    for edge in edges:
-        proc = _edge_rows(proc, edge, m, prec)
+            # a dot product ends with a masked vector (its scalar tail would
+            # wait on the sum), an update as the machine ends loops (AVX2's
+            # masked store costs more than a few scalars)
+            dot = reduces(proc, proc.forward(band_loop))
+            tail = "cut_and_predicate" if dot else m.tail
+            proc, _ = vectorize_loop(proc, band_loop, m, prec, tail)
+    if empty_from is not None:
+        proc = _wide(proc, naive, m, prec, first, end, empty_from, min_vectors)
     return delete_pass(proc)  # the emptied parts of the clipped band loops
 
 

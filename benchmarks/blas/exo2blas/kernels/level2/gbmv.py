@@ -70,5 +70,5 @@ def gbmv(trans):
 KERNEL = kernel(
     gbmv,
     axes=[Emit("trans", ("t", "n"))],
-    schedule=by_band(rows=("kl", "n - ku")),
+    schedule=by_band(rows=("kl", "n - ku"), empty_from="n + kl", stride=16),
 )

@@ -54,6 +54,8 @@ KERNEL = kernel(
     sbmv,
     axes=[Uplo()],
     schedule=by_letter(
-        "upper", u=by_band(rows=("0", "n - k")), l=by_band(rows=("k", "n"))
+        "upper",
+        u=by_band(rows=("0", "n - k"), min_vectors=0.5, stride=16),
+        l=by_band(rows=("k", "n"), min_vectors=0.5, stride=16),
     ),
 )
