@@ -12,7 +12,9 @@ pinned with taskset) and the report (python -m exo2blas.report).
 
 Each run writes `results/<date>-<host>-<isa>/`: machine.json, cases.txt,
 gbench.json (Google Benchmark's raw output), status.txt, results.json,
-generate_times.json, loc.json, report.md and figures/.
+generate_times.json (the build's generation), regenerate_times.json (levels 1
+and 2 of this CPU's ISA generated again, cold, with two jobs: target C1),
+loc.json, report.md and figures/.
 
 Baselines: MKL (pip `mkl`, or $MKLROOT), OpenBLAS and BLIS (Debian
 `libopenblas0-serial`, `libblis4-serial`, which scripts/bench_setup.sh
@@ -32,6 +34,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -140,6 +143,21 @@ def build(build_dir, progress):
         check=True,
         stdout=subprocess.DEVNULL,
     )
+
+
+def regeneration(isa, out):
+    """Target C1: levels 1 and 2 of `isa` generated cold (a new process,
+    an empty output directory) with two jobs; writes its timing record to
+    `out / "regenerate_times.json"`."""
+    with tempfile.TemporaryDirectory() as scratch:
+        subprocess.run(
+            [sys.executable, "-m", "exo2blas.generate", "--isa", isa,
+             "--levels", "1,2", "--jobs", "2", "--out", scratch],
+            check=True, cwd=SUITE, stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        shutil.copy(
+            Path(scratch) / "generate_times.json", out / "regenerate_times.json"
+        )
 
 
 def correctness(build_dir, profile, progress):
@@ -334,6 +352,7 @@ def run(args):
                "libraries": shown, "unavailable": missing}  # fmt: skip
     if not args.skip_build:
         build(build_dir, progress)
+    regeneration(isa, out)
     progress.advance(20, "built")
     if not args.skip_tests:
         summary["correctness_failures"] = correctness(build_dir, args.profile, progress)

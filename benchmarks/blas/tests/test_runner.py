@@ -242,3 +242,22 @@ def test_p3_is_the_fraction_of_dram_bandwidth_reached_beyond_the_caches(tmp_path
     report = write_report(tmp_path).read_text()
     assert "| P3 (DRAM bandwidth) | FAIL: worst family axpy (level 1) at 50%" in report
     assert "| 1 | dot | 1 | 90% | 100% |" in report
+
+
+def test_report_judges_c1_on_the_cold_regeneration(tmp_path):
+    (tmp_path / "results.json").write_text(json.dumps({"summary": {}, "records": []}))
+    kernel = {"level": 2, "procs": 32, "schedule_s": 6.0, "cpu_s": 4.5}
+    regenerate = {
+        "jobs": 2,
+        "wall_s": 10.5,
+        "load_average": [1.25, 1.0, 1.0],
+        "kernels": {"avx2": {"tbmv": kernel, "gemv": dict(kernel, cpu_s=2.0)}},
+        "emit": {"avx2": {"2": {"procs": 64, "emit_s": 1.0, "cpu_s": 1.0}}},
+    }
+    (tmp_path / "regenerate_times.json").write_text(json.dumps(regenerate))
+    report = write_report(tmp_path).read_text()
+    assert (
+        "| C1 (avx2) | levels 1 and 2 generated cold with 2 jobs: wall 10.50 s "
+        "(FAIL against 10 s), CPU 7.50 s; slowest kernel tbmv 4.50 s CPU "
+        "(pass against 5 s), 6.00 s wall; load average 1.25 |"
+    ) in report
