@@ -9,14 +9,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from exo2.API_cursors import (
+    AllocCursor,
     AssignCursor,
     BinaryOpCursor,
     CallCursor,
     ExternFunctionCursor,
     ForCursor,
+    IfCursor,
     InvalidCursorError,
+    LiteralCursor,
+    ReadConfigCursor,
+    ReadCursor,
     ReduceCursor,
+    StrideExprCursor,
     UnaryMinusCursor,
+    WindowExprCursor,
+    WindowStmtCursor,
 )
 from exo2.rewrite.LoopIR_unification import UnificationError
 from exo2.stdlib.inspection import (
@@ -121,21 +129,104 @@ def _candidates(instructions):
     return by_shape
 
 
+def _buffer_memories(proc):
+    """`{name: memory}` of the buffers `proc` declares (its data parameters
+    and allocations); None for a name declared more than once with
+    different memories, or by a window statement: its memory depends on
+    the place."""
+    memories = {}
+
+    def declare(name, memory):
+        if memories.get(name, memory) is not memory:
+            memory = None
+        memories[name] = memory
+
+    for arg in proc.args():
+        if arg.type().is_numeric():
+            declare(arg.name(), arg.mem())
+    for stmt in nlr_stmts(proc):
+        if isinstance(stmt, AllocCursor):
+            declare(stmt.name(), stmt.mem())
+        elif isinstance(stmt, WindowStmtCursor):
+            declare(stmt.name(), None)
+    return memories
+
+
+def _data_buffers(node, out):
+    """Adds the names of the data buffers the statement or expression
+    `node` reads or writes to `out`; False where it cannot tell (a kind of
+    statement or expression it does not know)."""
+    if isinstance(node, AssignCursor | ReduceCursor):
+        out.add(node.name())
+        return _data_buffers(node.rhs(), out)
+    if isinstance(node, ForCursor):
+        return all(_data_buffers(s, out) for s in node.body())
+    if isinstance(node, IfCursor):
+        orelse = node.orelse()
+        parts = [node.cond(), *node.body(), *(orelse or ())]
+        return all(_data_buffers(s, out) for s in parts)
+    if isinstance(node, ReadCursor):
+        if node.type().is_numeric():
+            out.add(node.name())
+        return True  # a control value's indices read no data
+    if isinstance(node, WindowExprCursor):
+        out.add(node.name())
+        return True
+    if isinstance(node, BinaryOpCursor):
+        return _data_buffers(node.lhs(), out) and _data_buffers(node.rhs(), out)
+    if isinstance(node, UnaryMinusCursor):
+        return _data_buffers(node.arg(), out)
+    if isinstance(node, ExternFunctionCursor):
+        return all(_data_buffers(a, out) for a in node.args())
+    return isinstance(node, LiteralCursor | ReadConfigCursor | StrideExprCursor)
+
+
+def _may_pass_call_site(instr, memories):
+    """Whether a call to `instr` whose data arguments are buffers of
+    `memories` (a set; None when unknown) can pass `check_call_site`: each
+    data parameter's memory must have a subclass among them. A replacement
+    passes only buffers of the statements it replaces."""
+    if memories is None:
+        return True
+    return all(
+        any(issubclass(m, arg.mem()) for m in memories)
+        for arg in instr.args()
+        if arg.type().is_numeric()
+    )
+
+
+def _statement_memories(stmt, declared):
+    """The memories of the data buffers `stmt` accesses, or None when one
+    is unknown."""
+    names = set()
+    if not _data_buffers(stmt, names):
+        return None
+    memories = {declared.get(name) for name in names}
+    return None if None in memories else memories
+
+
 @user_op
 def replace_all_stmts(proc, instructions):
     """Tries `checked_replace` with each instruction (in order) on every
     statement, in pre-order; the first that succeeds replaces it. Only
     instructions whose body has the statement's shape are tried: the
-    others cannot unify with it."""
+    others cannot unify with it; nor are those whose data parameters'
+    memories none of the statement's buffers is in (a scalar statement in
+    DRAM, for a vector instruction): `check_call_site` would refuse them."""
     if not isinstance(instructions, list):
         instructions = [instructions]
     by_shape = _candidates(instructions)
+    declared = _buffer_memories(proc)
     for stmt in list(nlr_stmts(proc)):
         try:
             stmt = proc.forward(stmt)
         except InvalidCursorError:
             continue
-        for instr in by_shape.get(_stmt_shape(stmt), ()):
+        candidates = by_shape.get(_stmt_shape(stmt), ())
+        if candidates:
+            memories = _statement_memories(stmt, declared)
+            candidates = [i for i in candidates if _may_pass_call_site(i, memories)]
+        for instr in candidates:
             try:
                 proc = checked_replace(proc, stmt, instr, quiet=True)
                 break

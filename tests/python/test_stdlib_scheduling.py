@@ -201,6 +201,36 @@ def test_replace_all_stmts_tries_each_instruction_on_each_statement():
     assert replace_all_stmts(to_register, copy4) == to_register
 
 
+@instr("for (int _i = 0; _i < 4; _i++) (&{dst_data})[_i] = (&{src_data})[_i];")
+def to_register4(dst: [f32][4] @ AVX2, src: [f32][4] @ DRAM):
+    assert stride(dst, 0) == 1
+    assert stride(src, 0) == 1
+    for i in seq(0, 4):
+        dst[i] = src[i]
+
+
+def test_replace_all_stmts_skips_instructions_whose_memories_the_statement_lacks(
+    monkeypatch,
+):
+    from exo2.stdlib import instruction_selection
+
+    tried = []
+
+    def recorded(proc, stmt, instr, quiet=False):
+        tried.append(instr.name())
+        return checked_replace(proc, stmt, instr, quiet=quiet)
+
+    monkeypatch.setattr(instruction_selection, "checked_replace", recorded)
+    # blocks' statements are all in DRAM: to_register4 writes an AVX2 buffer
+    p = replace_all_stmts(blocks, [to_register4, copy4])
+    assert "to_register4" not in tried
+    assert body(p) == body(replace_all_stmts(blocks, copy4))
+    tried.clear()
+    p = replace_all_stmts(to_register, [copy4, to_register4])
+    assert tried == ["copy4", "to_register4"]  # both memories are there
+    assert body(p)[-1] == "    to_register4(t[0:4], x[0:4])"
+
+
 @proc
 def staged(n: size, x: [f32][n], y: [f32][n], s: f32):
     assert n % 8 == 0
