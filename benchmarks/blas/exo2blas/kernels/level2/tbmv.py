@@ -74,9 +74,11 @@ def tbmv(
 
 
 # every case reads the rows of the storage forwards: vectorized in the
-# rows (of its loop) whose band lies inside the matrix (docs/blas-library.md)
+# rows (of its loop) whose band lies inside the matrix (docs/blas-library.md);
+# Trans rows unjammed: they update windows of x one element apart, and a
+# jammed row's loads would wait on the stores of the row beside it
 KERNEL = kernel(
     tbmv,
     axes=[Uplo(), Flag("trans", ("t", "n")), Diag()],
-    schedule=by_trans(by_band(rows=("0", "n - k")), by_band(rows=("k", "n"))),
+    schedule=by_trans(by_band(rows=("0", "n - k")), by_band(rows=("k", "n"), r=1)),
 )
