@@ -62,7 +62,7 @@ def test_rows_updates_four_rows_of_ger_per_loaded_vector_of_y():
 def test_columns_sums_blocks_of_outputs_in_a_stack_buffer_row_after_row(machine):
     text = str(_scheduled("gemv", "dgemv_t", machine))
     lanes, name = machine.lanes["f64"], machine.name
-    width = 128 * lanes  # a block of 128 vectors
+    width = 2048  # a block of 16 KiB of f64 sums
     # the whole blocks, then the narrower last one: each with its buffer
     assert f"for io in seq(0, m / {width}):" in text
     assert text.count(f"acc: f64[{width}] @ DRAM_STACK") == 2
@@ -135,10 +135,10 @@ def test_scheduled_gemv_matches_the_naive_one_across_block_boundaries(trans):
     v = _variant("gemv", f"dgemv_{trans}", AVX2)
     naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()
     rng = np.random.default_rng(20)
-    # rows: blocks of 4 rows, vectors of 4; columns: blocks of 512 outputs,
+    # rows: blocks of 4 rows, vectors of 4; columns: blocks of 2048 outputs,
     # 4 rows jammed, vectors of 4
     sizes = [(1, 1), (3, 5), (4, 4), (5, 9), (17, 3), (16, 33), (37, 21)]
-    for m, n in sizes + [(512, 4), (515, 6), (1030, 9)]:
+    for m, n in sizes + [(2048, 4), (2051, 6), (4102, 9)]:
         A = _ints(rng, (m, n) if trans == "n" else (n, m), np.float64)
         x, y = _ints(rng, n, np.float64), _ints(rng, m, np.float64)
         expected, result = y.copy(), y.copy()
