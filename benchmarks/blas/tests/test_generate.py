@@ -82,11 +82,15 @@ def test_trans_is_the_transposed_opposite_triangle():
 def test_trmv_and_trsv_emit_their_trans_form_as_row_updates():
     procs = {v.name: v for _, _, v in _variants(AVX2, (2,))}
     # x <- A^T x and A^T x = b read A along its rows, updating x by each
-    # row: upper trmv backwards, lower trsv backwards, the others forwards
+    # row: upper trmv backwards, lower trsv backwards, the others forwards;
+    # trsv negates the solved entry once per row, not each product
     assert "x[j] += A[-1 - ii + n, j] * xi" in str(procs["strmv_utn"].naive)
     assert "x[j] += A[i, j] * xi" in str(procs["strmv_ltn"].naive)
-    assert "x[j] += -A[-1 - ii + n, j] * xi" in str(procs["strsv_ltn"].naive)
-    assert "x[j] += -A[i, j] * xi" in str(procs["strsv_utn"].naive)
+    lower = str(procs["strsv_ltn"].naive)
+    assert "xi = -x[-1 - ii + n]" in lower
+    assert "x[j] += A[-1 - ii + n, j] * xi" in lower
+    upper = str(procs["strsv_utn"].naive)
+    assert "xi = -x[i]" in upper and "x[j] += A[i, j] * xi" in upper
 
 
 def test_right_side_transposes_b_of_the_left_variant_with_trans_flipped():
