@@ -18,7 +18,7 @@ import math
 from collections import defaultdict
 
 from ..benchcases import READ_ONLY
-from .figures import geomean
+from .figures import BASELINES, geomean
 
 TARGET = 0.9
 
@@ -66,7 +66,7 @@ def dram_fractions(records, machine):
         achieved = ours["bytes"] / ours["median"] / 1e9
         key = (ours["level"], kernel)
         fractions[key]["exo2blas"].append(achieved / bound)
-        baselines = [r for lib, r in by_library.items() if lib != "exo2blas"]
+        baselines = [r for lib, r in by_library.items() if lib in BASELINES]
         if baselines:
             fastest = min(r["median"] for r in baselines)
             fractions[key]["fastest"].append(ours["bytes"] / fastest / 1e9 / bound)
