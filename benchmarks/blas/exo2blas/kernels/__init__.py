@@ -24,12 +24,16 @@ def module(level, name):
     return importlib.import_module(f"{__name__}.level{level}.{name}")
 
 
+def kernels_of(level, name):
+    """The `Kernel`s of the kernel file `name` of `level`, in file order."""
+    return [v for v in vars(module(level, name)).values() if isinstance(v, Kernel)]
+
+
 def kernels(levels=(1, 2, 3)):
     """`(level, Kernel)` of every kernel of `levels`, in file order."""
-    found = []
-    for level in levels:
-        for name in LEVELS[level]:
-            for value in vars(module(level, name)).values():
-                if isinstance(value, Kernel):
-                    found.append((level, value))
-    return found
+    return [
+        (level, k)
+        for level in levels
+        for name in LEVELS[level]
+        for k in kernels_of(level, name)
+    ]
