@@ -274,10 +274,31 @@ def _context_stmt(proc, ctxt):
     return get_my_stmt(proc, ctxt)
 
 
+# The kinds of variables that statements declare, as the symbol table names
+# them (allocations and window statements).
+_DECLARED_BY_STATEMENTS = ("allocation", "window")
+
+# The procedure last asked about and the names its statements declare: a
+# procedure never changes, and the lookups of one rewrite ask about one
+# procedure many times.
+_declared = (None, frozenset())
+
+
+def _declared_names(proc):
+    global _declared
+    if _declared[0] is not proc:
+        variables = proc.variables()
+        names = {name for name, kind in variables if kind in _DECLARED_BY_STATEMENTS}
+        _declared = (proc, frozenset(names))
+    return _declared[1]
+
+
 def _find_declaration(proc, stmt, name, kinds):
-    for observed in get_observed_stmts(stmt):
-        if isinstance(observed, kinds) and observed.name() == name:
-            return observed
+    # a name no statement declares is a parameter's: no walk needed
+    if name in _declared_names(stmt.proc()):
+        for observed in get_observed_stmts(stmt):
+            if isinstance(observed, kinds) and observed.name() == name:
+                return observed
     for arg in proc.args():
         if arg.name() == name:
             return arg
@@ -291,41 +312,12 @@ def get_declaration(proc, ctxt, name):
     return _find_declaration(proc, _context_stmt(proc, ctxt), name, AllocCursor)
 
 
-def _data_externs(expr):
-    """The names of the externs called in the data expression `expr` (the
-    indices of its reads are control expressions, where no extern is)."""
-    if isinstance(expr, ExternFunctionCursor):
-        return {expr.name()}.union(*(_data_externs(a) for a in expr.args()))
-    if isinstance(expr, BinaryOpCursor):
-        return _data_externs(expr.lhs()) | _data_externs(expr.rhs())
-    if isinstance(expr, UnaryMinusCursor):
-        return _data_externs(expr.arg())
-    return set()
-
-
-def _externs_called(block):
-    """The names of the externs called in the statements of `block`:
-    externs are data expressions, so only right-hand sides hold them."""
-    names = set()
-    for stmt in block:
-        if isinstance(stmt, (AssignCursor, ReduceCursor, AssignConfigCursor)):
-            names |= _data_externs(stmt.rhs())
-        elif isinstance(stmt, ForCursor):
-            names |= _externs_called(stmt.body())
-        elif isinstance(stmt, IfCursor):
-            names |= _externs_called(stmt.body())
-            names |= _externs_called(stmt.orelse() or ())
-    return names
-
-
 @user_op
 def get_unique_names(proc):
     """Generator of `var0`, `var1`, ... (at most 100 candidates) that no
     name in `proc` uses."""
-    # The names are those of the variables (the symbol table) and of the
-    # externs called, found without walking the index expressions.
-    used = {entry[0] for entry in proc.symbol_table()}
-    used |= _externs_called(proc.body())
+    used = {name for name, _ in proc.variables()}
+    used.update(proc.extern_names())
     return (f"var{k}" for k in range(100) if f"var{k}" not in used)
 
 

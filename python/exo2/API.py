@@ -178,6 +178,17 @@ class Procedure(ProcedureBase):
         `col_offset`."""
         return _core.symbol_table(self._proc)
 
+    def variables(self):
+        """**[exo2]** `(name, kind)` of every variable, as in `symbol_table()`
+        without the types, memories and source positions (which cost far
+        more to build)."""
+        return _core.variables(self._proc)
+
+    def extern_names(self):
+        """**[exo2]** The names of the extern functions the procedure calls
+        (`select`, `sqrt`, ...), sorted, each once."""
+        return _core.extern_names(self._proc)
+
     def c_code_str(self):
         """The header declarations and the C body of this procedure's
         library (docs/reference/generated-c.md)."""

@@ -298,7 +298,7 @@ class StmtCursor(StmtCursorPrototype):
 
     @checked
     def prev(self, dist: int = 1):
-        return self.next(-dist)
+        return _lift_or_invalid(self._impl.sibling(-dist), self._proc)
 
     @checked
     def next(self, dist: int = 1):
@@ -753,6 +753,8 @@ def forward(proc, cursor):
     """`cursor` (of `proc` or an ancestor) as a cursor of `proc`."""
     if isinstance(cursor, InvalidCursor):
         raise InvalidCursorError("cannot forward an invalid cursor")
+    if cursor.proc() is proc:
+        return cursor  # cursors never change: it is its own forwarding
     origin = cursor.proc()._provenance
     if isinstance(cursor, ListCursorPrototype) and not isinstance(cursor, BlockCursor):
         items = [proc._provenance.forward(origin, item) for item in cursor._items]

@@ -33,10 +33,49 @@ def checked(fn):
     def expected():
         return _resolved_annotations(fn, signature)
 
+    @functools.cache
+    def positional_checks():
+        # (position, name, kinds, message) of each annotated parameter
+        annotations = expected()
+        return tuple(
+            (positions[n], n, *annotations[n]) for n in positions if n in annotations
+        )
+
     bind = argument_binder(signature)
+    # the common call: positional arguments only, as many as the signature
+    # takes without its *args / **kwargs (None: no such fast path)
+    params = list(signature.parameters.values())
+    plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    positional = (
+        (sum(1 for p in params if p.default is p.empty), len(params))
+        if all(p.kind in plain for p in params)
+        else None
+    )
+
+    def check(k, arg_name, kinds, message, value):
+        if not _is_instance(value, kinds):
+            raise TypeError(
+                message
+                or f"argument {k}, '{arg_name}' to {name}: expected "
+                f"{_describe(kinds)}, not {type(value)}"
+            )
+        if _is_int(value) and value not in CONTROL_INTS:
+            raise TypeError(
+                f"argument {k}, '{arg_name}' to {name}: expected an int in "
+                f"[-2**31, 2**31), not {value}"
+            )
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        if positional and not kwargs and positional[0] <= len(args) <= positional[1]:
+            for k, arg_name, kinds, message in positional_checks():
+                if k >= len(args):
+                    break
+                value = args[k]
+                if type(value) in kinds and type(value) is not int:
+                    continue  # the usual case, decided without the checks
+                check(k, arg_name, kinds, message, value)
+            return fn(*args)
         arguments = bind(args, kwargs)
         if arguments is None:
             try:
@@ -49,17 +88,7 @@ def checked(fn):
             if entry is None:
                 continue
             kinds, message = entry
-            if not _is_instance(value, kinds):
-                where = f"argument {positions[arg_name]}, '{arg_name}' to {name}"
-                raise TypeError(
-                    message
-                    or f"{where}: expected {_describe(kinds)}, not {type(value)}"
-                )
-            if _is_int(value) and value not in CONTROL_INTS:
-                where = f"argument {positions[arg_name]}, '{arg_name}' to {name}"
-                raise TypeError(
-                    f"{where}: expected an int in [-2**31, 2**31), not {value}"
-                )
+            check(positions[arg_name], arg_name, kinds, message, value)
         return fn(*args, **kwargs)
 
     return wrapper

@@ -189,10 +189,15 @@ def _innermost_procedure_method():
     """Name of the innermost public method of a Procedure on the stack."""
     frame = inspect.currentframe()
     while frame is not None:
-        owner = frame.f_locals.get("self")
-        method = frame.f_code.co_name
-        if isinstance(owner, ProcedureBase) and not method.startswith("_"):
-            return method
+        code = frame.f_code
+        # f_locals builds a dict: look only where a variable `self` exists
+        if not code.co_name.startswith("_") and (
+            "self" in code.co_varnames
+            or "self" in code.co_cellvars
+            or "self" in code.co_freevars
+        ):
+            if isinstance(frame.f_locals.get("self"), ProcedureBase):
+                return code.co_name
         frame = frame.f_back
     return _UNKNOWN_DIRECTIVE
 

@@ -355,6 +355,20 @@ void bind_procs(py::module_& m) {
         return rows;
       },
       "(name, kind, type, memory, srcinfo) for every variable of a proc.");
+  m.def(
+      "variables",
+      [](const ProcHandle& p) {
+        py::list rows;
+        for (const auto& info : symbol_table(p.node))
+          rows.append(
+              py::make_tuple(info.sym.name(), symbol_kind_name(info.kind)));
+        return rows;
+      },
+      "(name, kind) for every variable of a proc: symbol_table's first two "
+      "columns, without the cost of the others.");
+  m.def(
+      "extern_names", [](const ProcHandle& p) { return extern_names(p.node); },
+      "The names of the extern functions a proc calls, sorted.");
 }
 
 }  // namespace

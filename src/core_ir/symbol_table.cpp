@@ -1,5 +1,7 @@
 #include "exo2/core_ir/symbol_table.hpp"
 
+#include <set>
+
 #include "exo2/core_ir/ir_visitor.hpp"
 
 namespace exo2 {
@@ -30,7 +32,26 @@ class SymbolCollector : public IRVisitor {
  private:
   std::vector<SymbolInfo>& out_;
 };
+
+// The extern calls of the data expressions (control expressions hold none,
+// but a complete walk costs little more than deciding where to skip).
+class ExternCollector : public IRVisitor {
+ public:
+  std::set<std::string> names;
+
+ protected:
+  void visit_extern_call(const ExternCall& e) override {
+    names.insert(e.f->name());
+    IRVisitor::visit_extern_call(e);
+  }
+};
 }  // namespace
+
+std::vector<std::string> extern_names(const Proc& p) {
+  ExternCollector collector;
+  collector.visit(p->body);
+  return {collector.names.begin(), collector.names.end()};
+}
 
 std::vector<SymbolInfo> symbol_table(const Proc& p) {
   std::vector<SymbolInfo> out;

@@ -257,10 +257,9 @@ def _hide_harness_frames():
     # new expressions and patterns see the innermost frame outside exo2's
     # package: count the recorder's frames as inside it
     expressions = importlib.import_module("exo2.primitives.new_expressions")
-    inside, package = expressions._inside, expressions._PACKAGE_DIR
-    expressions._inside = lambda path, directory: (
-        inside(path, directory)
-        or (directory == package and path.startswith(str(HERE) + "/"))
+    place = expressions._place
+    expressions._place = lambda code: (
+        "exo2" if code.co_filename.startswith(str(HERE) + "/") else place(code)
     )
     cursors = importlib.import_module("exo2.API_cursors")
     cursors._PACKAGE_DIR = (cursors._PACKAGE_DIR, str(HERE) + "/")

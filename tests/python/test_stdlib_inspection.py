@@ -243,6 +243,43 @@ def test_get_unique_names_skips_the_names_of_externs_called():
     assert [next(names), next(names)] == ["var2", "var3"]
 
 
+def test_variables_and_extern_names_list_the_names_a_procedure_uses():
+    @proc
+    def calls_var1(var0: f32, y: f32[4], z: f32):
+        t: f32
+        for i in seq(0, 4):
+            w = y[i:4]
+            t = var1(w[0])
+        z = sin(t) + var1(var0)
+
+    assert calls_var1.variables() == [
+        ("var0", "argument"), ("y", "argument"), ("z", "argument"),
+        ("t", "allocation"), ("i", "loop iterator"), ("w", "window"),
+    ]  # fmt: skip
+    assert [entry[:2] for entry in calls_var1.symbol_table()] == calls_var1.variables()
+    assert calls_var1.extern_names() == ["sin", "var1"]
+
+
+def test_get_declaration_of_a_name_declared_twice_is_the_innermost_visible():
+    @proc
+    def twice(n: size, x: f32[n]):
+        for i in seq(0, n):
+            t: f32
+            t = x[i]
+            x[i] = t
+        for j in seq(0, n):
+            t: f32
+            t = x[j]
+            x[j] = t
+
+    first, second = twice.find("t: _", many=True)
+    assert I.get_declaration(twice, twice.find("x[i] = t"), "t") == first
+    assert I.get_declaration(twice, twice.find("x[j] = t"), "t") == second
+    assert I.get_declaration(twice, twice.find("x[j] = t"), "x") == twice.args()[1]
+    with pytest.raises(SchedulingError, match="Declaration not found!"):
+        I.get_declaration(twice, twice.find_loop("j"), "t")
+
+
 # --------------------------------------------------------------------------- #
 # Predicates
 

@@ -1,6 +1,8 @@
-// Every variable a procedure binds, with its type and where it comes from.
+// Every variable a procedure binds, with its type and where it comes from,
+// and the other names it uses: the externs it calls.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "exo2/core_ir/proc.hpp"
@@ -21,6 +23,9 @@ struct SymbolInfo {
 // pre-order walk of the body).
 std::vector<SymbolInfo> symbol_table(const Proc& p);
 const char* symbol_kind_name(SymbolInfo::Kind kind);
+
+// The names of the extern functions `p` calls, sorted, each once.
+std::vector<std::string> extern_names(const Proc& p);
 
 // The variable a statement declares for the statements after it (an
 // allocation's buffer, a window statement's window), or null.

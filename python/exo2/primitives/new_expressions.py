@@ -216,18 +216,16 @@ def _at_line_start():
     return node
 
 
-def _innermost(frame, is_wanted):
-    """The innermost frame from `frame` outwards whose file `is_wanted`, or
-    None."""
-    while frame is not None:
-        if is_wanted(code_path(frame.f_code)):
-            return frame
-        frame = frame.f_back
-    return None
-
-
-def _inside(path, directory):
-    return path.startswith(os.path.join(directory, ""))
+@functools.lru_cache(maxsize=1024)
+def _place(code):
+    """Where the code object `code` comes from: "stdlib" (exo2.stdlib, a
+    scheduling library), "exo2" (the rest of exo2) or "user"."""
+    path = code_path(code)
+    if path.startswith(os.path.join(_stdlib_dir(), "")):
+        return "stdlib"
+    if path.startswith(os.path.join(_PACKAGE_DIR, "")):
+        return "exo2"
+    return "user"
 
 
 def _call_column(frame):
@@ -245,14 +243,15 @@ def _caller():
     SourceContext placing the expression at the user's call (the innermost
     frame outside exo2 and its standard library)."""
     here = inspect.currentframe()
-    stdlib = _stdlib_dir()
-    scope_frame = _innermost(
-        here, lambda path: _inside(path, stdlib) or not _inside(path, _PACKAGE_DIR)
-    )
-    user_frame = _innermost(
-        here,
-        lambda path: not _inside(path, stdlib) and not _inside(path, _PACKAGE_DIR),
-    )
+    scope_frame = user_frame = None
+    frame = here
+    while frame is not None and user_frame is None:
+        place = _place(frame.f_code)
+        if scope_frame is None and place != "exo2":
+            scope_frame = frame
+        if place == "user":
+            user_frame = frame
+        frame = frame.f_back
     if scope_frame is None:
         return here, SourceContext("<string>", 0, 0)
     user_frame = user_frame or scope_frame
