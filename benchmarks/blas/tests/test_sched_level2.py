@@ -59,6 +59,21 @@ def test_rows_updates_four_rows_of_ger_per_loaded_vector_of_y():
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+def test_rows_loads_every_jammed_row_of_ger_before_storing_any(machine):
+    text = str(_scheduled("ger", "dger", machine))
+    isa = machine.name
+    jammed = text[text.index("for jo in seq") : text.index("for ii in seq")]
+    first_store = jammed.index(f"{isa}_store_f64(A[")
+    loads = jammed[:first_store]
+    # each row's vector of A and of y (the same one: C loads it once, no
+    # store between them) before the first row's store
+    assert loads.count(f"{isa}_load_f64(") == 4 + 4
+    for r in range(4):
+        assert f"A[4 * io + {r}, " in loads
+    assert loads.count(", y[") == 4
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
 def test_columns_sums_blocks_of_outputs_in_a_stack_buffer_row_after_row(machine):
     text = str(_scheduled("gemv", "dgemv_t", machine))
     lanes, name = machine.lanes["f64"], machine.name

@@ -7,12 +7,15 @@ loaded once for `r` rows and the rows' fused multiply-adds are independent
 (`r` of them in flight hide the FMA latency); the pass is vectorized, a
 dot product's sum kept in one vector accumulator per row and summed
 horizontally after the pass. A dot product's pass ends with a masked
-vector; an update's as the machine ends vector loops (`Machine.tail`)."""
+vector; an update's as the machine ends vector loops (`Machine.tail`).
+An update's pass loads every row's vector before it stores any
+(`_loads_first`)."""
 
 from __future__ import annotations
 
+from exo2.API_cursors import AllocCursor, CallCursor, InvalidCursor
 from exo2.API_scheduling import user_op
-from exo2.stdlib.stdlib import unroll_and_jam, unroll_buffers
+from exo2.stdlib.stdlib import reorder_stmt_backwards, unroll_and_jam, unroll_buffers
 
 from .level2 import inner_loop, reduces, vectorize_loop
 
@@ -38,8 +41,42 @@ def rows(proc, loop, m, prec, r=4):
         inner = inner_loop(proc, rows_loop)
         # a dot product ends with a masked vector (its scalar tail would
         # wait on the sum), an update as the machine ends loops
-        tail = "cut_and_predicate" if reduces(proc, inner) else m.tail
-        proc, _ = vectorize_loop(proc, inner, m, prec, tail)
+        dot = reduces(proc, inner)
+        tail = "cut_and_predicate" if dot else m.tail
+        proc, vector_loop = vectorize_loop(proc, inner, m, prec, tail)
+        if not dot:
+            proc = _loads_first(proc, vector_loop, m, prec)
+    return proc
+
+
+def _loads_first(proc, loop, m, prec):
+    """Moves the register allocations of the body of the vector loop `loop`
+    to its top (AVX-512's masked tail declares them row by row), then each
+    load (and broadcast) in front of the arithmetic and stores before it:
+    the jammed rows' vectors are all loaded before the first is stored. C
+    cannot tell that the rows do not alias the shared operand, so a load
+    after a store is issued again (y, once per row); and where the rows lie
+    a multiple of 4 KiB apart (a power-of-two row length) a load of one row
+    after the store into the row before waits for that store (the core
+    compares addresses by their low 12 bits)."""
+    loads = {i.name() for i in m.instructions(prec, ("load", "broadcast"))}
+
+    def is_alloc(s):
+        return isinstance(s, AllocCursor)
+
+    def is_load(s):
+        return isinstance(s, CallCursor) and s.subproc().name() in loads
+
+    for kind in (is_alloc, is_load):
+        for stmt in list(proc.forward(loop).body()):
+            stmt = proc.forward(stmt)
+            if not kind(stmt):
+                continue
+            while not isinstance(stmt.prev(), InvalidCursor) and not (
+                kind(stmt.prev()) or is_alloc(stmt.prev())
+            ):
+                proc = reorder_stmt_backwards(proc, stmt)
+                stmt = proc.forward(stmt)
     return proc
 
 
