@@ -20,7 +20,9 @@ or an update along it (tbmv's Trans rows) is a dense row pass and goes to
 `rows` (four rows jammed); where exo2 refuses the jam (tbsv: a row reads
 what the row before wrote) and in sbmv (two loops a row), each unguarded
 band loop along a row is vectorized in every body row, a dot product's
-last vector masked, an update's as the machine ends loops. A band loop that
+last vector masked, an update's as the machine ends loops; where a band may
+be shorter than a vector (`min_vectors < 1`), a dot product's band of one
+vector is that masked vector alone (`_one_vector`). A band loop that
 walked a diagonal of the storage (`A[i - d, d]`) would have no unit
 stride in either loop: the kernels' sources read rows instead
 (docs/blas-library.md). A band row must run forwards along the storage
@@ -42,8 +44,10 @@ from exo2.API_scheduling import (
     divide_loop,
     eliminate_dead_code,
     reorder_loops,
+    rewrite_expr,
     shift_loop,
     simplify,
+    unroll_loop,
     user_op,
 )
 from exo2.stdlib.inspection import expr_to_string, nlr_stmts
@@ -230,6 +234,26 @@ def _interleave(proc, body, stride):
     return proc, [proc.forward(blocks), proc.forward(rest), proc.forward(wide)]
 
 
+def _one_vector(proc, vector_loop, width, lanes):
+    """Where a dot product's band, `width` long, fits in one vector, its
+    vectorized loops (`vector_loop` over whole vectors, then the masked
+    last one) become the masked vector alone: a loop whose bounds are
+    computed per row costs more than the row's few products. The `if` on
+    the band's width goes where the rows decide it (a band of 16 or less
+    in AVX-512's 16 lanes of f32; one of more than 16 in AVX2's 8)."""
+    vector_loop = proc.forward(vector_loop)
+    block = vector_loop.as_block().expand(0, 1)
+    proc, (choice,) = specialize_(proc, block, f"{width} <= {lanes}", rc=True)
+    empty, last = choice.body()[0], choice.body()[1]
+    proc = rewrite_expr(proc, empty.hi(), "0")
+    proc = eliminate_dead_code(proc, proc.forward(empty))
+    proc = rewrite_expr(proc, proc.forward(last).lo(), "0")
+    proc = rewrite_expr(proc, proc.forward(last).hi(), "1")
+    proc = unroll_loop(proc, proc.forward(last))
+    proc = attempt(eliminate_dead_code)(proc, proc.forward(choice))
+    return simplify(proc)
+
+
 @user_op
 def band(proc, loop, m, prec, rows, r=4, min_vectors=1, empty_from=None, stride=1):
     """Schedules `loop` (a cursor, its iterator's name, or None for the
@@ -324,9 +348,15 @@ def band(proc, loop, m, prec, rows, r=4, min_vectors=1, empty_from=None, stride=
             # a dot product ends with a masked vector (its scalar tail would
             # wait on the sum), an update as the machine ends loops (AVX2's
             # masked store costs more than a few scalars)
-            dot = reduces(proc, proc.forward(band_loop))
+            band_loop = proc.forward(band_loop)
+            dot = reduces(proc, band_loop)
             tail = "cut_and_predicate" if dot else m.tail
-            proc, _ = vectorize_loop(proc, band_loop, m, prec, tail)
+            width = (
+                f"{expr_to_string(band_loop.hi())} - {expr_to_string(band_loop.lo())}"
+            )
+            proc, vector_loop = vectorize_loop(proc, band_loop, m, prec, tail)
+            if dot and min_vectors < 1:
+                proc = _one_vector(proc, vector_loop, width, m.lanes[prec])
     if empty_from is not None:
         proc = _wide(proc, naive, m, prec, first, end, empty_from, min_vectors)
     return delete_pass(proc)  # the emptied parts of the clipped band loops
