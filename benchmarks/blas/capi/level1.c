@@ -11,6 +11,8 @@
 #define KN(x) KERNELS->s##x
 #define IAMAX cblas_isamax
 #define IAMAX_FIRST isamax_first
+#define IAMAX_BLOCKS isamax_blocks
+#define IAMAX_LANE isamax_lane
 #define IAMAX_K(x) isamax##x
 #define IAMAX_LANES isamax_lanes
 #include "level1.inc"
@@ -21,6 +23,8 @@
 #undef KN
 #undef IAMAX
 #undef IAMAX_FIRST
+#undef IAMAX_BLOCKS
+#undef IAMAX_LANE
 #undef IAMAX_K
 #undef IAMAX_LANES
 
@@ -31,6 +35,8 @@
 #define KN(x) KERNELS->d##x
 #define IAMAX cblas_idamax
 #define IAMAX_FIRST idamax_first
+#define IAMAX_BLOCKS idamax_blocks
+#define IAMAX_LANE idamax_lane
 #define IAMAX_K(x) idamax##x
 #define IAMAX_LANES idamax_lanes
 #include "level1.inc"

@@ -110,6 +110,9 @@ def table_files(isas, names):
         f"#define EXO2BLAS_IAMAX_BLOCK {IAMAX_BLOCK}",
         "/* the most lanes of iamax's kernels, over the ISAs and precisions */",
         f"#define EXO2BLAS_IAMAX_MAX_LANES {iamax_lanes}",
+        "/* the first index of each lane of iamax's first_max kernels */",
+        "#define EXO2BLAS_IAMAX_LANE_INDICES "
+        + ", ".join(str(i) for i in range(iamax_lanes)),
         "",
         "struct exo2blas_kernels {",
         "  const char *isa;",

@@ -160,3 +160,19 @@ def test_level1_special_values(p, profile):
         x = np.ones(n, dtype)
         x[n // 3], x[n // 2], x[-1] = -3, 3, -3
         assert blas.iamax(x) == n // 3
+
+
+@pytest.mark.parametrize("p", ["s", "d"])
+def test_iamax_first_of_tied_maxima_in_the_lanes_and_the_last_elements(p):
+    """first_max scans whole vectors by lanes, reduces the lanes in the
+    kernel and takes its last elements (fewer than a vector) one by one: a
+    maximum and a later tie of it, of either sign, anywhere in x up to past
+    an AVX-512 lane block, give the first; all zeros give 0."""
+    dtype = DTYPES[p]
+    for n in range(1, 80):
+        assert blas.iamax(np.zeros(n, dtype)) == 0
+        for first in range(n):
+            for tie in {first, (first + n) // 2, n - 1}:
+                x = np.linspace(0.5, 1.5, n).astype(dtype) * (-1.0) ** np.arange(n)
+                x[first], x[tie] = 2, -2 if tie % 2 else 2
+                assert blas.iamax(x) == first, (n, first, tie)

@@ -81,11 +81,35 @@ def test_iamax_lanes_are_set_in_registers():
 
 
 def test_iamax_rest_of_a_block_runs_by_whole_vectors():
-    unit, _ = _scheduled("iamax", "isamax", AVX512, "FIRST_MAX")
+    unit, _ = _scheduled("iamax", "isamax_blockmax", AVX512, "BLOCKMAX")
     # the lanes of the rest, `(ii + n / 64 * 64) % 64`, proven to be `ii`
     assert "for iio in seq(0, n % 64 / 16):" in unit
     assert "avx512_select_f32" in unit.split("for iio in seq(0, n % 64 / 16):")[1]
     assert "for iii in seq(0, n % 64 % 16):" in unit  # fewer than 16 left
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+def test_iamax_first_max_reduces_its_lanes_in_the_kernel(machine):
+    unit, _ = _scheduled("iamax", "isamax", machine, "FIRST_MAX")
+    width = machine.lanes["f32"]
+    vectors = machine.block_vectors()
+    # lanes over whole vectors only: no scalar in the rest of a block
+    assert (
+        f"for iio in seq(0, n / {width} * {width} % {width * vectors} / {width}):"
+        in unit
+    )
+    assert "for iii in" not in unit
+    # one instruction per reduction of all the lanes, out of the registers
+    lanes = f"[0:{width * vectors}]"
+    for call in (
+        f"{machine.name}_hmax_{vectors}x_f32(m{lanes}, best)",
+        f"{machine.name}_hfirst_{vectors}x_f32(m{lanes}, row{lanes}, best, first)",
+        f"{machine.name}_hmin_{vectors}x_f32(seen{lanes}, index)",
+    ):
+        assert call in unit
+    # the last elements of x, fewer than a vector, continue from the maximum
+    tail = unit.split(f"for i in seq(0, n % {width}):")[1]
+    assert "best" in tail and "index += 1.0" in tail
 
 
 @proc

@@ -186,6 +186,8 @@ class Kernel:
         }
         if "lanes" in wanted:
             args["lanes"] = machine.block_lanes(prec)
+        if "width" in wanted:
+            args["width"] = machine.lanes[prec]
         return naive(**args)
 
 

@@ -8,7 +8,13 @@ wait for each other."""
 
 from __future__ import annotations
 
-from exo2.API_cursors import BinaryOpCursor, ForCursor, LiteralCursor, ReduceCursor
+from exo2 import SchedulingError
+from exo2.API_cursors import (
+    BinaryOpCursor,
+    ForCursor,
+    LiteralCursor,
+    ReduceCursor,
+)
 from exo2.API_scheduling import (
     divide_dim,
     divide_loop,
@@ -19,6 +25,7 @@ from exo2.API_scheduling import (
     user_op,
 )
 from exo2.stdlib.inspection import get_symbols, lrn, nlr_stmts
+from exo2.stdlib.instruction_selection import checked_replace
 from exo2.stdlib.stdlib import (
     abs_rule,
     fma_rule,
@@ -28,6 +35,7 @@ from exo2.stdlib.stdlib import (
 )
 
 from ..machines.instructions import constant
+from ..machines.reductions import lane_reductions
 
 RULES = (fma_rule, abs_rule)
 
@@ -136,11 +144,22 @@ def lanes(proc, loop, m, prec, buffers, interleave=None):
     a store into memory then a load back costs more than the loop at small
     n), and both are vectorized, the loop over lanes inside the loop over
     blocks (an interchange, no reassociation). The rest of a block is
-    vectorized by whole vectors, its last few elements scalar."""
+    vectorized by whole vectors, its last few elements scalar. Loops after
+    `loop` that reduce the lanes into a scalar (iamax's largest maximum and
+    its first index) become one instruction each, which combines the
+    vectors lane-wise, then the lanes of one vector."""
     if isinstance(loop, str):
         loop = proc.find_loop(loop)
     factor = m.interleave if interleave is None else interleave
     width = m.lanes[prec] * factor
+    body = list(proc.body())
+    reductions = [
+        s
+        for s in body[body.index(loop) + 1 :]
+        if isinstance(s, ForCursor)
+        and isinstance(s.hi(), LiteralCursor)
+        and s.hi().value() == width
+    ]
     name = loop.name()
     proc = divide_loop(proc, loop, width, [f"{name}o", f"{name}i"], tail="cut")
     blocks = proc.forward(loop)
@@ -167,7 +186,27 @@ def lanes(proc, loop, m, prec, buffers, interleave=None):
         proc, proc.forward(blocks).body()[0], m, prec, "perfect"
     )
     proc = interleave_loop(proc, vectors)
-    return _vectorize_rest(proc, rest, m, prec)
+    proc = _vectorize_rest(proc, rest, m, prec)
+    return _reduce_lanes(proc, reductions, m, prec, factor)
+
+
+def _reduce_lanes(proc, loops, m, prec, vectors):
+    """Each of `loops` (over the lanes, reducing them into a scalar)
+    replaced by the machine's instruction that reduces `vectors` vectors of
+    lanes so."""
+    reductions = lane_reductions(m.name, prec, vectors)
+    for loop in loops:
+        proc = _replace_by_one_of(proc, loop, reductions)
+    return proc
+
+
+def _replace_by_one_of(proc, stmt, instructions):
+    for instruction in instructions:
+        try:
+            return checked_replace(proc, stmt, instruction, quiet=True)
+        except SchedulingError:
+            continue
+    raise SchedulingError(f"lanes: no instruction reduces the lanes as\n{stmt}")
 
 
 def _distance(proc, first, last):
@@ -194,7 +233,10 @@ def _vectorize_rest(proc, rest, m, prec):
         if not lanes:
             break
         proc = rewrite_expr(proc, lanes[0], name)
-    proc, _ = _vectorize(proc, rest, m, prec, "cut")
+    try:  # a scan of whole vectors only (iamax's first_max): no scalars
+        proc, _ = _vectorize(proc, rest, m, prec, "perfect")
+    except SchedulingError:
+        proc, _ = _vectorize(proc, rest, m, prec, "cut")
     return proc
 
 

@@ -1,16 +1,28 @@
 """iamax: the first index of the largest |x_i|, as two kernels whose
-specification is already lane-blocked, so that no maximum is reassociated.
+specification is already lane-blocked, so that no maximum is reassociated
+while scanning x.
 
 Both scan each lane of elements `i mod lanes` (`lanes` = vector width x
 the vectors side by side, fixed per machine when the proc is generated) in
 index order, replacing the lane's maximum `m` of |x| only by a strictly
 larger one (ties keep the first):
 
-- `first_max` also records `row`, the lane's row (`i / lanes`) where its
-  maximum was last replaced, counting the rows it has read in `seen` (a
-  row number in R, as an index cannot be a value; exact in R: n <= BLOCK).
-  The first index of the largest maximum is the smallest
-  `row x lanes + lane` over the lanes holding it: one pass, no rescan.
+- `first_max` also records `row`, the index of the element that last
+  replaced the lane's maximum, counting in `seen` the index each lane
+  reads next (indices as values in R, exact: n <= BLOCK); both start at
+  the lane's first index, `lane_start` (0, 1, ..., lanes - 1, from the C
+  layer: an index cannot be made a value). It scans the whole vectors of x
+  (`n / width * width` elements, `width` the vector width), then reduces
+  its lanes itself: `best`, the largest maximum; `first`, the smallest
+  `row` of a lane holding it; `index`, the smallest `seen`, which is the
+  index of the first element not scanned. The last `n % width` elements
+  continue from `best` and `first` one by one, in index order (scalar
+  stores into the lanes just before the reductions' vector loads would
+  stall their store-to-load forwarding: 4 elements took twice as long as
+  8). The maxima are never NaN nor -0 and the indices are integers, so the
+  order of the reductions does not change their results: the scheduled
+  kernel combines the vectors of lanes lane-wise, then the lanes of one
+  vector in halves (benchmarks/blas/exo2blas/machines/reductions.py).
 - `blockmax` records only the maxima, for less work per element.
 
 The C layer (benchmarks/blas/capi/level1.inc) calls `first_max` on x when
@@ -23,22 +35,29 @@ inputs are outside the contract.
 from __future__ import annotations
 
 from exo2 import proc
+from exo2.libs.memories import DRAM_STACK
 
 from ...externs import select
 from ...sched import by_lanes, kernel
 
 BLOCK = 4096
+NO_INDEX = float(BLOCK)  # above every index of a block
 
 
-def first_max(lanes):
+def first_max(lanes, width):
+    step = float(lanes)  # a lane's next index
+
     @proc
-    def iamax(n: size, x: [R][n], m: R[lanes], row: R[lanes], seen: R[lanes]):
+    def iamax(n: size, x: [R][n], lane_start: R[lanes], first: R):
         assert n <= BLOCK
+        m: R[lanes] @ DRAM_STACK
+        row: R[lanes] @ DRAM_STACK
+        seen: R[lanes] @ DRAM_STACK
         for lane in seq(0, lanes):
             m[lane] = 0.0
-            row[lane] = 0.0
-            seen[lane] = 0.0
-        for i in seq(0, n):
+            row[lane] = lane_start[lane]
+            seen[lane] = lane_start[lane]
+        for i in seq(0, n / width * width):
             row[i % lanes] = select(
                 m[i % lanes],
                 select(0.0, x[i], x[i], -x[i]),
@@ -51,7 +70,31 @@ def first_max(lanes):
                 select(0.0, x[i], x[i], -x[i]),
                 m[i % lanes],
             )
-            seen[i % lanes] += 1.0
+            seen[i % lanes] += step
+        best: R @ DRAM_STACK
+        best = 0.0
+        for lane in seq(0, lanes):
+            best = select(best, m[lane], m[lane], best)
+        first = NO_INDEX
+        for lane in seq(0, lanes):
+            first = select(
+                m[lane], best, first, select(row[lane], first, row[lane], first)
+            )
+        index: R @ DRAM_STACK
+        index = NO_INDEX
+        for lane in seq(0, lanes):
+            index = select(seen[lane], index, seen[lane], index)
+        for i in seq(0, n % width):
+            a: R @ DRAM_STACK
+            a = select(
+                0.0,
+                x[n / width * width + i],
+                x[n / width * width + i],
+                -x[n / width * width + i],
+            )
+            first = select(best, a, index, first)
+            best = select(best, a, a, best)
+            index += 1.0
 
     return iamax
 

@@ -1,0 +1,151 @@
+"""The reductions of lane-blocked state into a scalar (iamax's lanes: see
+benchmarks/blas/exo2blas/kernels/level1/iamax.py): `vectors` vectors of
+lanes, read from memory, reduced into one scalar by one instruction, the
+vectors combined lane-wise first and their lanes then in halves.
+
+Each semantics is the specification's loop over the lanes in order; the
+templates reassociate it, which leaves the result exact for what iamax
+reduces: maxima of |x| (never NaN, never -0) and indices (integers in R).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from exo2 import proc
+from exo2.libs.memories import DRAM
+
+from ..externs import select
+from .instructions import _AVX2, _AVX512, _bind, _geometry
+
+
+def _hmax(W):
+    """`result = the largest of result and the lanes`, as `select` keeps a
+    maximum."""
+
+    @proc
+    def hmax(src: [R][W] @ DRAM, result: R):
+        assert stride(src, 0) == 1
+        for i in seq(0, W):
+            result = select(result, src[i], src[i], result)
+
+    return hmax
+
+
+def _hmin(W):
+    """`result = the smallest of result and the lanes`, as `select` keeps a
+    minimum."""
+
+    @proc
+    def hmin(src: [R][W] @ DRAM, result: R):
+        assert stride(src, 0) == 1
+        for i in seq(0, W):
+            result = select(src[i], result, src[i], result)
+
+    return hmin
+
+
+def _hfirst(W):
+    """`first = the smallest of first and the indices of the lanes whose m
+    is not below best`: iamax's first index of its largest maximum."""
+
+    @proc
+    def hfirst(m: [R][W] @ DRAM, index: [R][W] @ DRAM, best: R, first: R):
+        assert stride(m, 0) == 1
+        assert stride(index, 0) == 1
+        for i in seq(0, W):
+            first = select(m[i], best, first, select(index[i], first, index[i], first))
+
+    return hfirst
+
+
+# The lanes of one vector `v` reduced into the scalar `h` (`{op}`: max or
+# min): halves, then quarters, then pairs on AVX2; the reduce intrinsics on
+# AVX-512.
+_HORIZONTAL = {
+    ("avx2", "f32"): (
+        "__m128 s = _mm_{op}_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1)); "
+        "s = _mm_{op}_ps(s, _mm_movehl_ps(s, s)); "
+        "float h = _mm_cvtss_f32(_mm_{op}_ss(s, _mm_movehdup_ps(s)));"
+    ),
+    ("avx2", "f64"): (
+        "__m128d s = _mm_{op}_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1)); "
+        "double h = _mm_cvtsd_f64(_mm_{op}_sd(s, _mm_unpackhi_pd(s, s)));"
+    ),
+    ("avx512", "f32"): "float h = _mm512_reduce_{op}_ps(v);",
+    ("avx512", "f64"): "double h = _mm512_reduce_{op}_pd(v);",
+}
+
+
+def _tree(terms, op):
+    """The lane-wise `op` of `terms` (C expressions of vectors), pairwise."""
+    while len(terms) > 1:
+        odd = [terms[-1]] if len(terms) % 2 else []
+        terms = [
+            f"{{v}}_{op}_{{t}}({terms[k]}, {terms[k + 1]})"
+            for k in range(0, len(terms) - 1, 2)
+        ] + odd
+    return terms[0]
+
+
+def _templates(isa, prec, lanes, vectors):
+    """The C templates of hmax, hmin and hfirst over `vectors` vectors."""
+    table = {"avx2": _AVX2, "avx512": _AVX512}[isa]
+    vector = ("__m256" if isa == "avx2" else "__m512") + ("" if prec == "f32" else "d")
+
+    def load(arg, k):
+        return f"{{v}}_loadu_{{t}}(&{{{arg}_data}} + {lanes * k})"
+
+    def horizontal(op):
+        return _HORIZONTAL[(isa, prec)].replace("{op}", op)
+
+    def reduce(op, terms):
+        return f"{vector} v = {_tree(terms, op)}; {horizontal(op)}"
+
+    loads = [load("src", k) for k in range(vectors)]
+    hmax = (
+        "{{ " + reduce("max", loads) + " *{result} = *{result} < h ? h : *{result}; }}"
+    )
+    hmin = (
+        "{{ " + reduce("min", loads) + " *{result} = h < *{result} ? h : *{result}; }}"
+    )
+    # a lane: first where m < best, else the smaller of its index and first
+    kept = [
+        table["select_result"].format(
+            a_data=load("m", k),
+            b_data="b",
+            c_data="f",
+            d_data=f"{{v}}_min_{{t}}({load('index', k)}, f)",
+            v="{v}",
+            t="{t}",
+        )
+        for k in range(vectors)
+    ]
+    hfirst = (
+        f"{{{{ {vector} b = {{v}}_set1_{{t}}(*{{best}}); "
+        f"{vector} f = {{v}}_set1_{{t}}(*{{first}}); "
+        + reduce("min", kept)
+        + " *{first} = h; }}"
+    )
+    return {"hmax": hmax, "hmin": hmin, "hfirst": hfirst}
+
+
+@functools.cache
+def lane_reductions(isa, prec, vectors):
+    """hmax, hmin and hfirst over `vectors` vectors of lanes, for one ISA
+    ("avx2" or "avx512") and precision ("f32" or "f64"), named
+    `{isa}_{op}_{vectors}x_{prec}`."""
+    _, table, lanes, _ = _geometry(isa, prec)
+    width = lanes * vectors
+    templates = _templates(isa, prec, lanes, vectors)
+    found = []
+    for op, semantics in (("hmax", _hmax), ("hmin", _hmin), ("hfirst", _hfirst)):
+        template = (
+            templates[op]
+            .replace("{v}", table["v"])
+            .replace("{t}", "ps" if prec == "f32" else "pd")
+        )
+        found.append(
+            _bind(semantics(width), f"{isa}_{op}_{vectors}x_{prec}", prec, template)
+        )
+    return found
