@@ -107,9 +107,14 @@ def test_iamax_first_max_reduces_its_lanes_in_the_kernel(machine):
         f"{machine.name}_hmin_{vectors}x_f32(seen{lanes}, index)",
     ):
         assert call in unit
-    # the last elements of x, fewer than a vector, continue from the maximum
-    tail = unit.split(f"for i in seq(0, n % {width}):")[1]
-    assert "best" in tail and "index += 1.0" in tail
+    # the last elements of x, fewer than a vector: one masked vector in a
+    # register, stored whole before its own reductions load it
+    last = unit.split("last_vector: f32")[1]
+    assert f"for ko in seq(0, (n % {width} + {width - 1}) / {width}):" in last
+    assert f"{machine.name}_load_mask_f32(" in last
+    assert f"{machine.name}_store_f32(last[0:{width}], last_vector[0:{width}])" in last
+    assert f"{machine.name}_hmax_1x_f32(last[0:{width}], last_best)" in last
+    assert "last[" not in last.split(f"{machine.name}_store_f32(last")[0]
 
 
 @proc

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from exo2 import SchedulingError
 from exo2.API_cursors import (
+    AssignCursor,
     BinaryOpCursor,
     ForCursor,
     LiteralCursor,
@@ -134,7 +135,7 @@ def stream(proc, loop, m, prec, interleave=None, tail=None):
 
 
 @user_op
-def lanes(proc, loop, m, prec, buffers, interleave=None):
+def lanes(proc, loop, m, prec, buffers, interleave=None, last=()):
     """The level-1 automation of a specification already blocked by lanes
     (iamax): `loop` updates the `buffers`, each of `interleave` x vector
     width elements, at `i % width`, after loops that set every element of
@@ -147,19 +148,16 @@ def lanes(proc, loop, m, prec, buffers, interleave=None):
     vectorized by whole vectors, its last few elements scalar. Loops after
     `loop` that reduce the lanes into a scalar (iamax's largest maximum and
     its first index) become one instruction each, which combines the
-    vectors lane-wise, then the lanes of one vector."""
+    vectors lane-wise, then the lanes of one vector. Each of the `last`
+    buffers (one vector, set after `loop` by a loop over every lane and
+    then one over the last elements of x, fewer than a vector) is set in a
+    register, the last elements by masked instructions: scalar stores just
+    before the vector loads of the reductions would stall their
+    store-to-load forwarding."""
     if isinstance(loop, str):
         loop = proc.find_loop(loop)
     factor = m.interleave if interleave is None else interleave
     width = m.lanes[prec] * factor
-    body = list(proc.body())
-    reductions = [
-        s
-        for s in body[body.index(loop) + 1 :]
-        if isinstance(s, ForCursor)
-        and isinstance(s.hi(), LiteralCursor)
-        and s.hi().value() == width
-    ]
     name = loop.name()
     proc = divide_loop(proc, loop, width, [f"{name}o", f"{name}i"], tail="cut")
     blocks = proc.forward(loop)
@@ -187,15 +185,50 @@ def lanes(proc, loop, m, prec, buffers, interleave=None):
     )
     proc = interleave_loop(proc, vectors)
     proc = _vectorize_rest(proc, rest, m, prec)
-    return _reduce_lanes(proc, reductions, m, prec, factor)
+    for buffer in last:
+        proc = _last_vector(proc, buffer, m, prec)
+    return _reduce_lanes(proc, m, prec)
 
 
-def _reduce_lanes(proc, loops, m, prec, vectors):
-    """Each of `loops` (over the lanes, reducing them into a scalar)
-    replaced by the machine's instruction that reduces `vectors` vectors of
-    lanes so."""
-    reductions = lane_reductions(m.name, prec, vectors)
-    for loop in loops:
+def _last_vector(proc, buffer, m, prec):
+    """`buffer` staged into a register around the two loops that set it,
+    both vectorized, the second (fewer lanes than a vector) by masked
+    instructions."""
+    setting = proc.find_alloc_or_arg(buffer).next()
+    width = m.lanes[prec]
+    proc = stage_mem(
+        proc, setting.expand(0, 1), f"{buffer}[0:{width}]", f"{buffer}_vector"
+    )
+    proc = simplify(proc)
+    proc = set_memory(proc, proc.find_alloc_or_arg(f"{buffer}_vector"), m.memory)
+    # the loop setting every lane (the copy out of the register is
+    # vectorized with it), then the one setting the last few
+    stmt = proc.find_alloc_or_arg(f"{buffer}_vector")
+    for tail in ("perfect", "predicate"):
+        stmt = stmt.next()
+        while not isinstance(stmt, ForCursor):
+            stmt = stmt.next()
+        proc, (vectors,) = _vectorize(proc, stmt, m, prec, tail)
+        stmt = proc.forward(vectors)
+    return proc
+
+
+def _reduce_lanes(proc, m, prec):
+    """Each loop of the body over whole vectors of lanes that reduces them
+    into a scalar replaced by the machine's instruction that reduces so."""
+    width = m.lanes[prec]
+    for loop in [s for s in proc.body() if isinstance(s, ForCursor)]:
+        loop = proc.forward(loop)
+        stmts = list(loop.body())
+        if not (
+            isinstance(loop.hi(), LiteralCursor)
+            and loop.hi().value() % width == 0
+            and len(stmts) == 1
+            and isinstance(stmts[0], AssignCursor)
+            and not list(stmts[0].idx())
+        ):
+            continue
+        reductions = lane_reductions(m.name, prec, loop.hi().value() // width)
         proc = _replace_by_one_of(proc, loop, reductions)
     return proc
 
@@ -240,13 +273,15 @@ def _vectorize_rest(proc, rest, m, prec):
     return proc
 
 
-def by_lanes(*buffers, loop="i"):
+def by_lanes(*buffers, loop="i", last=()):
     """The schedule naming `lanes` of `buffers` (`kernel(...,
-    schedule=by_lanes("m"))`)."""
+    schedule=by_lanes("m"))`), and of its `last` buffers."""
 
     def schedule(proc, v):
         m = v.machine
-        return lanes(proc, loop, m, v.prec, buffers, interleave=m.block_vectors())
+        return lanes(
+            proc, loop, m, v.prec, buffers, interleave=m.block_vectors(), last=last
+        )
 
     return schedule
 

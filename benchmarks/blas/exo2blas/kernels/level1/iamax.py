@@ -16,13 +16,16 @@ larger one (ties keep the first):
   its lanes itself: `best`, the largest maximum; `first`, the smallest
   `row` of a lane holding it; `index`, the smallest `seen`, which is the
   index of the first element not scanned. The last `n % width` elements
-  continue from `best` and `first` one by one, in index order (scalar
-  stores into the lanes just before the reductions' vector loads would
-  stall their store-to-load forwarding: 4 elements took twice as long as
-  8). The maxima are never NaN nor -0 and the indices are integers, so the
-  order of the reductions does not change their results: the scheduled
-  kernel combines the vectors of lanes lane-wise, then the lanes of one
-  vector in halves (benchmarks/blas/exo2blas/machines/reductions.py).
+  make one more vector of lanes, `last` (zero beyond them), reduced the
+  same way, relative to `index`; a larger maximum there gives the first
+  index, an equal one does not (its index is larger). Scalar stores into
+  the lanes just before the reductions' vector loads would stall their
+  store-to-load forwarding (4 elements took twice as long as 8); `last`
+  is set by one masked vector in a register. The maxima are never NaN nor
+  -0 and the indices are integers, so the order of the reductions does not
+  change their results: the scheduled kernel combines the vectors of lanes
+  lane-wise, then the lanes of one vector in halves
+  (benchmarks/blas/exo2blas/machines/reductions.py).
 - `blockmax` records only the maxima, for less work per element.
 
 The C layer (benchmarks/blas/capi/level1.inc) calls `first_max` on x when
@@ -84,17 +87,30 @@ def first_max(lanes, width):
         index = NO_INDEX
         for lane in seq(0, lanes):
             index = select(seen[lane], index, seen[lane], index)
-        for i in seq(0, n % width):
-            a: R @ DRAM_STACK
-            a = select(
+        last: R[width] @ DRAM_STACK
+        for k in seq(0, width):
+            last[k] = 0.0
+        for k in seq(0, n % width):
+            last[k] = select(
                 0.0,
-                x[n / width * width + i],
-                x[n / width * width + i],
-                -x[n / width * width + i],
+                x[n / width * width + k],
+                x[n / width * width + k],
+                -x[n / width * width + k],
             )
-            first = select(best, a, index, first)
-            best = select(best, a, a, best)
-            index += 1.0
+        last_best: R @ DRAM_STACK
+        last_best = 0.0
+        for k in seq(0, width):
+            last_best = select(last_best, last[k], last[k], last_best)
+        last_first: R @ DRAM_STACK
+        last_first = NO_INDEX
+        for k in seq(0, width):
+            last_first = select(
+                last[k],
+                last_best,
+                last_first,
+                select(lane_start[k], last_first, lane_start[k], last_first),
+            )
+        first = select(best, last_best, index + last_first, first)
 
     return iamax
 
@@ -116,7 +132,11 @@ def blockmax(lanes):
     return iamax_blockmax
 
 
-FIRST_MAX = kernel(first_max, name="i{p}amax", schedule=by_lanes("m", "row", "seen"))
+FIRST_MAX = kernel(
+    first_max,
+    name="i{p}amax",
+    schedule=by_lanes("m", "row", "seen", last=("last",)),
+)
 BLOCKMAX = kernel(
     blockmax, name="i{p}amax_blockmax", counted=False, schedule=by_lanes("m")
 )
