@@ -400,6 +400,12 @@ def main(argv=None):
     parser.add_argument("--skip-tests", action="store_true")
     parser.add_argument("--skip-bench", action="store_true")
     args = parser.parse_args(argv)
+    unknown = sorted(set((args.kernels or "").split(",")) - {"", *benchcases.ROUTINES})
+    if unknown:
+        parser.error(
+            f"unknown routine {', '.join(unknown)}: --kernels takes routines "
+            f"without their precision letter ({', '.join(benchcases.ROUTINES)})"
+        )
     if args.command == "loc":
         path = write_loc(Path(args.out or "loc.json"))
         print(path.read_text())

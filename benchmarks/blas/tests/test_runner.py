@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from exo2 import bench
 from exo2blas import benchcases
+from exo2blas import run as runner
 from exo2blas.library import default_path
 from exo2blas.report import write_report
 from exo2blas.report.bandwidth import dram_fractions
@@ -261,3 +262,12 @@ def test_report_judges_c1_on_the_cold_regeneration(tmp_path):
         "(FAIL against 10 s), CPU 7.50 s; slowest kernel tbmv 4.50 s CPU "
         "(pass against 5 s), 6.00 s wall; load average 1.25 |"
     ) in report
+
+
+def test_an_unknown_routine_is_refused_naming_the_known_ones(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        runner.main(["--kernels", "gemv,isamax", "--skip-build", "--skip-bench"])
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err
+    assert "unknown routine isamax: --kernels takes routines without" in error
+    assert "gemv" in error and "iamax" in error
