@@ -286,11 +286,12 @@ _declared = (None, frozenset())
 
 def _declared_names(proc):
     global _declared
-    if _declared[0] is not proc:
+    last, names = _declared  # one read: another thread may replace it
+    if last is not proc:
         variables = proc.variables()
-        names = {name for name, kind in variables if kind in _DECLARED_BY_STATEMENTS}
-        _declared = (proc, frozenset(names))
-    return _declared[1]
+        names = frozenset(n for n, kind in variables if kind in _DECLARED_BY_STATEMENTS)
+        _declared = (proc, names)
+    return names
 
 
 def _find_declaration(proc, stmt, name, kinds):
