@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
-from exo2blas.generate import check_hashes, generate
-from exo2blas.kernels import kernels
+from exo2blas.generate import check_hashes, generate, main
+from exo2blas.kernels import LEVELS, kernels
 from exo2blas.machines import AVX2, AVX512
 
 
@@ -115,6 +115,15 @@ def test_generated_c_matches_the_committed_hashes(tmp_path):
     times = json.loads((tmp_path / "generate_times.json").read_text())
     assert set(times["kernels"]) == {"avx2", "avx512"}
     assert len(times["kernels"]["avx2"]) == 30  # every kernel file's kernels
+    assert set(times["emit"]["avx2"]) == {n for names in LEVELS.values() for n in names}
+    assert "void exo2_avx512_dgemv_t_stride_1(" in files["kernels_avx512_gemv.c"]
     assert all(t["cpu_s"] >= 0 for t in times["kernels"]["avx2"].values())
     depfile = (tmp_path / "generate.d").read_text()
     assert "kernels/level3/trsm.py" in depfile and "exo2/" in depfile
+
+
+def test_list_files_names_one_c_file_per_kernel_file(capsys):
+    assert main(["--list-files"]) == 0
+    names = capsys.readouterr().out.strip().split(";")
+    assert names[:2] == ["asum", "axpy"] and "gemv" in names and names[-1] == "trsm"
+    assert len(names) == len(set(names)) == 29
