@@ -22,6 +22,10 @@ import typing
 # `int_fast32_t`: only 32 bits are portable.
 CONTROL_INTS = range(-(2**31), 2**31)
 
+# Parameters an argument binds by position (or by name): no *args, **kwargs
+# or keyword-only ones.
+_PLAIN = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
 
 def checked(fn):
     """Checks the annotated parameters of `fn` on every call."""
@@ -45,10 +49,9 @@ def checked(fn):
     # the common call: positional arguments only, as many as the signature
     # takes without its *args / **kwargs (None: no such fast path)
     params = list(signature.parameters.values())
-    plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     positional = (
         (sum(1 for p in params if p.default is p.empty), len(params))
-        if all(p.kind in plain for p in params)
+        if all(p.kind in _PLAIN for p in params)
         else None
     )
 
@@ -103,8 +106,7 @@ def argument_binder(signature, defaults=False):
     itself (too few or too many, an unknown or repeated keyword, or
     parameters that are not plain positional ones)."""
     params = list(signature.parameters.values())
-    plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    if any(p.kind not in plain for p in params):
+    if any(p.kind not in _PLAIN for p in params):
         return lambda args, kwargs=None: None
     names = [p.name for p in params]
     keywords = {
