@@ -10,7 +10,8 @@ printed procedures, and the results of running them on the same inputs.
 
 A disagreement is listed in `expected_differences.toml` under the key
 `differential:<program>:<file>:<line>` (the step's call site) with a
-category and a reason, or it is a problem: the exit status is then 1.
+category, a reason and optionally `match`, a regular expression the
+differences must contain; or it is a problem: the exit status is then 1.
 """
 
 import argparse
@@ -25,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 from differential_c import same_outputs  # noqa: E402
-from report import load_expected, match_entry, text_diff  # noqa: E402
+from report import find_entry, load_expected, print_problems, text_diff  # noqa: E402
 
 
 def trace(python, side, program, spec, out):
@@ -126,7 +127,7 @@ def main(argv=None):
             if not row["differences"]:
                 continue
             key = f"differential:{program}:{row['site']}"
-            _, entry = match_entry(entries, key)
+            entry = find_entry(entries, key, "\n".join(row["differences"]))
             status = (
                 f"listed ({entry['category']}: {entry['reason']})"
                 if entry
@@ -160,6 +161,7 @@ def main(argv=None):
     print(
         f"differential: {len(programs)} program(s), {problems} unlisted disagreement(s)"
     )
+    print_problems(out / "differential.md")
     return 1 if problems else 0
 
 

@@ -68,7 +68,7 @@ from differential_c import (  # noqa: E402
     run_in_child,
     same_outputs,
 )
-from report import find_entry, text_diff  # noqa: E402, F401 (lists disagreements)
+from report import find_entry, print_problems, text_diff  # noqa: E402, F401 (lists disagreements)
 
 STEPS_PER_SEQUENCE = 8  # accepted steps (random_schedules.running: 10)
 ATTEMPTS_PER_SEQUENCE = 12  # so that a few hundred steps reach every kernel
@@ -1067,6 +1067,7 @@ def compare_and_report(args, out, sequences, replays, exo2_results, started):
         + ", ".join(f"{k} {v}" for k, v in counts.items())
         + f"; {problems} unlisted disagreement(s); report in {out / 'random.md'}"
     )
+    print_problems(out / "random.md")
     return 1 if problems else 0
 
 

@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 from differential_c import malloc_environment, same_outputs  # noqa: E402
-from report import find_entry, load_expected, text_diff  # noqa: E402
+from report import find_entry, load_expected, print_problems, text_diff  # noqa: E402
 
 MODULE_TIMEOUT_S = 900
 INEXPRESSIBLE = ("ImportError", "ModuleNotFoundError", "AttributeError", "NameError")
@@ -465,6 +465,7 @@ def main(argv=None):
         f"agreeing, {sum(by_class.values())} disagreement(s), {problems} unlisted; "
         f"report in {Path(args.out) / 'tests.md'}"
     )
+    print_problems(Path(args.out) / "tests.md")
     return (
         1 if problems or total["listed as not expressible, but Exo imports it"] else 0
     )

@@ -103,6 +103,27 @@ def one_line(text, limit=160):
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def print_problems(report_path, limit=40):
+    """Prints the unlisted disagreements of a differential report (its
+    headings marked PROBLEM), each with the first lines of what differs:
+    the CI log then says what failed without the report file."""
+    lines = Path(report_path).read_text().splitlines()
+    shown = 0
+    for k, line in enumerate(lines):
+        if not (line.startswith("### ") and "PROBLEM" in line):
+            continue
+        if shown == limit:
+            print(f"  ... and more in {report_path}")
+            return
+        body = [b for b in lines[k + 1 : k + 8] if b.strip() and b != "```text"]
+        print(f"  {line[4:]}")
+        for b in body[:2]:
+            if b.startswith("### ") or b == "```":
+                break
+            print(f"    {one_line(b, 200)}")
+        shown += 1
+
+
 def cell(text):
     return one_line(text).replace("|", "\\|")
 

@@ -227,6 +227,56 @@ def test_differential_compare_reports_acceptance_text_and_results():
     assert rows[0]["differences"] == [] and rows[0]["results"] == "not run"
 
 
+def test_differential_entry_lists_exactly_the_window_choice_exo_varies_on():
+    # Exo's replace_all windows A[i, k] either way from run to run; the
+    # entry's `match` accepts that swap of the set1 line and nothing else
+    import differential
+
+    entries = report.load_expected(HARNESS / "expected_differences.toml")
+    key = "differential:examples/exo_compat/sgemm_avx512.py:sgemm_avx512.py:82"
+    before = "    a_vec: f32[16] @ AVX512\n{}\n    mm512_fmadd_ps(a_vec)\n"
+    exo_line = "    mm512_set1_ps(a_vec[0:16], A[i + 0:i + 1, k + 0])"
+    exo2_line = "    mm512_set1_ps(a_vec[0:16], A[i + 0, k + 0:k + 1])"
+
+    def differences(exo_text, exo2_text):
+        def run(text):
+            event = {"kind": "op", "name": "replace_all", "site": "sgemm_avx512.py:82"}
+            return {
+                "status": "completed",
+                "events": [dict(event, outcome="ok", text=text)],
+            }
+
+        (row,) = differential.compare(run(exo_text), run(exo2_text))
+        return "\n".join(row["differences"])
+
+    listed = differences(before.format(exo_line), before.format(exo2_line))
+    assert report.find_entry(entries, key, listed)["category"] == "documented"
+    other_offset = exo2_line.replace("A[i + 0,", "A[i + 1,")
+    assert not report.find_entry(
+        entries, key, differences(before.format(exo_line), before.format(other_offset))
+    )
+    two_lines = before.format(exo_line).replace("fmadd", "fmsub")
+    assert not report.find_entry(
+        entries, key, differences(two_lines, before.format(exo2_line))
+    )
+
+
+def test_differential_reports_print_their_unlisted_disagreements(tmp_path, capsys):
+    path = tmp_path / "differential.md"
+    path.write_text(
+        "## Disagreements\n\n"
+        "### differential:p.py:p.py:3 (divide_loop): PROBLEM\n\n"
+        "```text\nacceptance: Exo ok (ok), exo2 error (SchedulingError: no)\n```\n\n"
+        "### differential:p.py:p.py:4 (simplify): listed (todo: why)\n\n"
+        "```text\nprinted text differs:\n```\n"
+    )
+    report.print_problems(path)
+    assert capsys.readouterr().out == (
+        "  differential:p.py:p.py:3 (divide_loop): PROBLEM\n"
+        "    acceptance: Exo ok (ok), exo2 error (SchedulingError: no)\n"
+    )
+
+
 def test_differential_random_writes_steps_that_run_as_the_generator_built_them():
     """Random steps written as source (differential_random.Writer) give the
     procedure the step itself gives, or the same refusal: cursors into
