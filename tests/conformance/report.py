@@ -115,10 +115,12 @@ def print_problems(report_path, limit=40):
         if shown == limit:
             print(f"  ... and more in {report_path}")
             return
-        body = [b for b in lines[k + 1 : k + 8] if b.strip() and b != "```text"]
+        body = [
+            b for b in lines[k + 1 : k + 8] if b.strip() and not b.startswith("```")
+        ]
         print(f"  {line[4:]}")
         for b in body[:2]:
-            if b.startswith("### ") or b == "```":
+            if b.startswith("### "):
                 break
             print(f"    {one_line(b, 200)}")
         shown += 1
