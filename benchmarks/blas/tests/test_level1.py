@@ -6,11 +6,13 @@ the oracle (exo2blas/reference.py), every poisoned cell intact."""
 
 from __future__ import annotations
 
+import ctypes
 import zlib
 
 import numpy as np
 import pytest
 from arena import vector
+from exo2blas import library as lib
 from exo2blas import numpy_entry as blas
 from exo2blas import reference as ref
 from sweep import DTYPES, Case, Failures, scalars, values
@@ -160,6 +162,16 @@ def test_level1_special_values(p, profile):
         x = np.ones(n, dtype)
         x[n // 3], x[n // 2], x[-1] = -3, 3, -3
         assert blas.iamax(x) == n // 3
+
+
+@pytest.mark.parametrize("p", ["s", "d"])
+def test_iamax_of_one_element_reads_no_x(p):
+    """The reference returns the first index for n = 1 without reading x:
+    a NULL x is no fault."""
+    routine = lib.load()[f"cblas_i{p}amax"]
+    routine.restype = ctypes.c_size_t
+    assert routine(1, None, 1) == 0
+    assert blas.iamax(np.array([np.nan], DTYPES[p])) == 0
 
 
 @pytest.mark.parametrize("p", ["s", "d"])
