@@ -95,6 +95,21 @@ def test_new_expressions_of_the_wrong_kind_are_type_errors_naming_the_argument(
     assert "expected size or index type expression, but got type" in str(e.value)
 
 
+def test_frames_are_placed_by_their_file_even_when_their_code_is_equal():
+    # New expressions see the names of the innermost frame outside exo2;
+    # which frames those are is decided per file, and Python compares code
+    # objects by content, not file: equal code elsewhere is still the user's.
+    from exo2.primitives import new_expressions
+
+    source = "def helper():\n    return 1\n"
+    inside = new_expressions._stdlib_dir() + "/a_scheduling_library.py"
+    in_stdlib = compile(source, inside, "exec").co_consts[0]
+    in_user_file = compile(source, "/elsewhere/user.py", "exec").co_consts[0]
+    assert in_stdlib == in_user_file
+    assert new_expressions._place(in_stdlib) == "stdlib"
+    assert new_expressions._place(in_user_file) == "user"
+
+
 def test_rewrite_expr_needs_the_kind_of_the_expression_it_replaces():
     with pytest.raises(KernelCheckError, match="expected a data .numeric scalar"):
         rewrite_expr(scale, scale.find("2.0 * x[i]"), "n")

@@ -216,11 +216,16 @@ def _at_line_start():
     return node
 
 
-@functools.lru_cache(maxsize=1024)
 def _place(code):
     """Where the code object `code` comes from: "stdlib" (exo2.stdlib, a
     scheduling library), "exo2" (the rest of exo2) or "user"."""
-    path = code_path(code)
+    # cached by path: code objects of equal content compare equal whatever
+    # their file, so they cannot key the cache
+    return _place_of_path(code_path(code))
+
+
+@functools.lru_cache(maxsize=1024)
+def _place_of_path(path):
     if path.startswith(os.path.join(_stdlib_dir(), "")):
         return "stdlib"
     if path.startswith(os.path.join(_PACKAGE_DIR, "")):
