@@ -75,6 +75,22 @@ def abs_rule(proc, expr):
 
 
 @user_op
+def max_rule(proc, expr):
+    """Staging rule: for `select(a, b, b, a)` (`a < b ? b : a`, the larger
+    of the two, as a max instruction computes it), the operand groups
+    `[[a, a], [b, b]]` (each operand's two occurrences staged together),
+    else None."""
+    expr = proc.forward(expr)
+    if is_select(proc, expr):
+        args = expr.args()
+        if are_exprs_equal(proc, args[0], args[3]) and are_exprs_equal(
+            proc, args[1], args[2]
+        ):
+            return [[args[0], args[3]], [args[1], args[2]]]
+    return None
+
+
+@user_op
 def stage_expr_into_memory(proc, exprs, precision, memory):
     """Binds `exprs` (one expression or a list of equal ones) into a new
     buffer of `precision` in `memory`, unless the expression is already

@@ -63,6 +63,7 @@ from exo2.stdlib.cleanup import cleanup, dce, unroll_buffers, unroll_loops
 from exo2.stdlib.compute_staging import (
     abs_rule,
     fma_rule,
+    max_rule,
     stage_compute,
     stage_expr_into_memory,
 )
@@ -247,6 +248,7 @@ _OWN_NAMES = [
     "unfold_reduce",
     "fma_rule",
     "abs_rule",
+    "max_rule",
     "stage_expr_into_memory",
     "stage_compute",
     "check_call_site",

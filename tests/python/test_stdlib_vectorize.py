@@ -5,12 +5,13 @@ sizes. AVX-512 variants are printed and compiled only."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from exo2 import SchedulingError, instr, proc
 from exo2.libs.externs import select
 from exo2.libs.memories import AVX2, AVX512, DRAM
 from exo2.platforms import x86
-from exo2.stdlib.stdlib import abs_rule, fma_rule, vectorize
+from exo2.stdlib.stdlib import abs_rule, fma_rule, max_rule, vectorize
 from schedule_check import assert_same_results
 
 with open("/proc/cpuinfo") as _cpu:
@@ -794,3 +795,66 @@ def test_vectorize_refuses_to_leave_statements_one_lane_at_a_time(monkeypatch):
         "not be staged into AVX2 vectors; they would run one lane at a time:\n"
         "  for ii in seq(0, 8): y[8 * io + ii] += alpha[0] * x[8 * io + ii]"
     )
+
+
+# --------------------------------------------------------------------------- #
+# `max_rule`: `select(a, b, b, a)` with each operand staged once, so that one
+# max instruction matches it (with each occurrence in a register of its own,
+# only a compare-and-blend over four registers would)
+
+
+@proc
+def running_max(n: size, x: f32[n], m: f32[n]):
+    for i in seq(0, n):
+        m[i] = select(m[i], x[i], x[i], m[i])
+
+
+# _mm256_max_ps(b, a) is `b > a ? b : a`: `a` when they compare equal or
+# either is NaN, as select(a, b, b, a) gives
+@instr("{dst_data} = _mm256_max_ps({b_data}, {a_data});")
+def max_lanes(dst: [f32][8] @ AVX2, a: [f32][8] @ AVX2, b: [f32][8] @ AVX2):
+    assert stride(dst, 0) == 1
+    assert stride(a, 0) == 1
+    assert stride(b, 0) == 1
+    for i in seq(0, 8):
+        dst[i] = select(a[i], b[i], b[i], a[i])
+
+
+def _vectorized_max(rules):
+    instructions = [x86.mm256_loadu_ps, x86.mm256_storeu_ps, max_lanes]
+    loop = running_max.find_loop("i")
+    return vectorize(running_max, loop, 8, "f32", AVX2, instructions, rules, "cut")
+
+
+def test_max_rule_stages_each_operand_once_for_one_max_instruction():
+    text = str(_vectorized_max([max_rule]))
+    assert (
+        "    for io in seq(0, n / 8):\n"
+        "        var0: f32[8] @ AVX2\n"
+        "        var1: f32[8] @ AVX2\n"
+        "        var2: f32[8] @ AVX2\n"
+        "        mm256_loadu_ps(var1[0:8], m[8 * io + 0:8 * io + 8])\n"
+        "        mm256_loadu_ps(var2[0:8], x[8 * io + 0:8 * io + 8])\n"
+        "        max_lanes(var0[0:8], var1[0:8], var2[0:8])\n"
+        "        mm256_storeu_ps(m[8 * io + 0:8 * io + 8], var0[0:8])\n"
+    ) in text
+
+
+def test_without_max_rule_no_instruction_matches_the_select():
+    with pytest.raises(SchedulingError, match="no instruction given matches"):
+        _vectorized_max([])
+
+
+@needs_avx2
+def test_max_rule_kernel_computes_the_same_bit_for_bit():
+    after = _vectorized_max([max_rule]).jit()
+    before = running_max.jit()
+    special = [np.nan, 0.0, -0.0, -np.inf, np.inf, -1.5, 2.0]
+    rng = np.random.default_rng(7)
+    for n in [1, 7, 8, 33]:
+        x = rng.choice(special, n).astype(np.float32)
+        m = rng.choice(special, n).astype(np.float32)
+        m_before, m_after = m.copy(), m.copy()
+        before(n, x, m_before)
+        after(n, x, m_after)
+        assert m_before.view(np.int32).tolist() == m_after.view(np.int32).tolist()

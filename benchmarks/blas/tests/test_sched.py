@@ -61,8 +61,21 @@ def test_iamax_lanes_stay_in_index_order():
         unit, _ = _scheduled("iamax", variant, AVX512, attribute)
         # 64 lanes (16 x 4 vectors), kept in registers across the block loop
         assert "m_lanes: f32[4, 16] @ AVX512" in unit
-        assert "avx512_select_f32" in unit
+        # each lane's maximum by one max instruction (`max_rule`)
+        assert "avx512_max_f32(" in unit
         assert "hsum" not in unit  # no maximum reassociated
+
+
+def test_iamax_maxima_need_no_compare_and_blend():
+    first_max, _ = _scheduled("iamax", "isamax", AVX2, "FIRST_MAX")
+    blockmax, _ = _scheduled("iamax", "isamax_blockmax", AVX2, "BLOCKMAX")
+    # per vector of x (two in a block; one in the rest), first_max blends
+    # only the index of a larger maximum into `row`; the maxima are max
+    # instructions
+    assert first_max.count("avx2_select_f32(") == 3
+    assert first_max.count("avx2_max_f32(") == 3
+    assert "avx2_select_f32" not in blockmax
+    assert blockmax.count("avx2_max_f32(") == 3
 
 
 def test_iamax_state_fits_the_registers():
@@ -84,7 +97,7 @@ def test_iamax_rest_of_a_block_runs_by_whole_vectors():
     unit, _ = _scheduled("iamax", "isamax_blockmax", AVX512, "BLOCKMAX")
     # the lanes of the rest, `(ii + n / 64 * 64) % 64`, proven to be `ii`
     assert "for iio in seq(0, n % 64 / 16):" in unit
-    assert "avx512_select_f32" in unit.split("for iio in seq(0, n % 64 / 16):")[1]
+    assert "avx512_max_f32(" in unit.split("for iio in seq(0, n % 64 / 16):")[1]
     assert "for iii in seq(0, n % 64 % 16):" in unit  # fewer than 16 left
 
 

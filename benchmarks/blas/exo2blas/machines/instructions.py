@@ -372,6 +372,31 @@ def _abs(L, MEM):
     return abs, abs_mask
 
 
+def _max(L, MEM):
+    """The larger of `a` and `b` in the form of `exo2.stdlib`'s `max_rule`:
+    `select(a, b, b, a)`."""
+
+    @proc
+    def max_(dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
+        assert stride(dst, 0) == 1
+        assert stride(a, 0) == 1
+        assert stride(b, 0) == 1
+        for i in seq(0, L):
+            dst[i] = select(a[i], b[i], b[i], a[i])
+
+    @proc
+    def max_mask(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
+        assert stride(dst, 0) == 1
+        assert stride(a, 0) == 1
+        assert stride(b, 0) == 1
+        assert N <= L
+        for i in seq(0, L):
+            if i < N:
+                dst[i] = select(a[i], b[i], b[i], a[i])
+
+    return max_, max_mask
+
+
 def _select(L, MEM):
     """`dst = a < b ? c : d`, lane-wise."""
 
@@ -484,6 +509,7 @@ _OPS = {
         _abs,
         "{dst_data} = {v}_max_{t}({a_data}, {v}_sub_{t}({v}_set1_{t}(-0.0), {a_data}));",
     ),
+    "max": (_max, "{dst_data} = {v}_max_{t}({b_data}, {a_data});"),
     "select": (_select, None),  # per ISA below
     "hsum": (_hsum, None),
     "hsum_element": (_hsum_element, None),
@@ -502,13 +528,16 @@ _RESULT = {
     "copy": "{a_data}",
     "negate": "{v}_sub_{t}({v}_set1_{t}(-0.0), {a_data})",
     "abs": "{v}_max_{t}({a_data}, {v}_sub_{t}({v}_set1_{t}(-0.0), {a_data}))",
+    "max": "{v}_max_{t}({b_data}, {a_data})",
     "broadcast": "{v}_set1_{t}(*{val_data})",
     "broadcast_element": "{v}_set1_{t}({val_data})",
 }
 
 # -a is -0.0 - a (0.0 - a would turn +0 into +0, not -0). abs is
 # max(a, -a), which returns its second operand when they compare equal or
-# one is NaN: select(0, a, a, -a) exactly, signed zeros included.
+# one is NaN: select(0, a, a, -a) exactly, signed zeros included. For the
+# same reason max(b, a) is select(a, b, b, a) (a < b ? b : a) exactly; it
+# comes before select, which matches that form too (a blend and a compare).
 
 _AVX2 = {
     "v": "_mm256",

@@ -31,6 +31,7 @@ from exo2.stdlib.stdlib import (
     abs_rule,
     fma_rule,
     interleave_loop,
+    max_rule,
     parallelize_reduction,
     vectorize,
 )
@@ -38,7 +39,7 @@ from exo2.stdlib.stdlib import (
 from ..machines.instructions import constant
 from ..machines.reductions import lane_reductions
 
-RULES = (fma_rule, abs_rule)
+RULES = (fma_rule, abs_rule, max_rule)
 
 
 def _scalar_reductions(proc, loop):
@@ -107,10 +108,10 @@ def _accumulators(proc, loop, m, prec, factor):
 @user_op
 def stream(proc, loop, m, prec, interleave=None, tail=None):
     """Vectorizes `loop` (a cursor or its iterator's name) for machine `m`
-    in precision `prec` ("f32"/"f64"): fused multiply-adds and absolute
-    values staged by `fma_rule` and `abs_rule`, the machine's `tail`
-    (default `m.tail`), and `interleave` (default `m.interleave`) vector
-    iterations side by side.
+    in precision `prec` ("f32"/"f64"): fused multiply-adds, absolute values
+    and maxima staged by `fma_rule`, `abs_rule` and `max_rule`, the
+    machine's `tail` (default `m.tail`), and `interleave` (default
+    `m.interleave`) vector iterations side by side.
     A reduction into a scalar over `loop` accumulates in `interleave`
     vectors, summed after the loop."""
     if isinstance(loop, str):
