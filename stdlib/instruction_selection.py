@@ -66,6 +66,12 @@ def check_call_site(proc, call_cursor):
 def checked_replace(proc, stmt, subproc, quiet=False):
     """`replace` of one statement by a call to `subproc`, then
     `check_call_site` on the call."""
+    return _replace_checked(proc, stmt, subproc, quiet, check_call_site)
+
+
+def _replace_checked(proc, stmt, subproc, quiet, call_site_ok):
+    """`checked_replace` with the call-site check `call_site_ok(proc,
+    call)`."""
     stmt = proc.forward(stmt)
     try:
         new_proc = replace(proc, stmt, subproc, quiet=quiet)
@@ -73,7 +79,7 @@ def checked_replace(proc, stmt, subproc, quiet=False):
         raise SchedulingError("failed to replace") from e
     # the block of the replaced statement forwards to the call
     call = new_proc.forward(stmt.as_block())[0]
-    if not check_call_site(new_proc, call):
+    if not call_site_ok(new_proc, call):
         raise SchedulingError("Call site inconsistency")
     return new_proc
 
@@ -117,39 +123,70 @@ def _stmt_shape(stmt):
     return type(stmt).__name__
 
 
+@dataclass(frozen=True)
+class _InstructionForm:
+    """What selection needs of an instruction, read once: the shape of its
+    body's statement (None unless its body is one statement), and for each
+    parameter, in order, its memory and type (None for a control one)."""
+
+    shape: object
+    params: tuple
+
+    @staticmethod
+    def of(instr):
+        body = list(instr.body())
+        shape = _stmt_shape(body[0]) if len(body) == 1 else None
+        params = tuple(
+            (a.mem(), a.type()) if a.type().is_numeric() else None for a in instr.args()
+        )
+        return _InstructionForm(shape, params)
+
+
+# id(instruction) -> (instruction, its form); holding the instruction keeps
+# its id from being reused. Instructions are immutable, so the form stays.
+_FORMS = {}
+
+
+def _form(instr):
+    entry = _FORMS.get(id(instr))
+    if entry is None or entry[0] is not instr:
+        entry = _FORMS[id(instr)] = (instr, _InstructionForm.of(instr))
+    return entry[1]
+
+
 def _candidates(instructions):
-    """`{shape: [instruction, ...]}` (in order) of the instructions whose
-    body one statement can unify with: `replace` of one statement matches a
-    body of one statement."""
+    """`{shape: [(instruction, form), ...]}` (in order) of the instructions
+    whose body one statement can unify with: `replace` of one statement
+    matches a body of one statement."""
     by_shape = {}
     for instr in instructions:
-        body = list(instr.body())
-        if len(body) == 1:
-            by_shape.setdefault(_stmt_shape(body[0]), []).append(instr)
+        form = _form(instr)
+        if form.shape is not None:
+            by_shape.setdefault(form.shape, []).append((instr, form))
     return by_shape
 
 
-def _buffer_memories(proc):
-    """`{name: memory}` of the buffers `proc` declares (its data parameters
-    and allocations); None for a name declared more than once with
-    different memories, or by a window statement: its memory depends on
-    the place."""
-    memories = {}
+def _buffer_declarations(proc):
+    """`{name: (memory, type)}` of the buffers `proc` declares (its data
+    parameters and allocations); None for a name declared more than once
+    with different memories or types, or by a window statement: its
+    memory depends on the place."""
+    declared = {}
 
-    def declare(name, memory):
-        if memories.get(name, memory) is not memory:
-            memory = None
-        memories[name] = memory
+    def declare(name, memory_and_type):
+        if declared.get(name, memory_and_type) != memory_and_type:
+            memory_and_type = None
+        declared[name] = memory_and_type
 
     for arg in proc.args():
         if arg.type().is_numeric():
-            declare(arg.name(), arg.mem())
+            declare(arg.name(), (arg.mem(), arg.type()))
     for stmt in nlr_stmts(proc):
         if isinstance(stmt, AllocCursor):
-            declare(stmt.name(), stmt.mem())
+            declare(stmt.name(), (stmt.mem(), stmt.type()))
         elif isinstance(stmt, WindowStmtCursor):
             declare(stmt.name(), None)
-    return memories
+    return declared
 
 
 def _data_buffers(node, out):
@@ -181,17 +218,18 @@ def _data_buffers(node, out):
     return isinstance(node, LiteralCursor | ReadConfigCursor | StrideExprCursor)
 
 
-def _may_pass_call_site(instr, memories):
-    """Whether a call to `instr` whose data arguments are buffers of
-    `memories` (a set; None when unknown) can pass `check_call_site`: each
-    data parameter's memory must have a subclass among them. A replacement
-    passes only buffers of the statements it replaces."""
+def _may_pass_call_site(form, memories):
+    """Whether a call to an instruction of `form` whose data arguments are
+    buffers of `memories` (a set; None when unknown) can pass
+    `check_call_site`: each data parameter's memory must have a subclass
+    among them. A replacement passes only buffers of the statements it
+    replaces."""
     if memories is None:
         return True
     return all(
-        any(issubclass(m, arg.mem()) for m in memories)
-        for arg in instr.args()
-        if arg.type().is_numeric()
+        any(issubclass(m, param[0]) for m in memories)
+        for param in form.params
+        if param is not None
     )
 
 
@@ -201,8 +239,28 @@ def _statement_memories(stmt, declared):
     names = set()
     if not _data_buffers(stmt, names):
         return None
-    memories = {declared.get(name) for name in names}
-    return None if None in memories else memories
+    found = [declared.get(name) for name in names]
+    return None if None in found else {memory for memory, _ in found}
+
+
+def _call_site_check(declared, form):
+    """`check_call_site` for a call to an instruction of `form` in a
+    procedure whose buffers are `declared` (`_buffer_declarations`): the
+    memory and type of each data argument are looked up there, and only a
+    name declared in more than one way is looked up at the call."""
+
+    def call_site_ok(proc, call):
+        for arg, param in zip(call.args(), form.params, strict=True):
+            if param is None:
+                continue
+            found = declared.get(arg.name())
+            if found is None:
+                return check_call_site(proc, call)
+            if not issubclass(found[0], param[0]) or found[1] != param[1]:
+                return False
+        return True
+
+    return call_site_ok
 
 
 @user_op
@@ -216,7 +274,7 @@ def replace_all_stmts(proc, instructions):
     if not isinstance(instructions, list):
         instructions = [instructions]
     by_shape = _candidates(instructions)
-    declared = _buffer_memories(proc)
+    declared = _buffer_declarations(proc)
     for stmt in list(nlr_stmts(proc)):
         try:
             stmt = proc.forward(stmt)
@@ -225,10 +283,11 @@ def replace_all_stmts(proc, instructions):
         candidates = by_shape.get(_stmt_shape(stmt), ())
         if candidates:
             memories = _statement_memories(stmt, declared)
-            candidates = [i for i in candidates if _may_pass_call_site(i, memories)]
-        for instr in candidates:
+            candidates = [c for c in candidates if _may_pass_call_site(c[1], memories)]
+        for instr, form in candidates:
             try:
-                proc = checked_replace(proc, stmt, instr, quiet=True)
+                call_site_ok = _call_site_check(declared, form)
+                proc = _replace_checked(proc, stmt, instr, True, call_site_ok)
                 break
             except SchedulingError:
                 pass

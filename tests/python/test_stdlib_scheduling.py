@@ -216,11 +216,13 @@ def test_replace_all_stmts_skips_instructions_whose_memories_the_statement_lacks
 
     tried = []
 
-    def recorded(proc, stmt, instr, quiet=False):
-        tried.append(instr.name())
-        return checked_replace(proc, stmt, instr, quiet=quiet)
+    tries = instruction_selection._replace_checked
 
-    monkeypatch.setattr(instruction_selection, "checked_replace", recorded)
+    def recorded(proc, stmt, instr, quiet, call_site_ok):
+        tried.append(instr.name())
+        return tries(proc, stmt, instr, quiet, call_site_ok)
+
+    monkeypatch.setattr(instruction_selection, "_replace_checked", recorded)
     # blocks' statements are all in DRAM: to_register4 writes an AVX2 buffer
     p = replace_all_stmts(blocks, [to_register4, copy4])
     assert "to_register4" not in tried
@@ -229,6 +231,35 @@ def test_replace_all_stmts_skips_instructions_whose_memories_the_statement_lacks
     p = replace_all_stmts(to_register, [copy4, to_register4])
     assert tried == ["copy4", "to_register4"]  # both memories are there
     assert body(p)[-1] == "    to_register4(t[0:4], x[0:4])"
+
+
+@proc
+def copies_f64(x: f64[4], y: f64[4]):
+    for i in seq(0, 4):
+        y[i] = x[i]
+
+
+@proc
+def two_ts(x: f32[4]):
+    if True:
+        t: f32[4] @ DRAM
+        for i in seq(0, 4):
+            t[i] = x[i]
+    t: f32[4] @ AVX2
+    for i in seq(0, 4):
+        t[i] = x[i]
+
+
+def test_replace_all_stmts_checks_each_call_site_as_check_call_site_does():
+    # an f32 instruction unifies with the f64 copy, but its call site fails
+    assert replace_all_stmts(copies_f64, [copy4]) == copies_f64
+    # `t` is declared twice, in two memories: each call is checked where it is
+    p = replace_all_stmts(two_ts, [to_register4, copy4])
+    assert body(p)[-3:] == [
+        "        copy4(t[0:4], x[0:4])",
+        "    t: f32[4] @ AVX2",
+        "    to_register4(t[0:4], x[0:4])",
+    ]
 
 
 @proc

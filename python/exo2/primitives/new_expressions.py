@@ -138,7 +138,11 @@ def parse_new_expr(value, cursor):
     if not isinstance(text, str):
         raise TypeError(f"expected an expression string, not {type(value)}")
     tree = parse_python_expr(text)
-    variables = variables_before(context_statement(cursor))
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    for hole in formatted.expr_holes if formatted else ():
+        if not isinstance(hole, PC.WindowExprCursor):
+            names.update(name for name, _ in _variables_read(hole))
+    variables = variables_before(context_statement(cursor), names)
     holes = {}
     if formatted:
         tree, holes = _fill_holes(formatted, tree, variables)
@@ -169,12 +173,14 @@ def parse_python_expr(text):
         raise ParseFragmentError(f"cannot parse '{text}': {e.msg}") from e
 
 
-def variables_before(statement):
+def variables_before(statement, names=None):
     """The object-language variables in scope just before `statement`, by
-    name."""
+    name; only those of `names` when given (a procedure may have hundreds,
+    an expression names a few)."""
     return {
         name: ExoSymbol(sym, is_size)
         for name, sym, is_size in _core.variables_in_scope(statement._impl)
+        if names is None or name in names
     }
 
 
