@@ -179,10 +179,22 @@ def depfile(out, targets):
     return f"{head}: " + " \\\n  ".join(escaped) + "\n"
 
 
+def _process_age():
+    """Seconds since this process started (Python's start-up and its
+    imports, exo2's and the library's), from /proc; None without it."""
+    try:
+        stat = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+    except OSError:
+        return None
+    return round(uptime - int(stat[19]) / os.sysconf("SC_CLK_TCK"), 3)
+
+
 def generate(isas, out, levels=(1, 2, 3), jobs=1):
     """Writes everything for `isas` under `out`; returns `(files, times)`
     (relative path -> text, and the timing record)."""
     t0 = time.perf_counter()
+    startup = _process_age()
     kernels(levels)  # loads every kernel file here too, for the depfile
     names = [(level, name) for level in levels for name in LEVELS[level]]
     work = [
@@ -217,6 +229,7 @@ def generate(isas, out, levels=(1, 2, 3), jobs=1):
         "levels": list(levels),
         "jobs": jobs,
         "wall_s": round(time.perf_counter() - t0, 3),
+        "startup_s": startup,
         "load_average": list(os.getloadavg()),
         "kernels": kernel_times,
         "emit": emit_times,
@@ -279,7 +292,8 @@ def main(argv=None):
     files, record = generate(isas, args.out, levels, args.jobs)
     print(
         f"exo2blas.generate: {sum(r.get('procs', 0) for k in record['kernels'].values() for r in k.values())}"
-        f" procs for {', '.join(isas)} in {record['wall_s']:.2f} s -> {args.out}"
+        f" procs for {', '.join(isas)} in {record['wall_s']:.2f} s"
+        f" (after {record['startup_s'] or 0:.2f} s of start-up) -> {args.out}"
     )
     if args.check_hashes or args.update_hashes:
         problems = check_hashes(files, isas, update=args.update_hashes)

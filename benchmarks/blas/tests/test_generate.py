@@ -6,8 +6,9 @@ committed (benchmarks/blas/hashes)."""
 from __future__ import annotations
 
 import json
+import time
 
-from exo2blas.generate import check_hashes, generate, main
+from exo2blas.generate import _process_age, check_hashes, generate, main
 from exo2blas.kernels import LEVELS, kernels
 from exo2blas.machines import AVX2, AVX512
 
@@ -127,3 +128,11 @@ def test_list_files_names_one_c_file_per_kernel_file(capsys):
     names = capsys.readouterr().out.strip().split(";")
     assert names[:2] == ["asum", "axpy"] and "gemv" in names and names[-1] == "trsm"
     assert len(names) == len(set(names)) == 29
+
+
+def test_the_start_up_is_the_process_age_before_generating():
+    # C1 counts a cold process's start-up (Python and the imports) too
+    before = _process_age()
+    time.sleep(0.1)
+    after = _process_age()
+    assert 0 < before < after and after - before >= 0.05

@@ -160,7 +160,14 @@ def _targets(tables, fractions, regenerate, lines):
     _bandwidth(fractions, lines)
     if regenerate:
         for isa, kernels in regenerate.get("kernels", {}).items():
-            wall = regenerate["wall_s"]
+            # cold: the new process's start-up and imports count too
+            startup = regenerate.get("startup_s")
+            wall = regenerate["wall_s"] + (startup or 0.0)
+            startup_text = (
+                "its start-up and imports not recorded"
+                if startup is None
+                else f"{startup:.2f} s of it starting Python and importing exo2"
+            )
             cpu = sum(k["cpu_s"] for k in kernels.values())
             cpu += sum(
                 e["cpu_s"] for e in regenerate.get("emit", {}).get(isa, {}).values()
@@ -169,7 +176,8 @@ def _targets(tables, fractions, regenerate, lines):
             lines.append(
                 f"| C1 ({isa}) | levels 1 and 2 generated cold with {regenerate['jobs']} "
                 f"jobs: wall {wall:.2f} s ({'pass' if wall <= 10 else 'FAIL'} against "
-                f"10 s), CPU {cpu:.2f} s; slowest kernel {name} {slowest['cpu_s']:.2f} s "
+                f"10 s; {startup_text}), "
+                f"CPU {cpu:.2f} s; slowest kernel {name} {slowest['cpu_s']:.2f} s "
                 f"CPU ({'pass' if slowest['cpu_s'] <= 5 else 'FAIL'} against 5 s), "
                 f"{slowest['schedule_s']:.2f} s wall; load average "
                 f"{regenerate['load_average'][0]:.2f} |"
