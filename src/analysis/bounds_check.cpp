@@ -128,11 +128,21 @@ class BoundsChecker : public IRVisitor {
     for (const auto& a : p.args) declare_arg(a);
 
     // Preconditions: each must be satisfiable given the arguments and the
-    // earlier preconditions; all are assumed afterwards, as in Exo.
+    // earlier preconditions; all are assumed afterwards, as in Exo. While
+    // every one so far was satisfiable (the sizes' `> 0` are), so are the
+    // facts, and a precondition that only fixes a new variable
+    // (`stride(x, 0) == 1`) needs no query.
     std::vector<Diagnostic> pred_diags;
+    bool facts_satisfiable = true;
     for (const auto& pred : p.preds) {
       z3::expr fact = smt_.encode(pred);
-      if (smt_.satisfiable(fact).no()) {
+      if (facts_satisfiable && smt_.defines_free_constant(fact)) {
+        smt_.assume(fact);
+        continue;
+      }
+      const QueryResult r = smt_.satisfiable(fact);
+      facts_satisfiable = facts_satisfiable && r.yes();
+      if (r.no()) {
         const std::string what =
             fmt::format("The assertion {} at {} is always unsatisfiable",
                         print_expr(pred), pred->srcinfo.str());

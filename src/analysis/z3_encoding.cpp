@@ -379,17 +379,13 @@ void SmtEncoder::assume(const z3::expr& fact) { facts_.push_back(fact); }
 // ---- Queries
 // -----------------------------------------------------------------
 
-z3::expr SmtEncoder::query_formula(const z3::expr& extra) {
-  z3::expr_vector parts(ctx_);
-  for (const auto& f : facts_) parts.push_back(f);
-  parts.push_back(extra);
-  // Add the definitions of the quotient variables mentioned, transitively
-  // (a definition may mention other quotients).
+std::vector<z3::expr> SmtEncoder::add_definitions(z3::expr_vector& parts) {
   std::unordered_set<unsigned> seen;
   std::unordered_set<std::string> defined;
   std::vector<z3::expr> constants;
   for (unsigned i = 0; i < parts.size(); ++i)
     collect_constants(parts[i], seen, constants);
+  // A definition may mention other quotients: the loop reaches theirs too.
   for (size_t i = 0; i < constants.size(); ++i) {
     const std::string name = constants[i].decl().name().str();
     auto def = definitions_.find(name);
@@ -397,7 +393,35 @@ z3::expr SmtEncoder::query_formula(const z3::expr& extra) {
     parts.push_back(def->second);
     collect_constants(def->second, seen, constants);
   }
+  return constants;
+}
+
+z3::expr SmtEncoder::query_formula(const z3::expr& extra) {
+  z3::expr_vector parts(ctx_);
+  for (const auto& f : facts_) parts.push_back(f);
+  parts.push_back(extra);
+  add_definitions(parts);
   return z3::mk_and(parts);
+}
+
+bool SmtEncoder::defines_free_constant(const z3::expr& formula) {
+  if (!formula.is_app() || formula.decl().decl_kind() != Z3_OP_EQ ||
+      formula.num_args() != 2)
+    return false;
+  for (unsigned side = 0; side < 2; ++side) {
+    const z3::expr c = formula.arg(side);
+    if (!c.is_const() || c.is_numeral() ||
+        c.decl().decl_kind() != Z3_OP_UNINTERPRETED ||
+        definitions_.count(c.decl().name().str()) != 0)
+      continue;
+    z3::expr_vector rest(ctx_);
+    for (const auto& f : facts_) rest.push_back(f);
+    rest.push_back(formula.arg(1 - side));
+    bool mentioned = false;
+    for (const auto& k : add_definitions(rest)) mentioned |= z3::eq(k, c);
+    if (!mentioned) return true;
+  }
+  return false;
 }
 
 QueryResult SmtEncoder::check(const z3::expr& formula) {

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "exo2/analysis/z3_encoding.hpp"
+
 namespace exo2 {
 namespace {
 
@@ -383,6 +385,31 @@ TEST(BoundsCheck, ReportsUnsatisfiablePrecondition) {
             kHeading +
                 "k.py:2:11: The assertion n < 0 at k.py:2:11 is always "
                 "unsatisfiable.");
+}
+
+TEST(BoundsCheck, PreconditionFixingANewStrideNeedsNoQuery) {
+  Sym n("n"), x("x");
+  Proc p = proc("f", {arg(n, kSize), arg(x, window({sz(n)}))},
+                {eq(stride(x, 0), lit(1), at(2, 11))}, {make_pass(at(3))});
+  SmtEncoder::clear_cache();
+  EXPECT_EQ(effect_errors(p), "");
+  EXPECT_EQ(SmtEncoder::cache_size(), 0u);  // the solver was not asked
+}
+
+TEST(BoundsCheck, PreconditionsAfterAnUnsatisfiableOneAreStillChecked) {
+  // Once the facts are contradictory, `stride(x, 0) == 1` is unsatisfiable
+  // too: it is asked, and reported, as every precondition is.
+  Sym n("n"), x("x");
+  Proc p = proc("f", {arg(n, kSize), arg(x, window({sz(n)}))},
+                {make_binop(BinOpKind::Lt, sz(n), lit(0), at(2, 11), kBool),
+                 eq(stride(x, 0), lit(1), at(3, 11))},
+                {make_pass(at(4))});
+  EXPECT_EQ(effect_errors(p),
+            kHeading +
+                "k.py:2:11: The assertion n < 0 at k.py:2:11 is always "
+                "unsatisfiable.\n"
+                "k.py:3:11: The assertion stride(x, 0) == 1 at k.py:3:11 is "
+                "always unsatisfiable.");
 }
 
 TEST(BoundsCheck, LoopTripCountMustBeNonNegative) {

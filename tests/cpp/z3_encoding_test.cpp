@@ -186,5 +186,26 @@ TEST(SmtEncoder, QueriesOnlyIncludeDefinitionsTheyMention) {
     EXPECT_EQ(name.find("div!"), std::string::npos) << name;
 }
 
+TEST(SmtEncoder, FindsFormulasThatFixOnlyAFreeConstant) {
+  SmtEncoder smt;
+  Sym n("n"), m("m"), k("k"), x("x");
+  smt.assume(smt.var(n) > 0);
+  // stride(x, 0) == 1 and n + 1 == k fix a constant nothing else mentions.
+  EXPECT_TRUE(smt.defines_free_constant(smt.stride(x, 0) == 1));
+  EXPECT_TRUE(smt.defines_free_constant(smt.var(n) + 1 == smt.var(k)));
+  // n is constrained by a fact, and m appears on both sides.
+  EXPECT_FALSE(smt.defines_free_constant(smt.var(n) == 1));
+  EXPECT_FALSE(smt.defines_free_constant(smt.var(m) == smt.var(m) + 1));
+  EXPECT_FALSE(smt.defines_free_constant(smt.var(m) < 3));
+  // A quotient q = m / 2 is fixed by its definition, which mentions m.
+  z3::expr q = smt.encode(op(BinOpKind::Div, var(m), lit(2)));
+  EXPECT_FALSE(smt.defines_free_constant(q == 5));
+  EXPECT_TRUE(smt.defines_free_constant(smt.var(m) == 5));
+  EXPECT_FALSE(smt.defines_free_constant(smt.var(m) == q));
+  // A fact on q constrains m through q's definition.
+  smt.assume(q > 3);
+  EXPECT_FALSE(smt.defines_free_constant(smt.var(m) == 5));
+}
+
 }  // namespace
 }  // namespace exo2

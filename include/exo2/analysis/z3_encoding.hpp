@@ -116,6 +116,12 @@ class SmtEncoder {
   QueryResult prove(const z3::expr& goal);
   // Yes with a model when the facts and `formula` can hold together.
   QueryResult satisfiable(const z3::expr& formula);
+  // Whether `formula` is `c == e` (either way round) for a constant `c`
+  // (a variable, stride or field) that neither `e`, the facts nor the
+  // definitions they need mention. Every model of the facts then extends to one
+  // of the facts and `formula` (`c` takes `e`'s value): when the facts are
+  // satisfiable, so is `formula` with them, and no query need say so.
+  bool defines_free_constant(const z3::expr& formula);
   // The value of `formula` when the intervals of its variables decide it
   // (interval_bounds.hpp): a query the solver need not answer.
   std::optional<bool> interval_value(const z3::expr& formula);
@@ -154,6 +160,9 @@ class SmtEncoder {
   // The formula checked for a query: facts, div/mod definitions of the
   // fresh variables it mentions, and `extra`.
   z3::expr query_formula(const z3::expr& extra);
+  // Appends to `parts` the div/mod definitions of the fresh variables they
+  // mention, transitively; returns every constant mentioned, theirs too.
+  std::vector<z3::expr> add_definitions(z3::expr_vector& parts);
   QueryResult check(const z3::expr& formula);
   static QueryResult quick_answer(QueryResult::Answer answer);
   std::string fresh_name(const std::string& hint);
