@@ -6,6 +6,7 @@ committed (benchmarks/blas/hashes)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 
 from exo2blas.generate import _process_age, check_hashes, generate, main
@@ -121,6 +122,11 @@ def test_generated_c_matches_the_committed_hashes(tmp_path):
     assert all(t["cpu_s"] >= 0 for t in times["kernels"]["avx2"].values())
     depfile = (tmp_path / "generate.d").read_text()
     assert "kernels/level3/trsm.py" in depfile and "exo2/" in depfile
+    # every vector register is declared with a value (machines/registers.py)
+    declared = re.compile(r"__m(256|512)d? \w+(\[\d+\])* = \{0\};")
+    undefined = re.compile(r"__m(256|512)d? \w+(\[\d+\])*;")
+    text = "".join(files.values())
+    assert declared.search(text) and not undefined.search(text)
 
 
 def test_list_files_names_one_c_file_per_kernel_file(capsys):

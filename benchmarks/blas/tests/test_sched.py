@@ -50,7 +50,7 @@ def test_an_update_gets_a_masked_last_vector():
 
 def test_mixed_precision_kernels_widen_on_load():
     unit, _ = _scheduled("sdsdot", "sdsdot", AVX2)
-    assert "avx2_load_widen_f64" in unit and "xd: f64[4, 4] @ AVX2" in unit
+    assert "avx2_load_widen_f64" in unit and "xd: f64[4, 4] @ ZeroedAVX2" in unit
 
 
 def test_iamax_lanes_stay_in_index_order():
@@ -60,7 +60,7 @@ def test_iamax_lanes_stay_in_index_order():
     ):
         unit, _ = _scheduled("iamax", variant, AVX512, attribute)
         # 64 lanes (16 x 4 vectors), kept in registers across the block loop
-        assert "m_lanes: f32[4, 16] @ AVX512" in unit
+        assert "m_lanes: f32[4, 16] @ ZeroedAVX512" in unit
         # each lane's maximum by one max instruction (`max_rule`)
         assert "avx512_max_f32(" in unit
         assert "hsum" not in unit  # no maximum reassociated
@@ -83,7 +83,7 @@ def test_iamax_state_fits_the_registers():
     # spill AVX2's 16 registers, two do not
     unit, _ = _scheduled("iamax", "isamax", AVX2, "FIRST_MAX")
     for buffer in ("m", "row", "seen"):
-        assert f"{buffer}_lanes: f32[2, 8] @ AVX2" in unit
+        assert f"{buffer}_lanes: f32[2, 8] @ ZeroedAVX2" in unit
 
 
 def test_iamax_lanes_are_set_in_registers():

@@ -3,7 +3,7 @@
 A `Machine` names an x86 vector ISA the library is built for: its vector
 lanes per precision, vector registers, FMA units and latency, whether
 masked instructions exist, the cache sizes schedules block for, its vector
-memory, its instruction table (benchmarks/blas/exo2blas/machines/
+registers (registers.py), its instruction table (benchmarks/blas/exo2blas/machines/
 instructions.py) and the C compiler flags of its generated code. Both ISAs
 are generated and compiled into one library; the C layer picks one at run
 time (benchmarks/blas/capi/isa.c).
@@ -16,10 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from exo2.libs.memories import AVX2 as AVX2_MEMORY
-from exo2.libs.memories import AVX512 as AVX512_MEMORY
-
 from .instructions import OPERATIONS, instructions
+from .registers import ZeroedAVX2, ZeroedAVX512
 
 PRECISIONS = ("f32", "f64")
 LETTER = {"f32": "s", "f64": "d"}
@@ -31,7 +29,7 @@ class Machine:
     name: str
     lanes: dict  # precision -> elements per vector register
     cflags: tuple  # ISA flags for the generated C (no -ffast-math: see capi)
-    memory: type  # exo2's vector memory of the ISA
+    memory: type  # the ISA's vector registers (registers.py)
     registers: int  # vector registers
     masking: bool  # mask registers (else masked loads and blends)
     fma_units: int = 2
@@ -81,7 +79,7 @@ AVX2 = Machine(
     "avx2",
     {"f32": 8, "f64": 4},
     ("-mavx2", "-mfma"),
-    AVX2_MEMORY,
+    ZeroedAVX2,
     registers=16,
     masking=False,
 )
@@ -89,7 +87,7 @@ AVX512 = Machine(
     "avx512",
     {"f32": 16, "f64": 8},
     ("-mavx2", "-mfma", "-mavx512f", "-mavx512vl", "-mavx512dq"),
-    AVX512_MEMORY,
+    ZeroedAVX512,
     registers=32,
     masking=True,
 )
