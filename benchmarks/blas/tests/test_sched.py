@@ -42,6 +42,19 @@ def test_a_reduction_gets_one_accumulator_per_interleaved_vector(machine):
     assert f"{machine.name}_fma" not in anything  # any stride: the naive loop
 
 
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+def test_a_reduction_of_fewer_elements_than_a_vector_runs_scalar_in_a_register(
+    machine,
+):
+    unit, _ = _scheduled("dot", "ddot", machine)
+    short, vectors = unit.split("else:")
+    assert f"if n < {machine.lanes['f64']}:" in short
+    assert "result_sum += x[i] * y[i]" in short and "_f64(" not in short
+    assert f"{machine.name}_fma_f64(" in vectors
+    # the last elements of the vector path sum in a register too
+    assert vectors.rstrip().endswith("result = result_sum")
+
+
 def test_an_update_gets_a_masked_last_vector():
     unit, _ = _scheduled("axpy", "daxpy", AVX512)
     assert "avx512_load_mask_f64" in unit and "avx512_store_mask_f64" in unit

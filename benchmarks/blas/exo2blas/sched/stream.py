@@ -22,6 +22,7 @@ from exo2.API_scheduling import (
     rewrite_expr,
     set_memory,
     simplify,
+    specialize,
     stage_mem,
     user_op,
 )
@@ -97,7 +98,7 @@ def _accumulators(proc, loop, m, prec, factor):
     blocks, tail = proc.forward(blocks), proc.forward(tail)
     lane_loops = [
         s
-        for s in proc.body()
+        for s in _siblings(blocks)
         if isinstance(s, ForCursor)
         and s.name() == f"{name}i"
         and s not in (blocks, tail)
@@ -123,6 +124,7 @@ def stream(proc, loop, m, prec, interleave=None, tail=None):
         return interleave_loop(
             proc, vector_loop, factor, par_reduce=True, memory=m.memory
         )
+    proc, loop = _short_path(proc, loop, m.lanes[prec])
     proc, blocks, tail_loop, lane_loops = _accumulators(proc, loop, m, prec, factor)
     for lane_loop in lane_loops:
         proc, _ = _vectorize(proc, lane_loop, m, prec, "perfect")
@@ -131,7 +133,45 @@ def stream(proc, loop, m, prec, interleave=None, tail=None):
     # the rest, fewer than `factor` vectors: whole vectors, then scalars
     # (a masked last vector needs `N <= lanes` proven through `n % block`,
     # which the checker does not derive)
-    proc, _ = _vectorize(proc, tail_loop, m, prec, "cut")
+    proc, (vectors,) = _vectorize(proc, tail_loop, m, prec, "cut")
+    scalars = proc.forward(vectors).next()
+    while scalars and not isinstance(scalars, ForCursor):
+        scalars = scalars.next()
+    return _in_registers(proc, scalars) if scalars else proc
+
+
+def _siblings(stmt):
+    """The statements of the block that holds `stmt`, in order."""
+    while stmt.prev():
+        stmt = stmt.prev()
+    block = []
+    while stmt:
+        block.append(stmt)
+        stmt = stmt.next()
+    return block
+
+
+def _short_path(proc, loop, lanes):
+    """`if n < lanes:` a copy of `loop` (over `n` elements) left scalar,
+    its reductions in registers, `else:` `loop`, returned for the vector
+    schedule, whose accumulators and horizontal sums would cost more than
+    fewer elements than a vector."""
+    before = loop.prev()
+    proc = specialize(proc, loop, f"{loop.hi().name()} < {lanes}")
+    branch = proc.forward(before).next() if before else proc.body()[0]
+    proc = _in_registers(proc, branch.body()[0])
+    branch = proc.forward(branch)
+    return proc, branch.orelse()[0]
+
+
+def _in_registers(proc, loop):
+    """Each reduction of `loop` into an argument (`result`) staged in a
+    local variable around it: a register, where through memory each `+=`
+    waits for the store of the one before."""
+    args = {str(a.name()) for a in proc.args()}
+    for target in sorted({r.name() for r in _scalar_reductions(proc, loop)} & args):
+        proc = stage_mem(proc, loop, target, f"{target}_sum")
+        loop = proc.forward(loop)
     return proc
 
 
