@@ -55,6 +55,17 @@ def test_a_reduction_of_fewer_elements_than_a_vector_runs_scalar_in_a_register(
     assert vectors.rstrip().endswith("result = result_sum")
 
 
+def test_widening_kernels_run_the_widening_machine():
+    # AVX-512 converts f32 to f64 faster in AVX2's 256-bit vectors (Zen 4)
+    assert AVX512.widening_machine() is AVX2 and AVX2.widening_machine() is AVX2
+    unit, _ = _scheduled("dsdot", "dsdot", AVX512)
+    assert "avx2_load_widen_f64" in unit and "avx512_" not in unit.split(":", 1)[1]
+    snrm2, _ = _scheduled("nrm2", "snrm2", AVX512)
+    dnrm2, _ = _scheduled("nrm2", "dnrm2", AVX512)
+    assert "avx2_load_widen_f64" in snrm2
+    assert "avx512_" in dnrm2.split(":", 1)[1]  # f64 data: AVX-512's own
+
+
 def test_an_update_gets_a_masked_last_vector():
     unit, _ = _scheduled("axpy", "daxpy", AVX512)
     assert "avx512_load_mask_f64" in unit and "avx512_store_mask_f64" in unit

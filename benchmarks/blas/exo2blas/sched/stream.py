@@ -330,9 +330,13 @@ def by_lanes(*buffers, loop="i", last=()):
 def streamed(loop="i", prec=None, **options):
     """The schedule `kernel(..., schedule=streamed())` names: `stream` of
     `loop` with the variant's machine, in the variant's precision or, for
-    kernels of explicit types (dsdot), in `prec`."""
+    kernels of explicit types (dsdot), in `prec`; a kernel computing in f64
+    on f32 data runs the machine's `widening_machine()`."""
 
     def schedule(proc, v):
-        return stream(proc, loop, v.machine, prec or v.prec, **options)
+        m = v.machine
+        if prec == "f64" and v.prec != "f64":
+            m = m.widening_machine()
+        return stream(proc, loop, m, prec or v.prec, **options)
 
     return schedule
