@@ -83,8 +83,8 @@ def test_iamax_lanes_stay_in_index_order():
         ("BLOCKMAX", "isamax_blockmax"),
     ):
         unit, _ = _scheduled("iamax", variant, AVX512, attribute)
-        # 64 lanes (16 x 4 vectors), kept in registers across the block loop
-        assert "m_lanes: f32[4, 16] @ ZeroedAVX512" in unit
+        # 32 lanes (16 x 2 vectors), kept in registers across the block loop
+        assert "m_lanes: f32[2, 16] @ ZeroedAVX512" in unit
         # each lane's maximum by one max instruction (`max_rule`)
         assert "avx512_max_f32(" in unit
         assert "hsum" not in unit  # no maximum reassociated
@@ -119,10 +119,10 @@ def test_iamax_lanes_are_set_in_registers():
 
 def test_iamax_rest_of_a_block_runs_by_whole_vectors():
     unit, _ = _scheduled("iamax", "isamax_blockmax", AVX512, "BLOCKMAX")
-    # the lanes of the rest, `(ii + n / 64 * 64) % 64`, proven to be `ii`
-    assert "for iio in seq(0, n % 64 / 16):" in unit
-    assert "avx512_max_f32(" in unit.split("for iio in seq(0, n % 64 / 16):")[1]
-    assert "for iii in seq(0, n % 64 % 16):" in unit  # fewer than 16 left
+    # the lanes of the rest, `(ii + n / 32 * 32) % 32`, proven to be `ii`
+    assert "for iio in seq(0, n % 32 / 16):" in unit
+    assert "avx512_max_f32(" in unit.split("for iio in seq(0, n % 32 / 16):")[1]
+    assert "for iii in seq(0, n % 32 % 16):" in unit  # fewer than 16 left
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
