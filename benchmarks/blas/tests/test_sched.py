@@ -11,6 +11,7 @@ from exo2.libs.externs import sin
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512, MACHINES
 from exo2blas.sched import kernel, stream, streamed
+from exo2blas.sched.stream import _short_path
 
 
 def _scheduled(name, variant, machine, attribute="KERNEL"):
@@ -68,8 +69,12 @@ def test_widening_kernels_run_the_widening_machine():
 
 def test_an_update_gets_a_masked_last_vector():
     unit, _ = _scheduled("axpy", "daxpy", AVX512)
-    assert "avx512_load_mask_f64" in unit and "avx512_store_mask_f64" in unit
-    assert "for i in seq" not in unit  # no scalar remainder
+    short, vectors = unit.split("else:")
+    assert "avx512_load_mask_f64" in vectors and "avx512_store_mask_f64" in vectors
+    assert "for i in seq" not in vectors  # no scalar remainder
+    # fewer elements than a vector, one by one (no masked vector)
+    assert "if n < 8:" in short and "for i in seq(0, n):" in short
+    assert "_f64(" not in short
 
 
 def test_mixed_precision_kernels_widen_on_load():
@@ -190,3 +195,18 @@ def test_stream_ends_as_the_machine_ends_loops():
     assert "avx2_mul_mask_f32" not in avx2 and "for ii in seq(0, n % 8):" in avx2
     avx512 = str(stream(scale, "i", AVX512, "f32"))
     assert "avx512_mul_mask_f32" in avx512
+
+
+@proc
+def scale_37(alpha: f32, x: [f32][37]):
+    for i in seq(0, 37):
+        x[i] = alpha * x[i]
+
+
+def test_stream_runs_fewer_elements_than_a_vector_one_by_one_where_it_can_name_them():
+    short = str(stream(scale, "i", AVX512, "f32"))
+    assert "if n < 16:" in short and "avx512_mul_mask_f32" in short
+    # `if n < 16:` needs the loop's bound to be a variable; another bound
+    # keeps one path
+    loop = scale_37.find_loop("i")
+    assert _short_path(scale_37, loop, 16) == (scale_37, loop)
