@@ -99,7 +99,7 @@ def _accumulators(proc, loop, m, prec, factor):
     blocks, tail = proc.forward(blocks), proc.forward(tail)
     lane_loops = [
         s
-        for s in _siblings(blocks)
+        for s in blocks.expand()
         if isinstance(s, ForCursor)
         and s.name() == f"{name}i"
         and s not in (blocks, tail)
@@ -143,17 +143,6 @@ def stream(proc, loop, m, prec, interleave=None, tail=None):
     while scalars and not isinstance(scalars, ForCursor):
         scalars = scalars.next()
     return _in_registers(proc, scalars) if scalars else proc
-
-
-def _siblings(stmt):
-    """The statements of the block that holds `stmt`, in order."""
-    while stmt.prev():
-        stmt = stmt.prev()
-    block = []
-    while stmt:
-        block.append(stmt)
-        stmt = stmt.next()
-    return block
 
 
 def _short_path(proc, loop, lanes):
