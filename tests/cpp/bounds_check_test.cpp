@@ -396,6 +396,19 @@ TEST(BoundsCheck, PreconditionFixingANewStrideNeedsNoQuery) {
   EXPECT_EQ(SmtEncoder::cache_size(), 0u);  // the solver was not asked
 }
 
+TEST(BoundsCheck, StrideFixedByAnEarlierPreconditionIsStillAsked) {
+  // stride(x, 0) is no longer free after `== 2`: `== 1` must be refused.
+  Sym n("n"), x("x");
+  Proc p = proc("f", {arg(n, kSize), arg(x, window({sz(n)}))},
+                {eq(stride(x, 0), lit(2), at(2, 11)),
+                 eq(stride(x, 0), lit(1), at(3, 11))},
+                {make_pass(at(4))});
+  EXPECT_EQ(effect_errors(p),
+            kHeading +
+                "k.py:3:11: The assertion stride(x, 0) == 1 at k.py:3:11 is "
+                "always unsatisfiable.");
+}
+
 TEST(BoundsCheck, PreconditionsAfterAnUnsatisfiableOneAreStillChecked) {
   // Once the facts are contradictory, `stride(x, 0) == 1` is unsatisfiable
   // too: it is asked, and reported, as every precondition is.
