@@ -83,15 +83,27 @@ def test_skinny_loads_the_shared_vector_once_for_all_rows(machine, variant):
     text = str(v.procs["skinny"])
     isa = machine.name
     assert f"assert n <= {threshold(machine, prec)}" in text
-    # one copy per vector count, each one vectorized pass per row, the
-    # last vector masked
-    assert text.count("for i in seq(0, m):") == MAX_VECS
-    assert "for j" not in text and "for jo" not in text
     shared = "x" if "gemv" in variant else "y"
-    # k loads of the shared vector in the copy for k vectors, none per row
     loads = _loads_of(v.procs["skinny"], shared)
-    assert len(loads) == MAX_VECS * (MAX_VECS + 1) // 2 and not any(loads)
-    assert text.count(f"{isa}_load_mask_{prec}(") == 2 * MAX_VECS  # A's too
+    if "gemv" in variant:
+        # one copy per vector count (1 to MAX_VECS), each one vectorized
+        # pass per row, the last vector masked
+        assert text.count("for i in seq(0, m):") == MAX_VECS
+        assert "for j" not in text and "for jo" not in text
+        # k loads of the shared vector in the copy for k vectors, none per row
+        assert len(loads) == MAX_VECS * (MAX_VECS + 1) // 2 and not any(loads)
+        assert text.count(f"{isa}_load_mask_{prec}(") == 2 * MAX_VECS  # A's too
+        return
+    # an update: one copy per count of whole vectors (0 to MAX_VECS), each
+    # row's whole vectors unrolled, then (AVX-512) a narrower vector and
+    # scalars, no masked store
+    assert text.count("for i in seq(0, m):") == MAX_VECS + 1
+    assert "for jo" not in text and "mask" not in text
+    # k loads of the whole vectors of y in the copy for k, none per row;
+    # the narrower vector's is per row, in each copy
+    hoisted = [in_rows for in_rows in loads if not in_rows]
+    assert len(hoisted) == MAX_VECS * (MAX_VECS + 1) // 2
+    assert len(loads) - len(hoisted) == (MAX_VECS + 1 if machine.narrower else 0)
 
 
 def _arguments(kernel, short, long_, rng, dtype, exact):

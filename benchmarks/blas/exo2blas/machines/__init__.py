@@ -39,6 +39,8 @@ class Machine:
     interleave: int = 4  # vectors processed side by side by level-1 loops
     # The machine whose vectors convert f32 to f64 fastest (None: this one).
     widening: Machine | None = None
+    # The machine of half as wide vectors (None: there is none).
+    narrower: Machine | None = None
 
     def instructions(self, prec, ops=None):
         """The instruction table of `prec` ("f32" or "f64"); with `ops`,
@@ -107,6 +109,7 @@ AVX512 = Machine(
     registers=32,
     masking=True,
     widening=AVX2,
+    narrower=AVX2,
 )
 MACHINES = {m.name: m for m in (AVX2, AVX512)}
 

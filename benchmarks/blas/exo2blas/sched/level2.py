@@ -57,3 +57,23 @@ def vectorize_loop(proc, loop, m, prec, tail):
         (fma_rule, abs_rule), tail=tail, rc=True,
     )  # fmt: skip
     return proc, vector_loop
+
+
+def vectorize_update(proc, loop, m, prec):
+    """Vectorizes `loop`, an update of a row of a matrix in place: whole
+    vectors, then a vector of the machine's `narrower` machine where it
+    has one, then scalars; no masked vector. A masked store spans a whole
+    vector whatever its mask, and a load of the next row that lies within
+    that span waits until the store leaves the core: where rows lie less
+    than a vector apart (a tight leading dimension) every row paid it
+    (sger of 40 rows of 1 to 15 elements, AVX-512 on the AMD EPYC Zen 4
+    machine: 320 ns with a masked last vector, 45 to 120 ns without).
+    Returns `(proc, [(vector_loop, machine)])`: each vector loop and the
+    machine of its instructions."""
+    proc, vector_loop = vectorize_loop(proc, loop, m, prec, "cut")
+    loops = [(vector_loop, m)]
+    if m.narrower is not None:
+        rest = proc.forward(vector_loop).next()
+        proc, narrow_loop = vectorize_loop(proc, rest, m.narrower, prec, "cut")
+        loops.append((narrow_loop, m.narrower))
+    return proc, loops

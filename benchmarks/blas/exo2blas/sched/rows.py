@@ -7,9 +7,9 @@ loaded once for `r` rows and the rows' fused multiply-adds are independent
 (`r` of them in flight hide the FMA latency); the pass is vectorized, a
 dot product's sum kept in one vector accumulator per row and summed
 horizontally after the pass. A dot product's pass ends with a masked
-vector; an update's as the machine ends vector loops (`Machine.tail`).
-An update's pass loads every row's vector before it stores any
-(`_loads_first`)."""
+vector; an update's without one (`vectorize_update`: whole vectors, a
+narrower one, scalars). An update's pass loads every row's vector before
+it stores any (`_loads_first`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from exo2.API_cursors import AllocCursor, CallCursor, InvalidCursor
 from exo2.API_scheduling import user_op
 from exo2.stdlib.stdlib import reorder_stmt_backwards, unroll_and_jam, unroll_buffers
 
-from .level2 import inner_loop, reduces, vectorize_loop
+from .level2 import inner_loop, reduces, vectorize_loop, vectorize_update
 
 
 @user_op
@@ -40,12 +40,15 @@ def rows(proc, loop, m, prec, r=4):
     for rows_loop in passes:
         inner = inner_loop(proc, rows_loop)
         # a dot product ends with a masked vector (its scalar tail would
-        # wait on the sum), an update as the machine ends loops
-        dot = reduces(proc, inner)
-        tail = "cut_and_predicate" if dot else m.tail
-        proc, vector_loop = vectorize_loop(proc, inner, m, prec, tail)
-        if not dot:
-            proc = _loads_first(proc, vector_loop, m, prec)
+        # wait on the sum), an update without one
+        if reduces(proc, inner):
+            proc, vector_loop = vectorize_loop(
+                proc, inner, m, prec, "cut_and_predicate"
+            )
+        else:
+            proc, vector_loops = vectorize_update(proc, inner, m, prec)
+            for vector_loop, machine in vector_loops:
+                proc = _loads_first(proc, vector_loop, machine, prec)
     return proc
 
 

@@ -57,7 +57,7 @@ from exo2.stdlib.stdlib import (
 )
 
 from ..machines.instructions import constant
-from .level2 import OPS, inner_loop, vectorize_loop
+from .level2 import OPS, inner_loop, reduces, vectorize_loop, vectorize_update
 from .triangle import contiguous
 
 MAX_VECS = 10  # the vector and a few temporaries fit AVX2's 16 registers
@@ -96,22 +96,20 @@ def _vectorize(proc, loop, m, prec):
     return proc, whole, whole.next()
 
 
-def _specialize(proc, block, extent, m, prec, max_vecs):
-    """`block` (the vectorized loops) specialized by the number of vectors
-    of `extent` (a size, at most `max_vecs` vectors): one copy per count,
-    `if ... elif ... else` (the last count the else branch). Returns
-    `(proc, [(k, siblings)])`, `siblings(proc)` the statements of the
-    copy for `k` vectors."""
-    lanes = m.lanes[prec]
-    if max_vecs == 1:
-        return proc, [(1, lambda p: list(p.body()))]
-    count = f"({lanes - 1} + {extent}) / {lanes}"
-    conds = [f"{count} == {k}" for k in range(1, max_vecs)]
+def _specialize(proc, block, count, counts):
+    """`block` (the vectorized loops) specialized by `count`, the number of
+    vectors of the short dimension (an expression), over `counts` (at
+    least one): one copy per count, `if ... elif ... else` (the last count
+    the else branch). Returns `(proc, [(k, siblings)])`, `siblings(proc)`
+    the statements of the copy for `k` vectors."""
+    if len(counts) == 1:
+        return proc, [(counts[0], lambda p: list(p.body()))]
+    conds = [f"{count} == {k}" for k in counts[:-1]]
     proc, (branch,) = specialize_(proc, block, conds, rc=True)
     leaves = []
-    for k in range(1, max_vecs + 1):
-        leaves.append((k, _branch(branch, k == max_vecs)))
-        if k < max_vecs - 1:
+    for index, k in enumerate(counts):
+        leaves.append((k, _branch(branch, k == counts[-1])))
+        if index < len(counts) - 2:
             branch = proc.forward(branch).orelse()[0]
     return proc, leaves
 
@@ -124,30 +122,39 @@ def _branch(if_stmt, orelse):
     return siblings
 
 
-def _rows_leaf(proc, siblings, k, vector_name):
-    """The copy for `k` vectors along each row: the loads that do not
-    depend on the row (the shared vector) hoisted out of the loop over
-    rows, and the loops over vectors unrolled. The loads of the whole
-    vectors are hoisted as one loop over them (each vector a register of
-    its own), so the number of steps does not grow with `k`."""
+def _rows_leaf(proc, siblings, k, vector_name, masked):
+    """The copy for `k` vectors along each row (whole ones, and with
+    `masked` a masked last one among them): the loads that do not depend
+    on the row (the shared vector) hoisted out of the loop over rows, and
+    the loops over vectors unrolled. The loads of the whole vectors are
+    hoisted as one loop over them (each vector a register of its own), so
+    the number of steps does not grow with `k`. An update's narrower
+    vector and scalars after its whole vectors stay in the loop."""
     (rows_loop,) = siblings(proc)
-    whole, last = [
+    loops = [
         s
         for s in nlr_stmts(proc, rows_loop.body())
         if isinstance(s, ForCursor) and s.name() == vector_name
     ]
-    proc = _constant_bounds(proc, [whole, last], k)
-    proc = unroll_loop(proc, proc.forward(last))  # its one iteration
+    if masked:
+        whole, last = loops
+        proc = _constant_bounds(proc, [whole, last], k)
+        proc = unroll_loop(proc, proc.forward(last))  # its one iteration
+        count = k - 1
+    else:
+        (whole,) = loops
+        proc = rewrite_expr(proc, whole.hi(), str(k))
+        count = k
     row = rows_loop.name()
     for call in list(proc.forward(rows_loop).body()):
         if isinstance(call, CallCursor) and _invariant_load(proc, call, row):
             proc = _hoist_load(proc, call)
     hoisted = []
-    if k > 1:
+    if count > 0:
         for call in list(proc.forward(whole).body()):
             if isinstance(call, CallCursor) and _invariant_load(proc, call, row):
                 proc, loads, whole, buffers = _hoist_vector_load(
-                    proc, whole, call, k - 1
+                    proc, whole, call, count
                 )
                 hoisted.append((loads, buffers))
     proc = unroll_loop(proc, proc.forward(whole))
@@ -323,18 +330,31 @@ def skinny(proc, loop, m, prec, max_vecs=MAX_VECS):
     name = loop.name()
     proc = proc.add_assertion(f"{short} <= {threshold(m, prec, max_vecs)}")
     loop = proc.find_loop(name)  # a new proc: the cursor does not forward
+    lanes = m.lanes[prec]
     if along_rows:
-        proc, vector_loop = vectorize_loop(
-            proc, inner_loop(proc, loop), m, prec, "cut_and_predicate"
-        )
+        inner = inner_loop(proc, loop)
+        # a dot product ends with a masked vector, an update without one
+        # (`vectorize_update`): `k` vectors from 1, or whole ones from 0
+        masked = reduces(proc, inner)
+        if masked:
+            proc, vector_loop = vectorize_loop(
+                proc, inner, m, prec, "cut_and_predicate"
+            )
+            count, counts = f"({lanes - 1} + {short}) / {lanes}", range(1, max_vecs + 1)
+        else:
+            proc, ((vector_loop, _), *_) = vectorize_update(proc, inner, m, prec)
+            count, counts = f"{short} / {lanes}", range(0, max_vecs + 1)
         vector_name = proc.forward(vector_loop).name()
-        proc, leaves = _specialize(proc, loop, short, m, prec, max_vecs)
+        proc, leaves = _specialize(proc, loop, count, list(counts))
         for k, siblings in leaves:
-            proc = _rows_leaf(proc, siblings, k, vector_name)
+            proc = _rows_leaf(proc, siblings, k, vector_name, masked)
     else:
         proc, whole, _ = _vectorize(proc, loop, m, prec)
         proc, leaves = _specialize(
-            proc, whole.as_block().expand(0, 1), short, m, prec, max_vecs
+            proc,
+            whole.as_block().expand(0, 1),
+            f"({lanes - 1} + {short}) / {lanes}",
+            list(range(1, max_vecs + 1)),
         )
         for k, siblings in leaves:
             proc = _columns_leaf(proc, siblings, k)

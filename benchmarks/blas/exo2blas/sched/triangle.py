@@ -4,10 +4,10 @@ of a row, with bounds that depend on the row (`for j in seq(i, n)`), so
 rows cannot be jammed whole as `rows` jams them.
 
 - Every inner loop along contiguous memory (a dot product with a row of
-  A, an update of a vector or of a row of A, or both: symv) is vectorized:
-  an update alone ending as the machine ends vector loops (whole vectors
-  then scalars where the row part may be empty), a loop with a dot
-  product with whole vectors and then scalars.
+  A, an update of a vector or of a row of A, or both: symv) is vectorized
+  without a masked vector: an update alone as `vectorize_update` ends it
+  (whole vectors, a narrower one, scalars), a loop with a dot product with
+  whole vectors and then scalars.
 - With `r > 1`, rows (ascending or descending) in blocks of `r`: each
   row's loop is cut into the small triangle next to the diagonal (scalar,
   fewer than `r` elements) and a panel of the columns that every row of
@@ -46,6 +46,7 @@ from exo2.API_scheduling import (
     shift_loop,
     simplify,
     stage_mem,
+    unroll_loop,
     user_op,
 )
 from exo2.stdlib.inspection import expr_to_string, get_symbols, lrn, nlr_stmts
@@ -55,7 +56,7 @@ from exo2.stdlib.stdlib import (
     unroll_buffers,
 )
 
-from .level2 import reduces, vectorize_loop
+from .level2 import reduces, vectorize_loop, vectorize_update
 
 
 def _accesses(proc, loop):
@@ -167,23 +168,25 @@ def _stage_updates(proc, loop, element, name):
     return proc
 
 
-def vectorize_row(proc, loop, m, prec, tail=None):
-    """Vectorizes `loop`, an inner loop along a row, with `tail`, or by
-    default: a dot product's row part may be empty (`seq(i + 1, n)`), with
-    no last vector to mask: whole vectors, then scalars; so may an
-    update's (the backward rows of upper Trans trmv, `seq(n - ii, n)`),
-    where the masked form is then refused."""
+def vectorize_row(proc, loop, m, prec, scalars_first=False):
+    """Vectorizes `loop`, an inner loop along a row: a dot product with
+    whole vectors, then scalars (its row part may be empty, `seq(i + 1,
+    n)`, with no last vector to mask); an update as `vectorize_update` ends
+    it, with no masked store (the next row's load would wait for it). With
+    `scalars_first`, the scalars come first, whole vectors after them."""
     loop = proc.forward(loop)
-    if not (isinstance(loop.lo(), LiteralCursor) and loop.lo().value() == 0):
+    if scalars_first:
+        lo, hi = expr_to_string(loop.lo()), expr_to_string(loop.hi())
+        lanes = m.lanes[prec]
+        proc = cut_loop(proc, loop, f"{lo} + ({hi} - ({lo})) % {lanes}")
+        loop = proc.forward(loop).next()
+    if not _is_zero(loop.lo()):
         proc = shift_loop(proc, loop, 0)  # vectorize divides from 0
-    if tail is not None:
-        return vectorize_loop(proc, loop, m, prec, tail)[0]
-    tail = "cut" if reduces(proc, loop) else m.tail
-    try:
-        proc, _ = vectorize_loop(proc, loop, m, prec, tail)
-    except SchedulingError:
-        proc, _ = vectorize_loop(proc, loop, m, prec, "cut")
-    return proc
+    if scalars_first:
+        return vectorize_loop(proc, loop, m, prec, "perfect")[0]
+    if reduces(proc, loop):
+        return vectorize_loop(proc, loop, m, prec, "cut")[0]
+    return vectorize_update(proc, loop, m, prec)[0]
 
 
 @user_op
@@ -200,10 +203,16 @@ def triangle(proc, loop, m, prec, r=1, panel_first=None):
         loop = proc.find_loop(loop)
     rest = loop
     if r > 1:
-        # a block's pass is empty beside the last (first) block: no masked
-        # last vector
         proc, panel, rest = _row_panels(proc, loop, r, panel_first)
-        proc = vectorize_row(proc, panel, m, prec, "cut")
+        # a panel that starts next to the block (right of it) begins with
+        # its scalars: its first elements are those the block's rows
+        # just wrote one by one (trsv), and a vector load of them would
+        # wait for those stores
+        next_to_block = not _is_zero(panel.lo())
+        proc = vectorize_row(proc, panel, m, prec, scalars_first=next_to_block)
+        proc = _unroll_triangles(
+            proc, proc.forward(rest).prev(), newest_first=next_to_block
+        )
     rows = [
         s
         for s in nlr_stmts(proc, proc.forward(rest).body())
@@ -212,6 +221,51 @@ def triangle(proc, loop, m, prec, r=1, panel_first=None):
     for row in rows:
         proc = vectorize_row(proc, row, m, prec)
     return proc
+
+
+def _unroll_triangles(proc, blocks, newest_first):
+    """The small triangles of each block of rows (the loops of `blocks`'
+    body along a row part of fewer than `r` elements, `seq(i - k, i)`)
+    unrolled: straight-line code, where the C compiler kept loops of 0 to
+    3 iterations whose bounds it did not reduce, on the chain of the
+    block's substitution (trsv). With `newest_first` (rows that run
+    backwards, whose triangle starts next to the diagonal), each row's
+    sums into one scalar are reversed: the entry of x the row before just
+    solved comes last, so the other products do not wait for it."""
+    for loop in list(proc.forward(blocks).body()):
+        if isinstance(loop, ForCursor) and not _is_zero(loop.lo()):
+            proc = shift_loop(proc, proc.forward(loop), 0)
+    proc = simplify(proc)  # the extents to literals (an empty loop goes)
+    for loop in list(proc.forward(blocks).body()):
+        if isinstance(loop, ForCursor) and isinstance(loop.hi(), LiteralCursor):
+            proc = unroll_loop(proc, proc.forward(loop))
+    if newest_first:
+        for run in _scalar_sums(proc, proc.forward(blocks)):
+            for moves, stmt in enumerate(reversed(run[:-1]), start=1):
+                for _ in range(moves):  # each one down past those after it
+                    proc = reorder_stmts(proc, proc.forward(stmt).expand(0, 1))
+    return proc
+
+
+def _scalar_sums(proc, loop):
+    """The runs of consecutive sums into one scalar in `loop`'s body."""
+    runs, run = [], []
+    for stmt in loop.body():
+        same = run and isinstance(stmt, ReduceCursor) and stmt.name() == run[0].name()
+        if same and not list(stmt.idx()):
+            run.append(stmt)
+            continue
+        if len(run) > 1:
+            runs.append(run)
+        scalar = isinstance(stmt, ReduceCursor) and not list(stmt.idx())
+        run = [stmt] if scalar else []
+    if len(run) > 1:
+        runs.append(run)
+    return runs
+
+
+def _is_zero(expr):
+    return isinstance(expr, LiteralCursor) and expr.value() == 0
 
 
 def by_triangle(loop=None, **options):
