@@ -13,6 +13,7 @@ from exo2.API_cursors import (
     AssignCursor,
     BinaryOpCursor,
     ForCursor,
+    InvalidCursor,
     LiteralCursor,
     ReadCursor,
     ReduceCursor,
@@ -138,38 +139,43 @@ def stream(proc, loop, m, prec, interleave=None, tail=None):
     # the rest, fewer than `factor` vectors: whole vectors, then scalars
     # (a masked last vector needs `N <= lanes` proven through `n % block`,
     # which the checker does not derive)
-    proc, (vectors,) = _vectorize(proc, tail_loop, m, prec, "cut")
-    scalars = proc.forward(vectors).next()
-    while scalars and not isinstance(scalars, ForCursor):
-        scalars = scalars.next()
-    return _in_registers(proc, scalars) if scalars else proc
+    proc, _ = _vectorize(proc, tail_loop, m, prec, "cut")
+    return _in_registers(proc, proc.forward(blocks))
 
 
 def _short_path(proc, loop, lanes):
     """`if n < lanes:` a copy of `loop` (over `n` elements) left scalar,
-    its reductions in registers, `else:` `loop`, returned for the vector
-    schedule: fewer elements than a vector cost less one by one than a
-    reduction's accumulators and horizontal sums, or than an update's
-    masked vector (its mask, masked loads and stores: srot of one element
-    9.7 ns masked, 6.5 ns scalar, on Zen 4)."""
+    `else:` `loop`, returned for the vector schedule: fewer elements than a
+    vector cost less one by one than a reduction's accumulators and
+    horizontal sums, or than an update's masked vector (its mask, masked
+    loads and stores: srot of one element 9.7 ns masked, 6.5 ns scalar, on
+    Zen 4)."""
     if not isinstance(loop.hi(), ReadCursor):  # a bound that is no variable
         return proc, loop
     before = loop.prev()
     proc = specialize(proc, loop, f"{loop.hi().name()} < {lanes}")
     branch = proc.forward(before).next() if before else proc.body()[0]
-    proc = _in_registers(proc, branch.body()[0])
-    branch = proc.forward(branch)
     return proc, branch.orelse()[0]
 
 
-def _in_registers(proc, loop):
-    """Each reduction of `loop` into an argument (`result`) staged in a
-    local variable around it: a register, where through memory each `+=`
-    waits for the store of the one before."""
-    args = {str(a.name()) for a in proc.args()}
-    for target in sorted({r.name() for r in _scalar_reductions(proc, loop)} & args):
-        proc = stage_mem(proc, loop, target, f"{target}_sum")
-        loop = proc.forward(loop)
+def _in_registers(proc, stmt):
+    """Each scalar argument that a reduction in the proc's body around
+    `stmt` sums into (`result`) staged in a local variable (`result_sum`)
+    across the body, from its zeroing to its last sum, in both paths: a
+    register, where through memory each `+=` waits for the store of the
+    one before; the result is stored once, at the end."""
+    stmt = proc.forward(stmt)
+    while not isinstance(stmt.parent(), InvalidCursor):
+        stmt = stmt.parent()  # the statement of the proc's body around it
+    block = stmt.expand()
+    args = {str(a.name()) for a in proc.args() if not a.is_tensor()}
+    targets = {
+        s.name()
+        for s in nlr_stmts(proc, block)
+        if isinstance(s, ReduceCursor) and not list(s.idx())
+    }
+    for target in sorted(targets & args):
+        proc = stage_mem(proc, proc.forward(block), target, f"{target}_sum")
     return proc
 
 
