@@ -10,8 +10,9 @@ layer calls through (`kernel_table.h`, `kernel_table_<isa>.c`), a
 make-style depfile `DIR/generate.d` (every Python file the generation
 loaded), and `DIR/generate_times.json` (per kernel: seconds to build and
 schedule its procs and the CPU seconds of that; per kernel file: seconds to
-emit its C, and their CPU seconds). `--list-files` prints the kernel
-files' names (what the build expects besides the table and headers).
+emit its C, and their CPU seconds). `--list-files` prints the names of
+the kernel files of `--levels` (what the build expects besides the table
+and headers).
 
 Each (ISA, kernel file) is one job, so `--jobs 2` keeps two processes busy
 to the end (a `Proc` cannot leave the process that scheduled it: a job
@@ -278,13 +279,13 @@ def main(argv=None):
     parser.add_argument("--check-hashes", action="store_true")
     parser.add_argument("--update-hashes", action="store_true")
     args = parser.parse_args(argv)
+    levels = tuple(int(v) for v in args.levels.split(","))
     if args.list_files:
-        print(";".join(name for level in sorted(LEVELS) for name in LEVELS[level]))
+        print(";".join(name for level in sorted(levels) for name in LEVELS[level]))
         return 0
     if args.out is None:
         parser.error("--out is required")
     isas = args.isa or ["avx2", "avx512"]
-    levels = tuple(int(v) for v in args.levels.split(","))
     if set(levels) - set(LEVELS):
         parser.error(f"levels are {sorted(LEVELS)}")
     if (args.check_hashes or args.update_hashes) and levels != (1, 2, 3):
