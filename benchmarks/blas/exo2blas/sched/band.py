@@ -20,7 +20,7 @@ or an update along it (tbmv's Trans rows) is a dense row pass and goes to
 `rows` (four rows jammed); where exo2 refuses the jam (tbsv: a row reads
 what the row before wrote) and in sbmv (two loops a row), each unguarded
 band loop along a row is vectorized in every body row, a dot product's
-last vector masked, an update's as the machine ends loops; where a band may
+last vector masked, an update without one (`vectorize_update`); where a band may
 be shorter than a vector (`min_vectors < 1`), a dot product's band of one
 vector is that masked vector alone (`_one_vector`). A band loop that
 walked a diagonal of the storage (`A[i - d, d]`) would have no unit
@@ -54,7 +54,7 @@ from exo2.stdlib.inspection import expr_to_string, nlr_stmts
 from exo2.stdlib.rc_wrappers import cut_loop_
 from exo2.stdlib.stdlib import attempt, specialize_
 
-from .level2 import reduces, vectorize_loop
+from .level2 import reduces, vectorize_loop, vectorize_update
 from .rows import rows as dense_rows
 from .triangle import contiguous, outermost_loop, vectorize_row
 
@@ -346,16 +346,20 @@ def band(proc, loop, m, prec, rows, r=4, min_vectors=1, empty_from=None, stride=
     if not jammed:
         for band_loop in unguarded:
             # a dot product ends with a masked vector (its scalar tail would
-            # wait on the sum), an update as the machine ends loops (AVX2's
-            # masked store costs more than a few scalars)
+            # wait on the sum), an update without one (`vectorize_update`):
+            # a masked store spans a whole vector, and the row's next load
+            # of y (lower sbmv's y[i], just past its band) waited for it
             band_loop = proc.forward(band_loop)
-            dot = reduces(proc, band_loop)
-            tail = "cut_and_predicate" if dot else m.tail
+            if not reduces(proc, band_loop):
+                proc, _ = vectorize_update(proc, band_loop, m, prec)
+                continue
             width = (
                 f"{expr_to_string(band_loop.hi())} - {expr_to_string(band_loop.lo())}"
             )
-            proc, vector_loop = vectorize_loop(proc, band_loop, m, prec, tail)
-            if dot and min_vectors < 1:
+            proc, vector_loop = vectorize_loop(
+                proc, band_loop, m, prec, "cut_and_predicate"
+            )
+            if min_vectors < 1:
                 proc = _one_vector(proc, vector_loop, width, m.lanes[prec])
     if empty_from is not None:
         proc = _wide(proc, naive, m, prec, first, end, empty_from, min_vectors)
