@@ -42,9 +42,7 @@ def rows(proc, loop, m, prec, r=4):
         # a dot product ends with a masked vector (its scalar tail would
         # wait on the sum), an update without one
         if reduces(proc, inner):
-            proc, vector_loop = vectorize_loop(
-                proc, inner, m, prec, "cut_and_predicate"
-            )
+            proc, _ = vectorize_loop(proc, inner, m, prec, "cut_and_predicate")
         else:
             proc, vector_loops = vectorize_update(proc, inner, m, prec)
             for vector_loop, machine in vector_loops:
