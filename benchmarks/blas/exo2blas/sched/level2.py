@@ -7,7 +7,7 @@ schedules faster)."""
 
 from __future__ import annotations
 
-from exo2.API_cursors import ForCursor, ReduceCursor
+from exo2.API_cursors import ForCursor, LiteralCursor, ReduceCursor
 from exo2.API_scheduling import SchedulingError
 from exo2.stdlib.inspection import get_symbols, nlr_stmts
 from exo2.stdlib.stdlib import abs_rule, fma_rule, vectorize
@@ -42,6 +42,11 @@ def reduces(proc, loop):
         and all(name not in {str(v) for v in get_symbols(proc, i)} for i in s.idx())
         for s in nlr_stmts(proc, loop.body())
     )
+
+
+def is_zero(expr):
+    """Whether `expr` (a loop bound) is the literal 0."""
+    return isinstance(expr, LiteralCursor) and expr.value() == 0
 
 
 def in_flight(m):

@@ -43,7 +43,6 @@ from exo2.API_scheduling import (
     replace,
     rewrite_expr,
     simplify,
-    specialize,
     unroll_buffer,
     unroll_loop,
     user_op,
@@ -58,7 +57,14 @@ from exo2.stdlib.stdlib import (
 )
 
 from ..machines.instructions import constant
-from .level2 import OPS, inner_loop, reduces, vectorize_loop, vectorize_update
+from .level2 import (
+    OPS,
+    inner_loop,
+    is_zero,
+    reduces,
+    vectorize_loop,
+    vectorize_update,
+)
 from .triangle import contiguous
 
 MAX_VECS = 10  # the vector and a few temporaries fit AVX2's 16 registers
@@ -78,10 +84,6 @@ def _bound_name(proc, loop):
             f"skinny: the loop over {proc.forward(loop).name()} must run to a size"
         )
     return names.pop()
-
-
-def _is_zero(expr):
-    return hasattr(expr, "value") and expr.value() == 0
 
 
 def _vectorize(proc, loop, m, prec):
@@ -177,10 +179,8 @@ def _short_rows(proc, loop, short, lanes):
     vector and its horizontal sum (sgemv NoTrans of 40 rows, AVX-512 on Zen
     4: 105 ns for 1 to 16 elements with the masked vector; one by one, 43 ns
     for 1, 72 ns for 4, 107 ns for 7, 121 ns for 8)."""
-    before = loop.prev()
-    proc = specialize(proc, loop, f"{short} < {lanes // 2}")
-    branch = proc.forward(before).next() if before else proc.body()[0]
-    return proc, branch.orelse()[0]
+    proc, (branch,) = specialize_(proc, loop, f"{short} < {lanes // 2}", rc=True)
+    return proc, proc.forward(branch).orelse()[0]
 
 
 def _invariant_load(proc, call, row):
@@ -290,7 +290,7 @@ def _constant_bounds(proc, loops, k):
     the leaf's constants as bounds."""
     for loop in loops:
         loop = proc.forward(loop)
-        if _is_zero(loop.lo()):
+        if is_zero(loop.lo()):
             proc = rewrite_expr(proc, loop.hi(), str(k - 1))
         else:
             proc = rewrite_expr(proc, proc.forward(loop).lo(), str(k - 1))

@@ -24,7 +24,6 @@ from exo2.API_scheduling import (
     rewrite_expr,
     set_memory,
     simplify,
-    specialize,
     stage_mem,
     user_op,
 )
@@ -36,6 +35,7 @@ from exo2.stdlib.stdlib import (
     interleave_loop,
     max_rule,
     parallelize_reduction,
+    specialize_,
     vectorize,
 )
 
@@ -152,10 +152,9 @@ def _short_path(proc, loop, lanes):
     Zen 4)."""
     if not isinstance(loop.hi(), ReadCursor):  # a bound that is no variable
         return proc, loop
-    before = loop.prev()
-    proc = specialize(proc, loop, f"{loop.hi().name()} < {lanes}")
-    branch = proc.forward(before).next() if before else proc.body()[0]
-    return proc, branch.orelse()[0]
+    cond = f"{loop.hi().name()} < {lanes}"
+    proc, (branch,) = specialize_(proc, loop, cond, rc=True)
+    return proc, proc.forward(branch).orelse()[0]
 
 
 def _in_registers(proc, stmt):

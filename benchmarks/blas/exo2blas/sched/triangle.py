@@ -29,6 +29,8 @@ rows cannot be jammed whole as `rows` jams them.
 
 from __future__ import annotations
 
+from itertools import groupby
+
 from exo2.API_cursors import (
     AssignCursor,
     ForCursor,
@@ -56,7 +58,7 @@ from exo2.stdlib.stdlib import (
     unroll_buffers,
 )
 
-from .level2 import reduces, vectorize_loop, vectorize_update
+from .level2 import is_zero, reduces, vectorize_loop, vectorize_update
 
 
 def _accesses(proc, loop):
@@ -180,7 +182,7 @@ def vectorize_row(proc, loop, m, prec, scalars_first=False):
         lanes = m.lanes[prec]
         proc = cut_loop(proc, loop, f"{lo} + ({hi} - ({lo})) % {lanes}")
         loop = proc.forward(loop).next()
-    if not _is_zero(loop.lo()):
+    if not is_zero(loop.lo()):
         proc = shift_loop(proc, loop, 0)  # vectorize divides from 0
     if scalars_first:
         return vectorize_loop(proc, loop, m, prec, "perfect")[0]
@@ -208,7 +210,7 @@ def triangle(proc, loop, m, prec, r=1, panel_first=None):
         # its scalars: its first elements are those the block's rows
         # just wrote one by one (trsv), and a vector load of them would
         # wait for those stores
-        next_to_block = not _is_zero(panel.lo())
+        next_to_block = not is_zero(panel.lo())
         proc = vectorize_row(proc, panel, m, prec, scalars_first=next_to_block)
         proc = _unroll_triangles(
             proc, proc.forward(rest).prev(), newest_first=next_to_block
@@ -233,7 +235,7 @@ def _unroll_triangles(proc, blocks, newest_first):
     sums into one scalar are reversed: the entry of x the row before just
     solved comes last, so the other products do not wait for it."""
     for loop in list(proc.forward(blocks).body()):
-        if isinstance(loop, ForCursor) and not _is_zero(loop.lo()):
+        if isinstance(loop, ForCursor) and not is_zero(loop.lo()):
             proc = shift_loop(proc, proc.forward(loop), 0)
     proc = simplify(proc)  # the extents to literals (an empty loop goes)
     for loop in list(proc.forward(blocks).body()):
@@ -249,23 +251,13 @@ def _unroll_triangles(proc, blocks, newest_first):
 
 def _scalar_sums(proc, loop):
     """The runs of consecutive sums into one scalar in `loop`'s body."""
-    runs, run = [], []
-    for stmt in loop.body():
-        same = run and isinstance(stmt, ReduceCursor) and stmt.name() == run[0].name()
-        if same and not list(stmt.idx()):
-            run.append(stmt)
-            continue
-        if len(run) > 1:
-            runs.append(run)
-        scalar = isinstance(stmt, ReduceCursor) and not list(stmt.idx())
-        run = [stmt] if scalar else []
-    if len(run) > 1:
-        runs.append(run)
-    return runs
 
+    def scalar(stmt):
+        is_sum = isinstance(stmt, ReduceCursor) and not list(stmt.idx())
+        return stmt.name() if is_sum else None
 
-def _is_zero(expr):
-    return isinstance(expr, LiteralCursor) and expr.value() == 0
+    runs = [list(run) for name, run in groupby(loop.body(), scalar) if name]
+    return [run for run in runs if len(run) > 1]
 
 
 def by_triangle(loop=None, **options):
