@@ -119,6 +119,54 @@ def test_the_band_loop_is_vectorized_in_the_body_rows(variants):
     assert "for ii in seq(0, 16):" in gbmv_t
 
 
+def test_a_substitution_puts_its_chain_product_apart(variants):
+    machine, found = variants
+    lanes = machine.lanes["f64"]
+
+    def text(variant):
+        return str(found["tbsv"][variant].procs["stride_1"])
+
+    # a band shorter than two vectors: rows cut and clipped, scalar; upper
+    # NoTrans adds x[i + 1], which the row before solved, last
+    unn = text("stbsv_unn")
+    assert "if 0 <= k and k <= n and 2 <= k:" in unn
+    body = unn[unn.index("for ii in seq(k, n):", unn.index("2 <= k")) :]
+    assert body.index("for d in seq(2, 1 + k):") < body.index("for d in seq(1, 2):")
+    # lower Trans updates x[i - 1], which the next row solves, first
+    ltu = text("stbsv_ltu")
+    body = ltu[ltu.index("2 <= k") :]
+    assert body.index("for d in seq(-1 + k, k):") < body.index(
+        "for d in seq(0, -1 + k):"
+    )
+    # vectorized: lower NoTrans's vectors end before x[i - 1] (its
+    # scalars first), added last
+    lnn = text("dtbsv_lnn")
+    vectors = lnn[: lnn.index("    else:\n")]
+    assert f"for d in seq(0, (-1 + k) % {lanes}):" in vectors
+    assert vectors.rindex("for d in seq(-1 + k, k):") > vectors.rindex("hsum")
+    # the naive loop stays for a band of one element
+    assert "for d in seq(1, 1 + k):\n                    if" in unn
+
+
+@proc
+def prefix_band(n: size, k: index, A: [R][n, k + 1], x: [R][n]):
+    assert k >= 0
+    for i in seq(0, n):
+        for d in seq(0, k):
+            if i + d + 1 < n:
+                x[i + d + 1] += A[i, d] * x[i + d]
+
+
+def test_band_refuses_to_move_a_chain_product_that_does_not_commute():
+    # each iteration reads what the one before wrote: the last one first
+    # would read x before the others' updates
+    p = assert_unit_strides(set_precisions(prefix_band, "f32"))
+    with pytest.raises(SchedulingError, match="do not commute"):
+        band(p, "i", AVX2, "f32", ("0", "n - k"), chain="last")
+    with pytest.raises(SchedulingError, match="chain is 'first', 'last' or None"):
+        band(p, "i", AVX2, "f32", ("0", "n - k"), chain="middle")
+
+
 def _ints(rng, shape, dtype):
     """Small integers, negative ones too: exact sums in any order."""
     return rng.integers(-4, 5, shape).astype(dtype)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Diag, Flag, Uplo, by_band, by_trans, kernel
+from ...sched import Diag, Flag, Uplo, by_band, by_letter, by_trans, kernel
 
 
 @proc
@@ -69,11 +69,19 @@ def tbsv(
 
 # every case reads the rows of the storage forwards: vectorized in the
 # rows (of its loop) whose band lies inside the matrix (docs/blas-library.md)
+def _substitution(rows):
+    """`band` of the rows `rows`, the chain from row to row through the
+    band's first entry in the upper variants (the row before solved x[i +
+    1]), through its last in the lower (x[i - 1])."""
+    return by_letter(
+        "upper",
+        u=by_band(rows=rows, min_vectors=2, chain="first"),
+        l=by_band(rows=rows, min_vectors=2, chain="last"),
+    )
+
+
 KERNEL = kernel(
     tbsv,
     axes=[Uplo(), Flag("trans", ("t", "n")), Diag()],
-    schedule=by_trans(
-        by_band(rows=("k", "n"), min_vectors=2),
-        by_band(rows=("0", "n - k"), min_vectors=2),
-    ),
+    schedule=by_trans(_substitution(("k", "n")), _substitution(("0", "n - k"))),
 )
