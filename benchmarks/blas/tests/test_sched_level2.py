@@ -120,6 +120,10 @@ def test_triangle_vectorizes_rows_and_jams_blocks_of_rows():
     assert len(re.findall(r"avx512_store_f32\(\s*A\[", syr)) == 4 + 1
     assert len(re.findall(r"avx2_store_f32\(\s*A\[", syr)) == 4 + 1
     assert "mask" not in syr
+    # fewer rows than a block: the naive loop
+    assert "    if 4 <= n:\n" in syr
+    naive = syr[syr.index("    else:\n") :]
+    assert "for j in seq(0, 1 + i):" in naive and "avx" not in naive
 
 
 def test_triangle_jams_the_rows_of_trmv_and_trsv_in_either_direction():
@@ -217,7 +221,7 @@ def test_scheduled_updates_and_solves_match_the_naive_ones(name, variant):
     naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()
     rng = np.random.default_rng(21)
     dtype = np.float32 if variant[0] == "s" else np.float64
-    for n in (1, 2, 7, 8, 9, 13, 15, 16, 17, 31, 32, 33, 40):
+    for n in (1, 2, 3, 4, 7, 8, 9, 13, 15, 16, 17, 31, 32, 33, 40):
         args = _arguments(name, n, rng, dtype)
         expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
         naive(*expected)
