@@ -146,6 +146,14 @@ def test_a_substitution_puts_its_chain_product_apart(variants):
     assert vectors.rindex("for d in seq(-1 + k, k):") > vectors.rindex("hsum")
     # the naive loop stays for a band of one element
     assert "for d in seq(1, 1 + k):\n                    if" in unn
+    # Trans rows update x in place: their vectors start where the entry's
+    # index is a multiple of the lanes (consecutive rows' vectors cover the
+    # same entries), the entries before scalar; not sbmv's update, after
+    # its dot product
+    f32 = machine.lanes["f32"]
+    utu = text("stbsv_utu")
+    assert f"% {f32}) % {f32}" in utu[: utu.index("    else:\n")]
+    assert f"% {f32}) % {f32}" not in str(found["sbmv"]["ssbmv_u"].procs["stride_1"])
 
 
 @proc
