@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "internal.h"
+#include "level1_table.h"
 
 const struct exo2blas_kernels *exo2blas_active;
+const struct exo2blas_level1 *exo2blas_active_level1;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static int cpu_runs(const char *isa) {
@@ -50,6 +52,15 @@ static const struct exo2blas_kernels *chosen(char *why, size_t size) {
   return NULL;
 }
 
+/* The kernels `table` and its ISA's level-1 routines made active. */
+static void activate(const struct exo2blas_kernels *table) {
+  const struct exo2blas_level1 *level1 = table == &exo2blas_kernels_avx512
+                                             ? &exo2blas_level1_avx512
+                                             : &exo2blas_level1_avx2;
+  __atomic_store_n(&exo2blas_active_level1, level1, __ATOMIC_RELEASE);
+  __atomic_store_n(&exo2blas_active, table, __ATOMIC_RELEASE);
+}
+
 static void choose(void) {
   char why[160];
   const struct exo2blas_kernels *table = chosen(why, sizeof why);
@@ -57,12 +68,17 @@ static void choose(void) {
     fprintf(stderr, "libexo2blas: %s\n", why);
     abort();
   }
-  __atomic_store_n(&exo2blas_active, table, __ATOMIC_RELEASE);
+  activate(table);
 }
 
 const struct exo2blas_kernels *exo2blas_choose_kernels(void) {
   pthread_once(&once, choose);
   return exo2blas_active;
+}
+
+const struct exo2blas_level1 *exo2blas_choose_level1(void) {
+  pthread_once(&once, choose);
+  return exo2blas_active_level1;
 }
 
 /* Loading chooses when it can; a fatal choice waits for the first call, so
@@ -71,7 +87,7 @@ const struct exo2blas_kernels *exo2blas_choose_kernels(void) {
 __attribute__((constructor)) static void choose_on_load(void) {
   char why[160];
   const struct exo2blas_kernels *table = chosen(why, sizeof why);
-  if (table) __atomic_store_n(&exo2blas_active, table, __ATOMIC_RELEASE);
+  if (table) activate(table);
 }
 
 const char *exo2blas_isa(void) { return exo2blas_active_kernels()->isa; }

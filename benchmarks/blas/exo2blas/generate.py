@@ -40,6 +40,7 @@ import exo2
 
 from .kernels import LEVELS, kernels, kernels_of
 from .kernels.level1.iamax import BLOCK as IAMAX_BLOCK
+from .kernels.level1.iamax import SCAN as IAMAX_SCAN
 from .machines import MACHINES, PRECISIONS, machine
 from .sched.skinny import threshold
 
@@ -109,6 +110,8 @@ def table_files(isas, names):
         *(f'#include "exo2blas/kernels_{isa}.h"' for isa in isas),
         "",
         f"#define EXO2BLAS_IAMAX_BLOCK {IAMAX_BLOCK}",
+        "/* iamax's scan kernels take n below this */",
+        f"#define EXO2BLAS_IAMAX_SCAN {IAMAX_SCAN}",
         "/* the most lanes of iamax's kernels, over the ISAs and precisions */",
         f"#define EXO2BLAS_IAMAX_MAX_LANES {iamax_lanes}",
         "/* the first index of each lane of iamax's first_max kernels */",

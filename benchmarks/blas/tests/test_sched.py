@@ -5,6 +5,7 @@ scheduled kernels compute what the BLAS defines is the sweep's job
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from exo2 import SchedulingError, proc
 from exo2.libs.externs import sin
@@ -117,6 +118,23 @@ def test_iamax_state_fits_the_registers():
     unit, _ = _scheduled("iamax", "isamax", AVX2, "FIRST_MAX")
     for buffer in ("m", "row", "seen"):
         assert f"{buffer}_lanes: f32[2, 8] @ ZeroedAVX2" in unit
+
+
+def test_iamax_scan_keeps_its_index_in_a_register_and_finds_the_first_maximum():
+    unit, _ = _scheduled("iamax", "isamax_scan", AVX2, "SCAN_KERNEL")
+    # `first` staged from its zeroing: stored once, after the loop
+    assert "index = 0.0\n" in unit and unit.rstrip().endswith("first = index")
+    k = module(1, "iamax").SCAN_KERNEL
+    variant = {v.name: v for v in k.variants(AVX2)}["isamax_scan"]
+    scheduled = variant.procs["stride_1"].jit()
+    rng = np.random.default_rng(5)
+    for n in range(1, 12):
+        for _ in range(20):
+            # small integers of either sign: ties of |x| in most draws
+            x = rng.integers(-3, 4, n).astype(np.float32)
+            first = np.zeros((), np.float32)
+            scheduled(n, x, first)
+            assert first == np.argmax(np.abs(x)), x
 
 
 def test_iamax_lanes_are_set_in_registers():
