@@ -72,13 +72,15 @@ def test_widening_kernels_run_the_widening_machine():
     assert "avx512_" in dnrm2.split(":", 1)[1]  # f64 data: AVX-512's own
 
 
-def test_an_update_gets_a_masked_last_vector():
+def test_an_update_ends_without_a_masked_store():
     unit, _ = _scheduled("axpy", "daxpy", AVX512)
     short, vectors = unit.split("else:")
-    assert "avx512_load_mask_f64" in vectors and "avx512_store_mask_f64" in vectors
-    assert "for i in seq" not in vectors  # no scalar remainder
-    # fewer elements than a vector, one by one (no masked vector)
-    assert "if n < 8:" in short and "for i in seq(0, n):" in short
+    # whole vectors, one of AVX2's, then scalars
+    assert "_mask_" not in vectors
+    assert "avx512_store_f64" in vectors and "avx2_store_f64" in vectors
+    assert "for iii in seq(0, n % 8 % 4):" in vectors
+    # fewer elements than AVX2's vector, one by one
+    assert "if n < 4:" in short and "for i in seq(0, n):" in short
     assert "_f64(" not in short
 
 
@@ -211,12 +213,16 @@ def test_stream_takes_the_loop_by_name_or_cursor():
 
 
 def test_stream_ends_as_the_machine_ends_loops():
-    # AVX2: whole vectors, then the last elements one by one; AVX-512: a
-    # masked last vector (Machine.tail)
+    # AVX2: whole vectors, then the last elements one by one; AVX-512: an
+    # update, a vector of AVX2's, then scalars; asked, a masked last vector
+    # (Machine.tail)
     avx2 = str(stream(scale, "i", AVX2, "f32"))
     assert "avx2_mul_mask_f32" not in avx2 and "for ii in seq(0, n % 8):" in avx2
     avx512 = str(stream(scale, "i", AVX512, "f32"))
-    assert "avx512_mul_mask_f32" in avx512
+    assert "_mask_" not in avx512 and "avx2_mul_f32" in avx512
+    assert "for iii in seq(0, n % 16 % 8):" in avx512
+    masked = str(stream(scale, "i", AVX512, "f32", tail=AVX512.tail))
+    assert "avx512_mul_mask_f32" in masked
 
 
 @proc
@@ -226,8 +232,9 @@ def scale_37(alpha: f32, x: [f32][37]):
 
 
 def test_stream_runs_fewer_elements_than_a_vector_one_by_one_where_it_can_name_them():
-    short = str(stream(scale, "i", AVX512, "f32"))
+    short = str(stream(scale, "i", AVX512, "f32", tail=AVX512.tail))
     assert "if n < 16:" in short and "avx512_mul_mask_f32" in short
+    assert "if n < 8:" in str(stream(scale, "i", AVX512, "f32"))  # AVX2's vector
     # `if n < 16:` needs the loop's bound to be a variable; another bound
     # keeps one path
     loop = scale_37.find_loop("i")
