@@ -255,6 +255,21 @@ def _check_all_replaced(proc, before, mem_type, vec_width, op="vectorize"):
     raise SchedulingError(message)
 
 
+def _vector_loop(proc, outer, name, vec_width):
+    """The loop over vectors `outer` in `proc`; a SchedulingError where the
+    cleanups proved it empty and removed it (the loop over `name` never
+    runs `vec_width` iterations)."""
+    try:
+        return proc.forward(outer)
+    except InvalidCursorError:
+        raise SchedulingError(
+            f"vectorize: the loop over {name} never runs {vec_width} "
+            f"iterations here: its bounds make the loop over whole vectors "
+            f"empty, and it was removed; leave this loop scalar, or "
+            f"vectorize one that can run a whole vector"
+        ) from None
+
+
 def _check_no_scalar_lanes(proc, outer, lane, mem_type):
     """Raises SchedulingError naming every lane loop (named `lane`) left in
     the vector loop `outer`: staging its statements into
@@ -299,6 +314,7 @@ def vectorize_predicate_tail(
     if tail not in {"predicate", "cut_and_predicate"}:
         raise ValueError(f"expected tail predicate or cut_and_predicate, not {tail!r}")
     loop = proc.forward(loop)
+    name = loop.name()
     _check_vectorizable(proc, loop, vec_width, mem_type)
     before = _vector_stmts(proc, mem_type, outside=loop)
     proc = parallelize_all_reductions(proc, loop, factor=vec_width, memory=mem_type)
@@ -315,6 +331,7 @@ def vectorize_predicate_tail(
         proc = dce(proc, proc.forward(outer).body())
     proc = _replace_lanes(proc, before, instructions, mem_type)
     _check_all_replaced(proc, before, mem_type, vec_width)
+    outer = _vector_loop(proc, outer, name, vec_width)
     _check_no_scalar_lanes(proc, outer, lane, mem_type)
     if not rc:
         return proc
@@ -345,6 +362,7 @@ def vectorize(
     vector loop."""
     _check_tail(tail)
     loop = proc.forward(loop)
+    name = loop.name()
     _check_vectorizable(proc, loop, vec_width, mem_type)
     if tail in {"predicate", "cut_and_predicate"}:
         return vectorize_predicate_tail(
@@ -368,6 +386,7 @@ def vectorize(
         )
     proc = _replace_lanes(proc, before, instructions, mem_type)
     _check_all_replaced(proc, before, mem_type, vec_width)
+    outer = _vector_loop(proc, outer, name, vec_width)
     _check_no_scalar_lanes(proc, outer, lane, mem_type)
     if not rc:
         return proc

@@ -858,3 +858,32 @@ def test_max_rule_kernel_computes_the_same_bit_for_bit():
         before(n, x, m_before)
         after(n, x, m_after)
         assert m_before.view(np.int32).tolist() == m_after.view(np.int32).tolist()
+
+
+@proc
+def first_row_dot(n: size, x: f32[n], y: f32[n], out: f32[n]):
+    assert n >= 2
+    for i in seq(0, 1):
+        acc: f32
+        acc = 0.0
+        for d in seq(0, i):  # i is 0: no iteration at all
+            acc += x[d] * y[d]
+        out[i] = acc
+
+
+def test_a_loop_that_never_runs_a_whole_vector_is_named():
+    # the cleanups prove the loop over whole vectors empty and remove it:
+    # a SchedulingError that says so, not an internal cursor error
+    with pytest.raises(SchedulingError) as e:
+        vectorize(
+            first_row_dot,
+            first_row_dot.find_loop("d"),
+            8,
+            "f32",
+            AVX2,
+            avx2_instructions("f32"),
+            [fma_rule],
+            tail="cut",
+        )
+    assert "the loop over d never runs 8 iterations here" in str(e.value)
+    assert "leave this loop scalar" in str(e.value)
