@@ -188,3 +188,34 @@ def test_iamax_first_of_tied_maxima_in_the_lanes_and_the_last_elements(p):
                 x = np.linspace(0.5, 1.5, n).astype(dtype) * (-1.0) ** np.arange(n)
                 x[first], x[tie] = 2, -2 if tie % 2 else 2
                 assert blas.iamax(x) == first, (n, first, tie)
+
+
+@pytest.mark.parametrize("p", ["s", "d"])
+def test_updates_split_off_the_elements_before_a_64_byte_boundary(p):
+    """scal, axpy, swap and rot run the elements of x (axpy: y) before its
+    first 64-byte boundary as a call of their own, then the rest: at every
+    offset from a boundary, with x and y at different ones, and lengths
+    around one vector, every element is updated once."""
+    dtype = DTYPES[p]
+    size = dtype.itemsize
+    rng = np.random.default_rng(3)
+    base = np.zeros(2 * 4200 + 64, dtype)
+    start = (-base.ctypes.data % 64) // size  # a 64-byte boundary
+    for n in (16 // size * 4 + 1, 33, 100, 257):
+        for shift in range(64 // size):
+            x = base[start + shift : start + shift + n]
+            y = base[start + 4200 + (shift * 3) % (64 // size) :][:n]
+            x[:], y[:] = rng.uniform(-1, 1, n), rng.uniform(-1, 1, n)
+            x0, y0 = x.copy(), y.copy()
+            blas.scal(dtype.type(0.5), x)
+            assert (x == x0 * dtype.type(0.5)).all(), (n, shift)
+            blas.axpy(dtype.type(2), x0, y)
+            assert (y == y0 + dtype.type(2) * x0).all(), (n, shift)
+            x[:], y[:] = x0, y0
+            blas.swap(x, y)
+            assert (x == y0).all() and (y == x0).all(), (n, shift)
+            c, s = dtype.type(0.6), dtype.type(0.8)
+            blas.rot(x, y, c, s)
+            bound = 4 * np.finfo(dtype).eps * (abs(c * y0) + abs(s * x0))
+            assert (abs(x - (c * y0 + s * x0)) <= bound).all(), (n, shift)
+            assert (abs(y - (c * x0 - s * y0)) <= bound).all(), (n, shift)
