@@ -8,10 +8,12 @@ In the rows named by `rows=(first, end)` that guard holds for the whole
 band, so the row loop is cut into a head (rows before `first`), a body of
 constant band width and a tail (rows from `end`), under a `specialize` on
 `first <= end` within the loop's bounds and a band of at least
-`min_vectors` vectors (a short band keeps the naive loop; so does a band
-as wide as the matrix, except where the rows past which it is empty are
-named, `empty_from`: gbmv's rows are then cut where its band meets each
-edge and every band loop clipped, `_wide`). The body's guards are dropped
+`min_vectors` vectors (a short band is cut and clipped the same way but
+stays scalar, `_scalar_rows`, except in gbmv, whose naive loop measured
+faster; a band as wide as the matrix keeps the naive loop, except where
+the rows past which it is empty are named, `empty_from`: gbmv's rows are
+then cut where its band meets each edge and every band loop clipped,
+`_wide`). The body's guards are dropped
 by `eliminate_dead_code`, which proves them true there. Body rows that
 update y along a band of at most `stride` are taken `stride` apart
 (`_interleave`). Otherwise a body whose only inner loop is a band along a
@@ -20,7 +22,10 @@ or an update along it (tbmv's Trans rows) is a dense row pass and goes to
 `rows` (four rows jammed); where exo2 refuses the jam (tbsv: a row reads
 what the row before wrote) and in sbmv (two loops a row), each unguarded
 band loop along a row is vectorized in every body row, a dot product's
-last vector masked, an update without one (`vectorize_update`); where a band may
+last vector masked, an update without one (`vectorize_update`), and an
+update that is a row's only band loop, rows in order, with its vectors
+aligned (`_aligned`). In a substitution the product through which a row
+depends on the row before is cut off (`chain`, `_chain_apart`). Where a band may
 be shorter than a vector (`min_vectors < 1`), a dot product's band of one
 vector is that masked vector alone (`_one_vector`). A band loop that
 walked a diagonal of the storage (`A[i - d, d]`) would have no unit
@@ -205,8 +210,8 @@ def _aligned(proc, loop, lanes):
 def _edge_rows(proc, rows_loop, m, prec, chain=None, vector=True):
     """Vectorizes (with `vector`) the contiguous band loops of `rows_loop`,
     rows whose band crosses the matrix's edge, each clipped to the columns
-    inside it (`_clip`), its chain product last (`_chain_apart`); one that
-    cannot be clipped stays guarded and scalar."""
+    inside it (`_clip`), its product on the chain apart (`_chain_apart`);
+    one that cannot be clipped stays guarded and scalar."""
     parts = [proc.forward(rows_loop)]
     if chain is not None:
         # the first and the last row alone, where the band may be empty
