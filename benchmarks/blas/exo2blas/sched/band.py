@@ -58,7 +58,6 @@ from exo2.API_scheduling import (
     reorder_loops,
     reorder_stmts,
     rewrite_expr,
-    shift_loop,
     simplify,
     unroll_loop,
     user_op,
@@ -67,7 +66,7 @@ from exo2.stdlib.inspection import expr_to_string, get_symbols, nlr_stmts
 from exo2.stdlib.rc_wrappers import cut_loop_
 from exo2.stdlib.stdlib import attempt, specialize_
 
-from .level2 import reduces, vectorize_loop, vectorize_update
+from .level2 import from_zero, reduces, vectorize_loop, vectorize_update
 from .rows import rows as dense_rows
 from .triangle import contiguous, outermost_loop, vectorize_row
 
@@ -88,13 +87,6 @@ def _is(expr, text):
     if isinstance(expr, LiteralCursor):
         return str(expr.value()) == text.strip()
     return isinstance(expr, ReadCursor) and expr.name() == text.strip()
-
-
-def _from_zero(proc, loop):
-    loop = proc.forward(loop)
-    if isinstance(loop.lo(), LiteralCursor) and loop.lo().value() == 0:
-        return proc
-    return shift_loop(proc, loop, 0)  # vectorize divides from 0
 
 
 def _conjuncts(cond):
@@ -207,11 +199,12 @@ def _aligned(proc, loop, lanes):
     return proc, proc.forward(rest)
 
 
-def _edge_rows(proc, rows_loop, m, prec, chain=None, vector=True):
-    """Vectorizes (with `vector`) the contiguous band loops of `rows_loop`,
-    rows whose band crosses the matrix's edge, each clipped to the columns
-    inside it (`_clip`), its product on the chain apart (`_chain_apart`);
-    one that cannot be clipped stays guarded and scalar."""
+def _edge_rows(proc, rows_loop, m, prec, chain=None):
+    """Vectorizes for machine `m` (None: leaves scalar) the contiguous band
+    loops of `rows_loop`, rows whose band crosses the matrix's edge, each
+    clipped to the columns inside it (`_clip`), its product on the chain
+    apart (`_chain_apart`); one that cannot be clipped stays guarded and
+    scalar."""
     parts = [proc.forward(rows_loop)]
     if chain is not None:
         # the first and the last row alone, where the band may be empty
@@ -235,7 +228,7 @@ def _edge_rows(proc, rows_loop, m, prec, chain=None, vector=True):
         except SchedulingError:
             continue
         proc, clipped, peeled = _chain_apart(proc, clipped, chain)
-        if vector and (peeled or chain is None):  # not an empty band
+        if m is not None and (peeled or chain is None):  # not an empty band
             proc = vectorize_row(proc, clipped, m, prec)
     return proc
 
@@ -245,6 +238,17 @@ def _shortest(m, prec, min_vectors):
     least one element has a last vector to mask; tbmv's empty one, k = 0,
     does not)."""
     return max(1, int(min_vectors * m.lanes[prec]))
+
+
+def _specialized(proc, loop, conds, exprs, shortest):
+    """`(proc, inside)`: `specialize` of `loop` on `conds` (with the holes
+    `exprs`) and each contiguous guarded band loop at least `shortest`
+    elements long (`_widths`); `inside` the `if`, its `else` the loop as it
+    was."""
+    width_conds, width_exprs = _widths(proc, loop, shortest)
+    cond = FormattedExprStr(" and ".join(conds + width_conds), *exprs, *width_exprs)
+    proc, (inside,) = specialize_(proc, loop, cond, rc=True)
+    return proc, inside
 
 
 def _widths(proc, loop, shortest):
@@ -289,9 +293,8 @@ def _wide(proc, loop, m, prec, first, end, empty_from, min_vectors):
     exprs = [lo, hi]
     if empty_from is not None:
         conds, exprs = conds + [f"_ <= {empty_from}"], exprs + [hi]
-    width_conds, width_exprs = _widths(proc, loop, _shortest(m, prec, min_vectors))
-    cond = FormattedExprStr(" and ".join(conds + width_conds), *exprs, *width_exprs)
-    proc, (inside,) = specialize_(proc, loop, cond, rc=True)
+    shortest = _shortest(m, prec, min_vectors)
+    proc, inside = _specialized(proc, loop, conds, exprs, shortest)
     proc, parts = _cut_rows(proc, inside.body()[0], [end, first])
     for part in parts:
         proc = _edge_rows(proc, part, m, prec)
@@ -396,7 +399,7 @@ def _cut_rows_at_edges(proc, loop, rows):
     return proc, proc.forward(body), [proc.forward(e) for e in edges], unguarded
 
 
-def _scalar_rows(proc, loop, m, prec, rows, chain):
+def _scalar_rows(proc, loop, rows, chain):
     """The naive row loop `loop` (a band shorter than `min_vectors`
     vectors) cut into rows as the vectorized one is, the body's guards
     dropped and the edge rows' band loops clipped (`_edge_rows`), scalar,
@@ -409,14 +412,12 @@ def _scalar_rows(proc, loop, m, prec, rows, chain):
     stays."""
     first, end = rows
     conds, exprs = _row_conds(loop, first, end, None)
-    width_conds, width_exprs = _widths(proc, loop, 2)
-    cond = FormattedExprStr(" and ".join(conds + width_conds), *exprs, *width_exprs)
-    proc, (inside,) = specialize_(proc, loop, cond, rc=True)
+    proc, inside = _specialized(proc, loop, conds, exprs, 2)
     proc, _, edges, unguarded = _cut_rows_at_edges(proc, inside.body()[0], rows)
     for band_loop in unguarded:
         proc, _, _ = _chain_apart(proc, band_loop, chain)
     for edge in edges:
-        proc = _edge_rows(proc, edge, m, prec, chain, vector=False)
+        proc = _edge_rows(proc, edge, None, None, chain)
     return simplify(proc)
 
 
@@ -458,9 +459,8 @@ def band(
     if not guarded:
         raise SchedulingError(f"the loop over {name} has no guarded band loop")
     conds, exprs = _row_conds(loop, first, end, empty_from)
-    width_conds, width_exprs = _widths(proc, loop, _shortest(m, prec, min_vectors))
-    cond = FormattedExprStr(" and ".join(conds + width_conds), *exprs, *width_exprs)
-    proc, (inside,) = specialize_(proc, loop, cond, rc=True)
+    shortest = _shortest(m, prec, min_vectors)
+    proc, inside = _specialized(proc, loop, conds, exprs, shortest)
     naive = inside.orelse()[0]
     proc, body, edges, unguarded = _cut_rows_at_edges(proc, inside.body()[0], rows)
     if not unguarded:
@@ -469,11 +469,11 @@ def band(
             f"seq({first}, {end}) of the loop over {name}"
         )
     if empty_from is None:
-        proc = _scalar_rows(proc, naive, m, prec, rows, chain)
+        proc = _scalar_rows(proc, naive, rows, chain)
     proc = simplify(proc)
     body = proc.forward(body)
     for band_loop in unguarded:
-        proc = _from_zero(proc, band_loop)
+        proc = from_zero(proc, band_loop)
     # the edge rows first: vectorizing checks the whole proc, smaller before
     # the body's rows are
     for edge in edges:
@@ -484,7 +484,7 @@ def band(
     if stride > 1 and not all(reduces(proc, s) for s in unguarded):
         # rows that update y along the band
         try:
-            proc, row_loops = _interleave(_from_zero(proc, body), body, stride)
+            proc, row_loops = _interleave(from_zero(proc, body), body, stride)
             unguarded = [s for rl in row_loops for s in _vector_loops(proc, rl)]
             in_order = in_order and _vector_loops(proc, row_loops[-1])
             interleaved = True
@@ -494,7 +494,7 @@ def band(
         # a dense row pass; not in a substitution (tbsv), whose row reads
         # what the row before wrote: exo2 refuses the jam
         proc, jammed = attempt(dense_rows)(
-            _from_zero(proc, body), body, m, prec, r=r, rs=True
+            from_zero(proc, body), body, m, prec, r=r, rs=True
         )
     if not jammed:
         for band_loop in unguarded:
@@ -503,20 +503,19 @@ def band(
             # a masked store spans a whole vector, and the row's next load
             # of y (lower sbmv's y[i], just past its band) waited for it
             band_loop = proc.forward(band_loop)
+            align = any(band_loop == proc.forward(s) for s in in_order)
+            proc, band_loop, _ = _chain_apart(proc, band_loop, chain)
             if not reduces(proc, band_loop):
-                align = any(band_loop == proc.forward(s) for s in in_order)
-                proc, band_loop, _ = _chain_apart(proc, band_loop, chain)
                 if align:
                     proc, band_loop = _aligned(proc, band_loop, m.lanes[prec])
-                proc = _from_zero(proc, band_loop)
+                proc = from_zero(proc, band_loop)
                 proc, _ = vectorize_update(proc, band_loop, m, prec)
                 continue
-            proc, band_loop, _ = _chain_apart(proc, band_loop, chain)
             if chain == "last":
                 # scalars first: the vectors end before the chain product
                 proc = vectorize_row(proc, band_loop, m, prec, scalars_first=True)
                 continue
-            proc = _from_zero(proc, band_loop)
+            proc = from_zero(proc, band_loop)
             band_loop = proc.forward(band_loop)
             width = (
                 f"{expr_to_string(band_loop.hi())} - {expr_to_string(band_loop.lo())}"

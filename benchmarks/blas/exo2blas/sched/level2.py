@@ -8,7 +8,7 @@ schedules faster)."""
 from __future__ import annotations
 
 from exo2.API_cursors import ForCursor, LiteralCursor, ReduceCursor
-from exo2.API_scheduling import SchedulingError
+from exo2.API_scheduling import SchedulingError, shift_loop
 from exo2.stdlib.inspection import get_symbols, nlr_stmts
 from exo2.stdlib.stdlib import abs_rule, fma_rule, vectorize
 
@@ -47,6 +47,13 @@ def reduces(proc, loop):
 def is_zero(expr):
     """Whether `expr` (a loop bound) is the literal 0."""
     return isinstance(expr, LiteralCursor) and expr.value() == 0
+
+
+def from_zero(proc, loop):
+    """`loop` shifted to start at 0 where it does not (`vectorize` divides
+    a loop from 0)."""
+    loop = proc.forward(loop)
+    return proc if is_zero(loop.lo()) else shift_loop(proc, loop, 0)
 
 
 def in_flight(m):

@@ -46,7 +46,6 @@ from exo2.API_scheduling import (
     divide_loop,
     merge_writes,
     reorder_stmts,
-    shift_loop,
     simplify,
     stage_mem,
     unroll_loop,
@@ -60,7 +59,7 @@ from exo2.stdlib.stdlib import (
     unroll_buffers,
 )
 
-from .level2 import is_zero, reduces, vectorize_loop, vectorize_update
+from .level2 import from_zero, is_zero, reduces, vectorize_loop, vectorize_update
 
 
 def _accesses(proc, loop):
@@ -184,8 +183,7 @@ def vectorize_row(proc, loop, m, prec, scalars_first=False):
         lanes = m.lanes[prec]
         proc = cut_loop(proc, loop, f"{lo} + ({hi} - ({lo})) % {lanes}")
         loop = proc.forward(loop).next()
-    if not is_zero(loop.lo()):
-        proc = shift_loop(proc, loop, 0)  # vectorize divides from 0
+    proc = from_zero(proc, loop)
     if scalars_first:
         return vectorize_loop(proc, loop, m, prec, "perfect")[0]
     if reduces(proc, loop):
@@ -243,8 +241,8 @@ def _unroll_triangles(proc, blocks, newest_first):
     sums into one scalar are reversed: the entry of x the row before just
     solved comes last, so the other products do not wait for it."""
     for loop in list(proc.forward(blocks).body()):
-        if isinstance(loop, ForCursor) and not is_zero(loop.lo()):
-            proc = shift_loop(proc, proc.forward(loop), 0)
+        if isinstance(loop, ForCursor):
+            proc = from_zero(proc, loop)
     proc = simplify(proc)  # the extents to literals (an empty loop goes)
     for loop in list(proc.forward(blocks).body()):
         if isinstance(loop, ForCursor) and isinstance(loop.hi(), LiteralCursor):
