@@ -219,3 +219,53 @@ def test_updates_split_off_the_elements_before_a_64_byte_boundary(p):
             bound = 4 * np.finfo(dtype).eps * (abs(c * y0) + abs(s * x0))
             assert (abs(x - (c * y0 + s * x0)) <= bound).all(), (n, shift)
             assert (abs(y - (c * x0 - s * y0)) <= bound).all(), (n, shift)
+
+
+def copies_at_every_offset():
+    """copy of lengths around its thresholds (one vector; 768 bytes, from
+    which it aligns y's vectors to 64 bytes), y at every offset from a
+    64-byte boundary and x at another: y is x, and nothing around y is
+    written. Run here and with $EXO2BLAS_NONTEMPORAL_BYTES=0 (below)."""
+    rng = np.random.default_rng(5)
+    for dtype in DTYPES.values():
+        size = dtype.itemsize
+        base = np.full(2 * 4200 + 128, np.nan, dtype)
+        start = (-base.ctypes.data % 64) // size  # a 64-byte boundary
+        for n in (1, 7, 16 // size * 4 + 1, 768 // size - 1, 768 // size, 1000, 4097):
+            for shift in range(64 // size):
+                y = base[start + shift : start + shift + n]
+                x = base[start + 4200 + (shift * 5) % (64 // size) :][:n]
+                x[:] = rng.uniform(-1, 1, n)
+                before = base.copy()
+                blas.copy(x, y)
+                assert (y == x).all(), (dtype, n, shift)
+                outside = np.ones(base.size, bool)
+                outside[start + shift : start + shift + n] = False
+                assert np.array_equal(base[outside], before[outside], equal_nan=True)
+
+
+def test_copy_aligns_long_copies_and_writes_y_only():
+    copies_at_every_offset()
+
+
+@pytest.mark.parametrize("bytes_", ["0", "a lot"])
+def test_copy_past_the_caches_writes_y_only(bytes_):
+    """$EXO2BLAS_NONTEMPORAL_BYTES=0 makes every unit-stride copy store
+    past the caches (its `nontemporal` kernel), aligned or not; a value
+    that is not a number is reported on stderr and the cache's size used."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, EXO2BLAS_NONTEMPORAL_BYTES=bytes_)
+    env["EXO2BLAS_LIBRARY"] = str(lib.load()._name)
+    here = str(Path(__file__).parent)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [here, env.get("PYTHONPATH")]))
+    run = subprocess.run(
+        [sys.executable, "-c", "import test_level1; test_level1.copies_at_every_offset()"],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    warned = "EXO2BLAS_NONTEMPORAL_BYTES=a lot is not a number of bytes" in run.stderr
+    assert warned == (bytes_ != "0"), run.stderr

@@ -84,6 +84,18 @@ def test_an_update_ends_without_a_masked_store():
     assert "_f64(" not in short
 
 
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+def test_copy_nontemporal_stores_its_whole_vectors_past_the_caches(machine):
+    k = module(1, "copy").KERNEL
+    procs = {v.name: v.procs for v in k.variants(machine)}["scopy"]
+    unit, nontemporal = str(procs["stride_1"]), str(procs["nontemporal"])
+    assert "nontemporal" not in unit
+    assert nontemporal.count(f"{machine.name}_store_nontemporal_f32(") == 4 + 1
+    assert f"{machine.name}_store_f32(" not in nontemporal
+    if machine.narrower:  # the one vector of the narrower machine: plain
+        assert f"{machine.narrower.name}_store_f32(" in nontemporal
+
+
 def test_mixed_precision_kernels_widen_on_load():
     unit, _ = _scheduled("sdsdot", "sdsdot", AVX2)
     assert "avx2_load_widen_f64" in unit and "xd: f64[4, 4] @ ZeroedAVX2" in unit

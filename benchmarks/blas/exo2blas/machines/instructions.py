@@ -663,6 +663,28 @@ def constant(isa, prec, value):
 
 
 @functools.cache
+def nontemporal_store(isa, prec):
+    """`store` with a non-temporal hint (`_mm512_stream_ps`): the line is
+    written to memory without being read into the caches first, which
+    saves a third of a copy's traffic to DRAM. The intrinsic needs an
+    address aligned to a whole vector; the template tests it and stores as
+    `store` does where it is not, so the instruction is `store` wherever it
+    is called. Its stores are weakly ordered: a routine that makes them
+    fences (`_mm_sfence`) before another thread may read what they wrote."""
+    memory, table, lanes, _ = _geometry(isa, prec)
+    full, _ = _store(lanes, memory)
+    alignment = lanes * (4 if prec == "f32" else 8) - 1
+    template = _fill(
+        f"if (((uintptr_t)&{{dst_data}} & {alignment}) == 0) "
+        "{v}_stream_{t}(&{dst_data}, {src_data}); "
+        "else {v}_storeu_{t}(&{dst_data}, {src_data});",
+        table,
+        prec,
+    )
+    return _bind(full, f"{isa}_store_nontemporal_{prec}", prec, template)
+
+
+@functools.cache
 def instructions(isa, prec):
     """Every operation of `OPERATIONS`, full and masked, for one ISA
     ("avx2" or "avx512") and precision ("f32" or "f64"): the list

@@ -39,7 +39,7 @@ from exo2.stdlib.stdlib import (
     vectorize,
 )
 
-from ..machines.instructions import constant
+from ..machines.instructions import constant, nontemporal_store
 from ..machines.reductions import lane_reductions
 
 RULES = (fma_rule, abs_rule, max_rule)
@@ -68,8 +68,14 @@ def _constants(proc, loop):
     )
 
 
-def _vectorize(proc, loop, m, prec, tail):
+def _vectorize(proc, loop, m, prec, tail, nontemporal=False):
     instructions = list(m.instructions(prec))
+    if nontemporal:
+        store = f"{m.name}_store_{prec}"
+        instructions = [
+            nontemporal_store(m.name, prec) if i.name() == store else i
+            for i in instructions
+        ]
     for value in _constants(proc, proc.forward(loop)):
         instructions += constant(m.name, prec, value)
     return vectorize(
@@ -109,7 +115,7 @@ def _accumulators(proc, loop, m, prec, factor):
 
 
 @user_op
-def stream(proc, loop, m, prec, interleave=None, tail=None):
+def stream(proc, loop, m, prec, interleave=None, tail=None, nontemporal=False):
     """Vectorizes `loop` (a cursor or its iterator's name) for machine `m`
     in precision `prec` ("f32"/"f64"): fused multiply-adds, absolute values
     and maxima staged by `fma_rule`, `abs_rule` and `max_rule`, the
@@ -121,7 +127,8 @@ def stream(proc, loop, m, prec, interleave=None, tail=None):
     vectors, summed after the loop. Fewer elements than a vector run one
     by one (`_short_path`) in a reduction, and in an update where the
     machine would mask its last vector (fewer than a narrower vector where
-    it ends with one)."""
+    it ends with one). `nontemporal` makes the whole vectors' stores
+    non-temporal (`nontemporal_store`: for data larger than the caches)."""
     if isinstance(loop, str):
         loop = proc.find_loop(loop)
     factor = m.interleave if interleave is None else interleave
@@ -140,7 +147,7 @@ def stream(proc, loop, m, prec, interleave=None, tail=None):
             proc, loop = _short_path(proc, loop, m.narrower.lanes[prec])
         elif tail == "cut_and_predicate":  # a masked vector costs ~40 cycles
             proc, loop = _short_path(proc, loop, m.lanes[prec])
-        proc, (vector_loop,) = _vectorize(proc, loop, m, prec, tail)
+        proc, (vector_loop,) = _vectorize(proc, loop, m, prec, tail, nontemporal)
         if narrower:
             rest = proc.forward(vector_loop).next()
             proc, _ = _vectorize(proc, rest, m.narrower, prec, "cut")

@@ -1,10 +1,12 @@
-"""copy: y <- x."""
+"""copy: y <- x. Its `nontemporal` case stores y's whole vectors past the
+caches, for copies larger than they are (the C layer chooses it by size:
+benchmarks/blas/capi/level1.inc)."""
 
 from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import kernel, streamed
+from ...sched import STRIDES, Case, kernel, stream
 
 
 @proc
@@ -13,4 +15,13 @@ def copy(n: size, x: [R][n], y: [R][n]):
         y[i] = x[i]
 
 
-KERNEL = kernel(copy, schedule=streamed())
+NONTEMPORAL = Case("nontemporal")
+
+
+def _schedule(proc, v):
+    return stream(
+        proc, "i", v.machine, v.prec, nontemporal=v.case == NONTEMPORAL.suffix
+    )
+
+
+KERNEL = kernel(copy, schedule=_schedule, cases=STRIDES + (NONTEMPORAL,))
