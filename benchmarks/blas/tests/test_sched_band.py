@@ -93,8 +93,8 @@ def test_the_band_loop_is_vectorized_in_the_body_rows(variants):
     # (and in its last k rows, clipped at the matrix's edge); a band of at
     # most 16 takes its rows 16 apart (they update y), a longer one in order
     sbmv = str(found["sbmv"]["ssbmv_u"].procs["stride_1"])
-    f32_half = f32_lanes // 2  # min_vectors=0.5
-    assert f"if 0 <= -k + n and -k + n <= n and {f32_half} <= 1 + k and" in sbmv
+    shortest = f32_lanes * 3 // 4  # min_vectors=0.75
+    assert f"if 0 <= -k + n and -k + n <= n and {shortest} <= 1 + k and" in sbmv
     assert "if 1 + k <= 16:" in sbmv
     assert (
         "for ii in seq(0, 16):\n                for io in seq(0, (-k + n) / 16):"

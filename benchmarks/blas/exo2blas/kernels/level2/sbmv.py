@@ -55,7 +55,7 @@ KERNEL = kernel(
     axes=[Uplo()],
     schedule=by_letter(
         "upper",
-        u=by_band(rows=("0", "n - k"), min_vectors=0.5, stride=16),
-        l=by_band(rows=("k", "n"), min_vectors=0.5, stride=16),
+        u=by_band(rows=("0", "n - k"), min_vectors=0.75, stride=16),
+        l=by_band(rows=("k", "n"), min_vectors=0.75, stride=16),
     ),
 )
