@@ -91,27 +91,35 @@ def test_the_band_loop_is_vectorized_in_the_body_rows(variants):
     # sbmv: each stored row read once, as a dot product for y[i] and an
     # update of the y its mirror image covers, both vectorized
     # (and in its last k rows, clipped at the matrix's edge); a band of at
-    # most 16 takes its rows 16 apart (they update y), a longer one in order
+    # most 16 takes its rows 16 apart (they update y) where there are two
+    # blocks of 16 rows or more, a longer one in order
     sbmv = str(found["sbmv"]["ssbmv_u"].procs["stride_1"])
     shortest = f32_lanes * 3 // 4  # min_vectors=0.75
     assert f"if 0 <= -k + n and -k + n <= n and {shortest} <= 1 + k and" in sbmv
-    assert "if 1 + k <= 16:" in sbmv
+    assert "if 1 + k <= 16:\n            if 32 <= -k + n:" in sbmv
     assert (
-        "for ii in seq(0, 16):\n                for io in seq(0, (-k + n) / 16):"
+        "for ii in seq(0, 16):\n                    for io in seq(0, (-k + n) / 16):"
         in sbmv
     )
     assert "for i in seq(0, -k + n):" in sbmv
+    # rows in order (the rest of the blocks, or too few rows for two)
+    # update y with scalars along a band of at most 12 (`SCALAR_UPDATE`)
+    assert sbmv.count("if 1 + k <= 12:") == 2
+    assert "y[1 + d + i] += A[i, 1 + d] * xi" in sbmv  # unguarded, scalar
     # a band of one vector: its dot product one masked vector, no loop over
-    # vectors, in the interleaved rows and the rows after them (AVX-512's 16
-    # lanes hold every band of these rows: no `if` beyond the one above)
-    narrow = 2 if f32_lanes < 16 else 0
+    # vectors, in the interleaved rows and the rows in order along a band
+    # of at most 12 (AVX-512's 16 lanes hold every band of these rows: no
+    # `if` beyond the one above)
+    narrow = 3 if f32_lanes < 16 else 0
     assert sbmv.count(f"if 1 + k <= {f32_lanes}:") == narrow + (f32_lanes == 16)
     assert f"{isa}_load_mask_f32(1 + k, " in sbmv
-    # the update of y in the interleaved rows, the rows after them, the
-    # rows of a longer band and the last k rows, each ending with a vector
-    # of the narrower machine where there is one, never a masked vector
+    # the update of y in the interleaved rows, the rows in order along a
+    # band longer than 12 (after the blocks, or fewer than two blocks), the
+    # rows of a band longer than 16 and the last k rows, each ending with a
+    # vector of the narrower machine where there is one, never a masked
+    # vector
     last = (machine.narrower or machine).name
-    assert sbmv.count(f"{last}_addmul_f32(") == 4
+    assert sbmv.count(f"{last}_addmul_f32(") == 5
     assert "addmul_mask" not in sbmv
     # gbmv Trans adds each row, times alpha x[i], into y: no sum of lanes;
     # its rows interleaved too
