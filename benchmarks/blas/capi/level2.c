@@ -1,5 +1,7 @@
 /* Level 2 of the CBLAS layer: level2.inc once per precision, then the
  * exo2blas_ aliases. */
+#include <string.h>
+
 #include "internal.h"
 
 #define T float
