@@ -4,8 +4,8 @@
  * three quarters of it, or $EXO2BLAS_NONTEMPORAL_BYTES (bytes of x). Smaller
  * copies leave y in the cache for whoever reads it next; larger ones would
  * evict it anyway, and a non-temporal store saves reading each line of y before
- * writing it. The crossover, measured: scopy of 8 MiB took 257 us cached,
- * 308 us non-temporal; of 12 MiB 739 us and 467 us (32 MiB L3, AMD EPYC
+ * writing it. The crossover, measured: scopy of 8 MiB took 269 us cached,
+ * 299 us non-temporal; of 12 MiB 759 us and 507 us (32 MiB L3, AMD EPYC
  * Zen 4; docs/blas-library.md).
  *
  * Set when the library is loaded; until then (a call from another

@@ -127,8 +127,9 @@ def stream(proc, loop, m, prec, interleave=None, tail=None, nontemporal=False):
     vectors, summed after the loop. Fewer elements than a vector run one
     by one (`_short_path`) in a reduction, and in an update where the
     machine would mask its last vector (fewer than a narrower vector where
-    it ends with one). `nontemporal` makes the whole vectors' stores
-    non-temporal (`nontemporal_store`: for data larger than the caches)."""
+    it ends with one). `nontemporal` makes an update's whole vectors'
+    stores non-temporal (`nontemporal_store`: for data larger than the
+    caches)."""
     if isinstance(loop, str):
         loop = proc.find_loop(loop)
     factor = m.interleave if interleave is None else interleave
