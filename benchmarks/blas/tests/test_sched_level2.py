@@ -113,17 +113,14 @@ def test_triangle_vectorizes_rows_and_jams_blocks_of_rows():
     assert symv.count("avx512_addmul_f64(") == 4 + 1
     assert len(re.findall(r"avx512_store_f64\(\s*y\[", symv)) == 1 + 1
     assert "A[j" not in symv
-    # syr: four rows jammed left of their block, then a last row's pass:
-    # each whole vectors, a narrower one, scalars; no masked store
+    # syr: one row at a time (jammed, four rows' stores to A ran 1.5 times
+    # slower at n = 512), whole vectors, a narrower one, scalars; no
+    # masked store
     syr = str(_scheduled("syr", "ssyr_l", AVX512))
-    assert "for io in seq(0, n / 4):" in syr
-    assert len(re.findall(r"avx512_store_f32\(\s*A\[", syr)) == 4 + 1
-    assert len(re.findall(r"avx2_store_f32\(\s*A\[", syr)) == 4 + 1
+    assert "for io in seq" not in syr and "for i in seq(0, n):" in syr
+    assert len(re.findall(r"avx512_store_f32\(\s*A\[", syr)) == 1
+    assert len(re.findall(r"avx2_store_f32\(\s*A\[", syr)) == 1
     assert "mask" not in syr
-    # fewer rows than a block: the naive loop
-    assert "    if 4 <= n:\n" in syr
-    naive = syr[syr.index("    else:\n") :]
-    assert "for j in seq(0, 1 + i):" in naive and "avx" not in naive
 
 
 def test_triangle_jams_the_rows_of_trmv_and_trsv_in_either_direction():
@@ -214,7 +211,7 @@ def _arguments(name, n, rng, dtype):
      ("trsv", "dtrsv_utn"), ("trsv", "strsv_unn"), ("trsv", "strsv_ltn")],
 )  # fmt: skip
 def test_scheduled_updates_and_solves_match_the_naive_ones(name, variant):
-    """Across the blocks of rows (4 in symv, syr, syr2, trmv and trsv, rows
+    """Across the blocks of rows (4 in symv, trmv and trsv, rows
     forwards and backwards) and vectors (8
     f32, 4 f64 on AVX2), with every remainder."""
     v = _variant(name, variant, AVX2)
