@@ -121,6 +121,10 @@ def test_triangle_vectorizes_rows_and_jams_blocks_of_rows():
     assert len(re.findall(r"avx512_store_f32\(\s*A\[", syr)) == 1
     assert len(re.findall(r"avx2_store_f32\(\s*A\[", syr)) == 1
     assert "mask" not in syr
+    # fewer than four rows (`FEWEST_ROWS`): the naive loop
+    assert "    if 4 <= n:\n" in syr
+    naive = syr[syr.index("    else:\n") :]
+    assert "for j in seq(0, 1 + i):" in naive and "avx" not in naive
 
 
 def test_triangle_jams_the_rows_of_trmv_and_trsv_in_either_direction():
