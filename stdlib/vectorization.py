@@ -256,9 +256,10 @@ def _check_all_replaced(proc, before, mem_type, vec_width, op="vectorize"):
 
 
 def _vector_loop(proc, outer, name, vec_width):
-    """The loop over vectors `outer` in `proc`; a SchedulingError where the
-    cleanups proved it empty and removed it (the loop over `name` never
-    runs `vec_width` iterations)."""
+    """The loop over vectors `outer` (or its loop over lanes) in `proc`; a
+    SchedulingError where the cleanups proved it empty and removed it (the
+    loop over `name` never runs `vec_width` iterations, as in code whose
+    conditions contradict each other)."""
     try:
         return proc.forward(outer)
     except InvalidCursorError:
@@ -321,6 +322,7 @@ def vectorize_predicate_tail(
     proc, (outer, inner, _) = divide_loop_(proc, loop, vec_width, rc=True)
     lane = inner.name()
     proc = simplify(proc)
+    inner = _vector_loop(proc, inner, name, vec_width)
     lifted = []
     proc, lane_loops = _lane_loops(proc, inner, lifted)
     proc = _vectorize_lanes(proc, outer, lane_loops, lifted, precision, mem_type, rules)

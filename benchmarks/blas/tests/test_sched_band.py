@@ -13,7 +13,7 @@ import pytest
 from exo2 import SchedulingError, proc
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512
-from exo2blas.sched import band, by_band, kernel
+from exo2blas.sched import Uplo, band, by_band, by_letter, kernel
 from exo2blas.sched.variants import assert_unit_strides, set_precisions
 
 with open("/proc/cpuinfo") as _cpu:
@@ -359,3 +359,20 @@ def test_by_band_schedules_a_kernel_line():
     assert "avx512_fma" not in str(procs["stride_any"])
     with pytest.raises(TypeError):
         by_band()  # the rows are required
+
+
+def test_options_whose_rows_cannot_occur_are_a_scheduling_error():
+    # lower sbmv with min_vectors=1 on AVX-512: the body is specialized on
+    # bands of at least 16 elements for both its loops (the update's k
+    # too), so its rows along a band of at most 16 never occur, and
+    # vectorizing their band loop finds it removed: a SchedulingError that
+    # says so, not an internal cursor error
+    lower = kernel(
+        module(2, "sbmv").sbmv,
+        axes=[Uplo()],
+        schedule=by_letter(
+            "upper", u=None, l=by_band(rows=("k", "n"), min_vectors=1, stride=16)
+        ),
+    )
+    with pytest.raises(SchedulingError, match="never runs 16 iterations"):
+        lower.variants(AVX512)
