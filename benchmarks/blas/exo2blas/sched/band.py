@@ -316,9 +316,9 @@ def _vector_loops(proc, rows_loop):
 # update it with scalars (`_interleave`): a vector load spanning the row
 # before's vector store waits until that store retires, which costs more
 # than this many scalar products. Rows in order, AVX-512 on Zen 4, vector /
-# scalar updates: dsbmv with k = 7 (8 elements), n = 32: 285 / 151 ns;
-# sgbmv Trans with kl = ku = 4 (9), n = 32: 229 / 164 ns; ssbmv with k = 15
-# (16), n = 32: 270 / 419 ns.
+# scalar updates: dsbmv with k = 7 (8 elements), n = 32: 231 / 151 ns;
+# sgbmv Trans with kl = ku = 4 (9), n = 32: 228 / 158 ns; ssbmv with k = 15
+# (16), n = 32: 270 / 419 ns (docs/blas-library.md).
 SCALAR_UPDATE = 12
 
 
@@ -340,11 +340,7 @@ def _interleave(proc, body, stride):
     `SCALAR_UPDATE` long, whose updates the caller leaves scalar: in
     order, a vector update waits for the row before's, and a few scalar
     products cost less."""
-    body = proc.forward(body)
-    band_loop = _vector_loops(proc, body)[0]
-    cond = FormattedExprStr(f"_ - _ <= {stride}", band_loop.hi(), band_loop.lo())
-    proc, (choice,) = specialize_(proc, body, cond, rc=True)
-    narrow, wide = choice.body()[0], choice.orelse()[0]
+    proc, narrow, wide = _band_at_most(proc, body, stride)
     cond = FormattedExprStr(f"{2 * stride} <= _ - _", narrow.hi(), narrow.lo())
     proc, (blocked,) = specialize_(proc, narrow, cond, rc=True)
     narrow, few = blocked.body()[0], blocked.orelse()[0]
@@ -355,15 +351,21 @@ def _interleave(proc, body, stride):
     proc = reorder_loops(proc, blocks)
     row_loops, short = [blocks], []
     for rows in (rest, few):
-        band_loop = _vector_loops(proc, rows)[0]
-        cond = FormattedExprStr(
-            f"_ - _ <= {SCALAR_UPDATE}", band_loop.hi(), band_loop.lo()
-        )
-        proc, (choice,) = specialize_(proc, rows, cond, rc=True)
-        short.append(choice.body()[0])
-        row_loops.append(choice.orelse()[0])
+        proc, scalar, vector = _band_at_most(proc, rows, SCALAR_UPDATE)
+        short.append(scalar)
+        row_loops.append(vector)
     row_loops.append(wide)  # last: the long band's rows
     return proc, [proc.forward(r) for r in row_loops], [proc.forward(r) for r in short]
+
+
+def _band_at_most(proc, rows, width):
+    """`(proc, at_most, longer)`: the row loop `rows` specialized on its
+    first band loop along a row being at most `width` long: the copy where
+    it is, and the copy where it is longer."""
+    band_loop = _vector_loops(proc, rows)[0]
+    cond = FormattedExprStr(f"_ - _ <= {width}", band_loop.hi(), band_loop.lo())
+    proc, (choice,) = specialize_(proc, rows, cond, rc=True)
+    return proc, choice.body()[0], choice.orelse()[0]
 
 
 def _one_vector(proc, vector_loop, width, lanes):
