@@ -32,10 +32,6 @@ static inline const struct exo2blas_kernels *exo2blas_active_kernels(void) {
 /* copy of this many bytes or more stores past the caches (nontemporal.c). */
 EXO2BLAS_HIDDEN extern size_t exo2blas_nontemporal_bytes;
 
-/* copy of this many bytes or more stores past the caches (nontemporal.c). */
-EXO2BLAS_HIDDEN extern size_t exo2blas_nontemporal_bytes;
-EXO2BLAS_HIDDEN extern int exo2blas_tmp_align;
-
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define STR_(x) #x
 #define STR(x) STR_(x)

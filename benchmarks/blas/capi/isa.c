@@ -11,10 +11,11 @@
 #include <string.h>
 
 #include "internal.h"
-#include "level1_table.h"
+#include "routine_tables.h"
 
 const struct exo2blas_kernels *exo2blas_active;
 const struct exo2blas_level1 *exo2blas_active_level1;
+const struct exo2blas_level2 *exo2blas_active_level2;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static int cpu_runs(const char *isa) {
@@ -52,12 +53,16 @@ static const struct exo2blas_kernels *chosen(char *why, size_t size) {
   return NULL;
 }
 
-/* The kernels `table` and its ISA's level-1 routines made active. */
+/* The kernels `table` and its ISA's routines of levels 1 and 2 made
+ * active. */
 static void activate(const struct exo2blas_kernels *table) {
-  const struct exo2blas_level1 *level1 = table == &exo2blas_kernels_avx512
-                                             ? &exo2blas_level1_avx512
-                                             : &exo2blas_level1_avx2;
-  __atomic_store_n(&exo2blas_active_level1, level1, __ATOMIC_RELEASE);
+  const int avx512 = table == &exo2blas_kernels_avx512;
+  __atomic_store_n(&exo2blas_active_level1,
+                   avx512 ? &exo2blas_level1_avx512 : &exo2blas_level1_avx2,
+                   __ATOMIC_RELEASE);
+  __atomic_store_n(&exo2blas_active_level2,
+                   avx512 ? &exo2blas_level2_avx512 : &exo2blas_level2_avx2,
+                   __ATOMIC_RELEASE);
   __atomic_store_n(&exo2blas_active, table, __ATOMIC_RELEASE);
 }
 
@@ -79,6 +84,11 @@ const struct exo2blas_kernels *exo2blas_choose_kernels(void) {
 const struct exo2blas_level1 *exo2blas_choose_level1(void) {
   pthread_once(&once, choose);
   return exo2blas_active_level1;
+}
+
+const struct exo2blas_level2 *exo2blas_choose_level2(void) {
+  pthread_once(&once, choose);
+  return exo2blas_active_level2;
 }
 
 /* Loading chooses when it can; a fatal choice waits for the first call, so

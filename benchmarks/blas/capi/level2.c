@@ -1,42 +1,173 @@
-/* Level 2 of the CBLAS layer: level2.inc once per precision, then the
- * exo2blas_ aliases. */
-#include <string.h>
+/* Level 2 of the CBLAS layer: each exported routine calls the active
+ * ISA's (level2_isa.inc, which inlines its kernels), and its exo2blas_
+ * alias. */
+#include "routine_tables.h"
 
-#include "internal.h"
+void cblas_sgemv(const CBLAS_LAYOUT layout, const CBLAS_TRANSPOSE TransA,
+                 const int M, const int N, const float alpha, const float *A,
+                 const int lda, const float *X, const int incX,
+                 const float beta, float *Y, const int incY) {
+  EXO2BLAS_CALL(level2, sgemv, layout, TransA, M, N, alpha, A, lda, X, incX,
+                beta, Y, incY);
+}
 
-#define T float
-#define WIN1 struct exo_win_1f32
-#define WIN1C struct exo_win_1f32c
-#define WIN2 struct exo_win_2f32
-#define WIN2C struct exo_win_2f32c
-#define FN(x) cblas_s##x
-#define KN(x) KERNELS->s##x
-#define LOCAL(x) s_##x
-#include "level2.inc"
-#undef T
-#undef WIN1
-#undef WIN1C
-#undef WIN2
-#undef WIN2C
-#undef FN
-#undef KN
-#undef LOCAL
+void cblas_dgemv(const CBLAS_LAYOUT layout, const CBLAS_TRANSPOSE TransA,
+                 const int M, const int N, const double alpha, const double *A,
+                 const int lda, const double *X, const int incX,
+                 const double beta, double *Y, const int incY) {
+  EXO2BLAS_CALL(level2, dgemv, layout, TransA, M, N, alpha, A, lda, X, incX,
+                beta, Y, incY);
+}
 
-#define T double
-#define WIN1 struct exo_win_1f64
-#define WIN1C struct exo_win_1f64c
-#define WIN2 struct exo_win_2f64
-#define WIN2C struct exo_win_2f64c
-#define FN(x) cblas_d##x
-#define KN(x) KERNELS->d##x
-#define LOCAL(x) d_##x
-#include "level2.inc"
+void cblas_sgbmv(const CBLAS_LAYOUT layout, const CBLAS_TRANSPOSE TransA,
+                 const int M, const int N, const int KL, const int KU,
+                 const float alpha, const float *A, const int lda,
+                 const float *X, const int incX, const float beta, float *Y,
+                 const int incY) {
+  EXO2BLAS_CALL(level2, sgbmv, layout, TransA, M, N, KL, KU, alpha, A, lda, X,
+                incX, beta, Y, incY);
+}
+
+void cblas_dgbmv(const CBLAS_LAYOUT layout, const CBLAS_TRANSPOSE TransA,
+                 const int M, const int N, const int KL, const int KU,
+                 const double alpha, const double *A, const int lda,
+                 const double *X, const int incX, const double beta, double *Y,
+                 const int incY) {
+  EXO2BLAS_CALL(level2, dgbmv, layout, TransA, M, N, KL, KU, alpha, A, lda, X,
+                incX, beta, Y, incY);
+}
+
+void cblas_sger(const CBLAS_LAYOUT layout, const int M, const int N,
+                const float alpha, const float *X, const int incX,
+                const float *Y, const int incY, float *A, const int lda) {
+  EXO2BLAS_CALL(level2, sger, layout, M, N, alpha, X, incX, Y, incY, A, lda);
+}
+
+void cblas_dger(const CBLAS_LAYOUT layout, const int M, const int N,
+                const double alpha, const double *X, const int incX,
+                const double *Y, const int incY, double *A, const int lda) {
+  EXO2BLAS_CALL(level2, dger, layout, M, N, alpha, X, incX, Y, incY, A, lda);
+}
+
+void cblas_ssymv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N,
+                 const float alpha, const float *A, const int lda,
+                 const float *X, const int incX, const float beta, float *Y,
+                 const int incY) {
+  EXO2BLAS_CALL(level2, ssymv, layout, Uplo, N, alpha, A, lda, X, incX, beta, Y,
+                incY);
+}
+
+void cblas_dsymv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N,
+                 const double alpha, const double *A, const int lda,
+                 const double *X, const int incX, const double beta, double *Y,
+                 const int incY) {
+  EXO2BLAS_CALL(level2, dsymv, layout, Uplo, N, alpha, A, lda, X, incX, beta, Y,
+                incY);
+}
+
+void cblas_ssbmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N,
+                 const int K, const float alpha, const float *A, const int lda,
+                 const float *X, const int incX, const float beta, float *Y,
+                 const int incY) {
+  EXO2BLAS_CALL(level2, ssbmv, layout, Uplo, N, K, alpha, A, lda, X, incX, beta,
+                Y, incY);
+}
+
+void cblas_dsbmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N,
+                 const int K, const double alpha, const double *A,
+                 const int lda, const double *X, const int incX,
+                 const double beta, double *Y, const int incY) {
+  EXO2BLAS_CALL(level2, dsbmv, layout, Uplo, N, K, alpha, A, lda, X, incX, beta,
+                Y, incY);
+}
+
+void cblas_ssyr(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N,
+                const float alpha, const float *X, const int incX, float *A,
+                const int lda) {
+  EXO2BLAS_CALL(level2, ssyr, layout, Uplo, N, alpha, X, incX, A, lda);
+}
+
+void cblas_dsyr(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N,
+                const double alpha, const double *X, const int incX, double *A,
+                const int lda) {
+  EXO2BLAS_CALL(level2, dsyr, layout, Uplo, N, alpha, X, incX, A, lda);
+}
+
+void cblas_ssyr2(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N,
+                 const float alpha, const float *X, const int incX,
+                 const float *Y, const int incY, float *A, const int lda) {
+  EXO2BLAS_CALL(level2, ssyr2, layout, Uplo, N, alpha, X, incX, Y, incY, A,
+                lda);
+}
+
+void cblas_dsyr2(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N,
+                 const double alpha, const double *X, const int incX,
+                 const double *Y, const int incY, double *A, const int lda) {
+  EXO2BLAS_CALL(level2, dsyr2, layout, Uplo, N, alpha, X, incX, Y, incY, A,
+                lda);
+}
+
+void cblas_strmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo,
+                 const CBLAS_TRANSPOSE TransA, const CBLAS_DIAG Diag,
+                 const int N, const float *A, const int lda, float *X,
+                 const int incX) {
+  EXO2BLAS_CALL(level2, strmv, layout, Uplo, TransA, Diag, N, A, lda, X, incX);
+}
+
+void cblas_dtrmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo,
+                 const CBLAS_TRANSPOSE TransA, const CBLAS_DIAG Diag,
+                 const int N, const double *A, const int lda, double *X,
+                 const int incX) {
+  EXO2BLAS_CALL(level2, dtrmv, layout, Uplo, TransA, Diag, N, A, lda, X, incX);
+}
+
+void cblas_strsv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo,
+                 const CBLAS_TRANSPOSE TransA, const CBLAS_DIAG Diag,
+                 const int N, const float *A, const int lda, float *X,
+                 const int incX) {
+  EXO2BLAS_CALL(level2, strsv, layout, Uplo, TransA, Diag, N, A, lda, X, incX);
+}
+
+void cblas_dtrsv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo,
+                 const CBLAS_TRANSPOSE TransA, const CBLAS_DIAG Diag,
+                 const int N, const double *A, const int lda, double *X,
+                 const int incX) {
+  EXO2BLAS_CALL(level2, dtrsv, layout, Uplo, TransA, Diag, N, A, lda, X, incX);
+}
+
+void cblas_stbmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo,
+                 const CBLAS_TRANSPOSE TransA, const CBLAS_DIAG Diag,
+                 const int N, const int K, const float *A, const int lda,
+                 float *X, const int incX) {
+  EXO2BLAS_CALL(level2, stbmv, layout, Uplo, TransA, Diag, N, K, A, lda, X,
+                incX);
+}
+
+void cblas_dtbmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo,
+                 const CBLAS_TRANSPOSE TransA, const CBLAS_DIAG Diag,
+                 const int N, const int K, const double *A, const int lda,
+                 double *X, const int incX) {
+  EXO2BLAS_CALL(level2, dtbmv, layout, Uplo, TransA, Diag, N, K, A, lda, X,
+                incX);
+}
+
+void cblas_stbsv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo,
+                 const CBLAS_TRANSPOSE TransA, const CBLAS_DIAG Diag,
+                 const int N, const int K, const float *A, const int lda,
+                 float *X, const int incX) {
+  EXO2BLAS_CALL(level2, stbsv, layout, Uplo, TransA, Diag, N, K, A, lda, X,
+                incX);
+}
+
+void cblas_dtbsv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo,
+                 const CBLAS_TRANSPOSE TransA, const CBLAS_DIAG Diag,
+                 const int N, const int K, const double *A, const int lda,
+                 double *X, const int incX) {
+  EXO2BLAS_CALL(level2, dtbsv, layout, Uplo, TransA, Diag, N, K, A, lda, X,
+                incX);
+}
 
 #define ALIAS(name)                               \
   extern __typeof__(cblas_##name) exo2blas_##name \
       __attribute__((alias("cblas_" #name)));
-ALIAS(sgemv)
-ALIAS(dgemv) ALIAS(sgbmv) ALIAS(dgbmv) ALIAS(sger) ALIAS(dger) ALIAS(ssymv)
-    ALIAS(dsymv) ALIAS(ssbmv) ALIAS(dsbmv) ALIAS(ssyr) ALIAS(dsyr) ALIAS(ssyr2)
-        ALIAS(dsyr2) ALIAS(strmv) ALIAS(dtrmv) ALIAS(strsv) ALIAS(dtrsv)
-            ALIAS(stbmv) ALIAS(dtbmv) ALIAS(stbsv) ALIAS(dtbsv)
+EXO2BLAS_LEVEL2_ROUTINES(ALIAS)

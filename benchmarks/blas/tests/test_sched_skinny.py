@@ -3,14 +3,13 @@ short rows (the vector along them loaded once into registers), gemv Trans
 with few outputs (all their sums in registers in one pass down A). What
 the schedule makes of the kernels, that the skinny procs compute the naive
 ones' results at and around every vector count, the errors it gives, and
-that the C layer calls the skinny kernels for the short shapes only, with
-the right results on both sides of the threshold."""
+the C layer's results on both sides of the threshold (which kernel it
+calls there: tests/level2_dispatch_test.c)."""
 
 from __future__ import annotations
 
 import ctypes
 import itertools
-import json
 
 import numpy as np
 import pytest
@@ -246,136 +245,3 @@ def test_cblas_is_right_on_both_sides_of_the_threshold(p):
                     expected = A + 3 * np.outer(u, w)
                     blas.ger(3.0, u, w, A)
                     assert (A == expected).all(), ("ger", shape, order, step)
-
-
-_SHIM = r"""
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <stdint.h>
-#include <stdlib.h>
-/* exo2's windows (kernels_<isa>.h): a data pointer and the strides */
-#define WINDOWS(T, t) \
-  struct w2##t##c { const T *data; int_fast32_t strides[2]; }; \
-  struct w2##t { T *data; int_fast32_t strides[2]; }; \
-  struct w1##t##c { const T *data; int_fast32_t strides[1]; }; \
-  struct w1##t { T *data; int_fast32_t strides[1]; };
-WINDOWS(float, s)
-WINDOWS(double, d)
-/* per precision: gemv_n, gemv_t, ger; skinny then stride_1 */
-int calls[12];
-#define REAL(name) /* the library's own definition */ \
-  if (!real) *(void **)&real = dlsym(dlopen(getenv("EXO2BLAS_LIBRARY"), RTLD_NOW), #name);
-#define GEMV(slot, name, T, t) \
-  void name(void *c, int_fast32_t m, int_fast32_t n, const T *alpha, \
-            struct w2##t##c A, struct w1##t##c x, struct w1##t y) { \
-    static void (*real)(void *, int_fast32_t, int_fast32_t, const T *, \
-                        struct w2##t##c, struct w1##t##c, struct w1##t); \
-    REAL(name) \
-    calls[slot]++; \
-    real(c, m, n, alpha, A, x, y); \
-  }
-#define GER(slot, name, T, t) \
-  void name(void *c, int_fast32_t m, int_fast32_t n, const T *alpha, \
-            struct w1##t##c x, struct w1##t##c y, struct w2##t A) { \
-    static void (*real)(void *, int_fast32_t, int_fast32_t, const T *, \
-                        struct w1##t##c, struct w1##t##c, struct w2##t); \
-    REAL(name) \
-    calls[slot]++; \
-    real(c, m, n, alpha, x, y, A); \
-  }
-GEMV(0, exo2_avx2_sgemv_n_skinny, float, s)
-GEMV(1, exo2_avx2_sgemv_n_stride_1, float, s)
-GEMV(2, exo2_avx2_sgemv_t_skinny, float, s)
-GEMV(3, exo2_avx2_sgemv_t_stride_1, float, s)
-GER(4, exo2_avx2_sger_skinny, float, s)
-GER(5, exo2_avx2_sger_stride_1, float, s)
-GEMV(6, exo2_avx2_dgemv_n_skinny, double, d)
-GEMV(7, exo2_avx2_dgemv_n_stride_1, double, d)
-GEMV(8, exo2_avx2_dgemv_t_skinny, double, d)
-GEMV(9, exo2_avx2_dgemv_t_stride_1, double, d)
-GER(10, exo2_avx2_dger_skinny, double, d)
-GER(11, exo2_avx2_dger_stride_1, double, d)
-"""
-
-# (routine, rows, cols, trans, layout): the calls counted in the shim
-_PROBE = r"""
-import ctypes, json, sys
-import numpy as np
-from exo2blas import numpy_entry as blas
-shim = ctypes.CDLL(sys.argv[1])
-calls = (ctypes.c_int * 12).in_dll(shim, "calls")
-out = []
-for p, dtype in (("s", np.float32), ("d", np.float64)):
-    for routine, rows, cols, trans, layout in json.loads(sys.argv[2]):
-        before = list(calls)
-        order = "C" if layout == "R" else "F"
-        A = np.ones((rows, cols), dtype, order=order)
-        if routine == "gemv":
-            x = np.ones(rows if trans else cols, dtype)
-            y = blas.gemv(1.0, A, x, trans=trans)
-            assert (y == (rows if trans else cols)).all()
-        else:
-            blas.ger(1.0, np.ones(rows, dtype), np.ones(cols, dtype), A)
-            assert (A == 2).all()
-        out.append([a - b for a, b in zip(calls, before)])
-print(json.dumps(out))
-"""
-
-
-@pytest.mark.skipif(not RUNS_AVX2, reason="interposes the AVX2 kernels")
-def test_cblas_calls_the_skinny_kernels_for_the_short_shapes_only(tmp_path):
-    """The generated kernels are interposed (LD_PRELOAD of a shim that
-    counts the calls and forwards them) and cblas_?gemv and cblas_?ger
-    called on both sides of the thresholds, in both layouts: `_skinny` is
-    called when the row-major problem's short dimension (gemv NoTrans's
-    and ger's rows, gemv Trans's outputs) is at most the threshold,
-    `_stride_1` otherwise."""
-    import os
-    import shutil
-    import subprocess
-    import sys
-
-    from exo2blas import library
-
-    _library()
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("needs a C compiler for the interposing shim")
-    shim = tmp_path / "shim.c"
-    shim.write_text(_SHIM)
-    so = tmp_path / "shim.so"
-    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", so, shim, "-ldl"], check=True)
-    tops = {p: threshold(AVX2, prec) for p, prec in (("s", "f32"), ("d", "f64"))}
-    # no dimension of 1: a single row or column reads as either layout
-    sides = sorted({2, tops["d"], tops["d"] + 1, tops["s"], tops["s"] + 1})
-    shapes = []
-    for short in sides:
-        for routine, trans in (("gemv", False), ("gemv", True), ("ger", False)):
-            for layout in "RC":
-                shapes += [(routine, 5, short, trans, layout)]
-                shapes += [(routine, short, 5, trans, layout)]
-    env = dict(os.environ, LD_PRELOAD=str(so), EXO2BLAS_ISA="avx2")
-    env["EXO2BLAS_LIBRARY"] = str(library.load()._name)
-    run = subprocess.run(
-        [sys.executable, "-c", _PROBE, str(so), json.dumps(shapes)],
-        env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr
-    counts = json.loads(run.stdout)
-    for i, p in enumerate("sd"):
-        for (routine, rows, cols, trans, layout), got in zip(
-            shapes, counts[i * len(shapes) : (i + 1) * len(shapes)], strict=True
-        ):
-            # the row-major problem: a column-major A is its transpose
-            if layout == "C":
-                rows, cols = cols, rows
-                trans = not trans if routine == "gemv" else trans
-            if routine == "ger":
-                slot, short = 4, cols
-            elif trans:
-                slot, short = 2, cols  # gemv_t: its outputs, A's columns
-            else:
-                slot, short = 0, cols  # gemv_n: its rows
-            expected = [0] * 12
-            expected[6 * i + slot + (0 if short <= tops[p] else 1)] = 1
-            assert got == expected, (p, routine, rows, cols, trans, layout)

@@ -1,0 +1,115 @@
+/* Which kernel each level-2 CBLAS routine calls (capi/level2.inc): the
+ * routines compiled here with every kernel replaced by a stub that records
+ * its name, and called on both sides of the skinny thresholds in both
+ * layouts. The library inlines its kernels into the routines
+ * (capi/level2_isa.inc), so this is where the choice can be observed;
+ * abi_test checks the results.
+ *
+ * gemv and ger call `_skinny` when the row-major problem's short dimension
+ * (gemv NoTrans's and ger's rows, gemv Trans's outputs) is at most the
+ * ISA's threshold and the increments are 1, `_stride_1` otherwise, and
+ * `_stride_any` for other increments. Exit status 0 when every call chose
+ * as expected, 1 otherwise. */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *called; /* the last kernel's name, without precision */
+static void record(const char *name) { called = name; }
+static void stub(void *ctxt, ...) { (void)ctxt; }
+
+#define ROUTINE static __attribute__((unused))
+#define KN(x) (record(#x), stub)
+
+#define T float
+#define WIN1 struct exo_win_1f32
+#define WIN1C struct exo_win_1f32c
+#define WIN2 struct exo_win_2f32
+#define WIN2C struct exo_win_2f32c
+#define FN(x) test_s##x
+#define NAME(x) cblas_s##x
+#define SKINNY (exo2blas_kernels_avx2.sskinny)
+#define LOCAL(x) s_##x
+#include "level2.inc"
+#undef T
+#undef WIN1
+#undef WIN1C
+#undef WIN2
+#undef WIN2C
+#undef FN
+#undef NAME
+#undef SKINNY
+#undef LOCAL
+
+#define T double
+#define WIN1 struct exo_win_1f64
+#define WIN1C struct exo_win_1f64c
+#define WIN2 struct exo_win_2f64
+#define WIN2C struct exo_win_2f64c
+#define FN(x) test_d##x
+#define NAME(x) cblas_d##x
+#define SKINNY (exo2blas_kernels_avx2.dskinny)
+#define LOCAL(x) d_##x
+#include "level2.inc"
+
+static int failures;
+
+static void expect(const char *want, const char *what, int rows, int cols,
+                   int layout, int inc) {
+  if (called && strcmp(called, want) == 0) return;
+  printf("FAIL %s %d x %d, %s, increments %d: called %s, expected %s\n", what,
+         rows, cols, layout == CblasRowMajor ? "row-major" : "column-major",
+         inc, called ? called : "nothing", want);
+  failures++;
+}
+
+/* The kernel that `kernel` (gemv_n, gemv_t, ger) should be: `short_` is
+ * the row-major problem's short dimension, its columns. */
+static const char *choice(const char *kernel, int short_, int top, int inc) {
+  static char name[64];
+  snprintf(name, sizeof name, "%s_%s", kernel,
+           inc != 1        ? "stride_any"
+           : short_ <= top ? "skinny"
+                           : "stride_1");
+  return name;
+}
+
+#define CHECK_PRECISION(P, T, TOP)                                            \
+  for (int s = 0; s < nsides; s++)                                            \
+    for (int wide = 0; wide < 2; wide++)                                      \
+      for (int l = 0; l < 2; l++)                                             \
+        for (int inc = 1; inc <= 2; inc++) {                                  \
+          const int layout = l ? CblasColMajor : CblasRowMajor;               \
+          const int rows = wide ? 5 : sides[s], cols = wide ? sides[s] : 5;   \
+          /* the row-major problem: a column-major A is its transpose */      \
+          const int c = l ? rows : cols;                                      \
+          static T A[512 * 512], x[1024], y[1024];                            \
+          const int lda = l ? rows : cols;                                    \
+          for (int t = 0; t < 2; t++) {                                       \
+            called = NULL;                                                    \
+            test_##P##gemv(layout, t ? CblasTrans : CblasNoTrans, rows, cols, \
+                           1, A, lda, x, inc, 1, y, inc);                     \
+            /* row-major: NoTrans is gemv_n; a transposed A swaps them */     \
+            const int trans = t != l;                                         \
+            expect(choice(trans ? "gemv_t" : "gemv_n", c, TOP, inc),          \
+                   #P "gemv", rows, cols, layout, inc);                       \
+          }                                                                   \
+          called = NULL;                                                      \
+          test_##P##ger(layout, rows, cols, 1, x, inc, y, inc, A, lda);       \
+          expect(choice("ger", c, TOP, inc), #P "ger", rows, cols, layout,    \
+                 inc);                                                        \
+        }
+
+int main(void) {
+  const int ss = exo2blas_kernels_avx2.sskinny,
+            ds = exo2blas_kernels_avx2.dskinny;
+  /* no dimension of 1: a single row or column reads as either layout */
+  const int sides[] = {2, ds, ds + 1, ss, ss + 1};
+  const int nsides = sizeof sides / sizeof *sides;
+  CHECK_PRECISION(s, float, ss)
+  CHECK_PRECISION(d, double, ds)
+  if (failures) return 1;
+  printf("every call chose its kernel as expected\n");
+  return 0;
+}
