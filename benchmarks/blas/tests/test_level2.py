@@ -119,6 +119,43 @@ def test_ger(p, profile):
     failures.assert_none()
 
 
+def test_ger_at_every_offset_from_a_boundary():
+    """ger of rows around 1024 bytes (from which it updates the columns
+    before the first 64-byte boundary as a call of their own, where the
+    leading dimension is a whole number of 64 bytes), A at every offset
+    from a boundary, both layouts, lda of whole and not whole 64 bytes:
+    exact results (small integers), and the padding between rows
+    untouched."""
+    rng = np.random.default_rng(7)
+    for dtype in DTYPES.values():
+        size, lanes = dtype.itemsize, 64 // dtype.itemsize
+        for long, order, extra, shift in itertools.product(
+            (1024 // size - 1, 1024 // size, 1024 // size + 3),
+            "CF",
+            (0, 1),
+            range(lanes),
+        ):
+            short = 5
+            lda = -(-long // lanes) * lanes + lanes + extra
+            base = np.full(short * lda + 2 * lanes, np.nan, dtype)
+            start = (-base.ctypes.data % 64) // size + shift  # past a boundary
+            rows = base[start : start + short * lda].reshape(short, lda)
+            A = rows[:, :long] if order == "C" else rows[:, :long].T
+            A[...] = rng.integers(-4, 5, A.shape)
+            x = rng.integers(-4, 5, A.shape[0]).astype(dtype)
+            y = rng.integers(-4, 5, A.shape[1]).astype(dtype)
+            expected = A + 3 * np.outer(x, y)
+            before = base.copy()
+            blas.ger(3.0, x, y, A)
+            what = (dtype, long, order, lda, shift)
+            assert (A == expected).all(), what
+            outside = np.ones(base.size, bool)
+            outside[start : start + short * lda] = np.tile(
+                np.arange(lda) >= long, short
+            )
+            assert np.array_equal(base[outside], before[outside], equal_nan=True), what
+
+
 @pytest.mark.parametrize("p", ["s", "d"])
 @pytest.mark.parametrize("lower", [False, True])
 def test_symmetric(p, lower, profile):
