@@ -8,8 +8,9 @@
  * gemv and ger call `_skinny` when the row-major problem's short dimension
  * (gemv NoTrans's and ger's rows, gemv Trans's outputs) is at most the
  * ISA's threshold and the increments are 1, `_stride_1` otherwise, and
- * `_stride_any` for other increments. Exit status 0 when every call chose
- * as expected, 1 otherwise. */
+ * `_stride_any` for other increments. sbmv calls symv's kernels where its
+ * band holds the whole triangle (k >= n - 1), its own otherwise. Exit
+ * status 0 when every call chose as expected, 1 otherwise. */
 #include <stdio.h>
 #include <string.h>
 
@@ -101,6 +102,26 @@ static const char *choice(const char *kernel, int short_, int top, int inc) {
                  inc);                                                        \
         }
 
+/* sbmv of n = 6 in both layouts and triangles, with bands narrower than,
+ * as wide as and wider than the triangle. */
+static void check_sbmv(void) {
+  static float A[64], x[8], y[8];
+  for (int k = 3; k <= 7; k++)
+    for (int l = 0; l < 2; l++)
+      for (int u = 0; u < 2; u++) {
+        const int layout = l ? CblasColMajor : CblasRowMajor;
+        const int uplo = u ? CblasUpper : CblasLower;
+        called = NULL;
+        test_ssbmv(layout, uplo, 6, k, 1, A, k + 1, x, 1, 1, y, 1);
+        /* the row-major problem's triangle: column-major flips it */
+        const char *half = (u != l) ? "u" : "l";
+        char want[32];
+        snprintf(want, sizeof want, "%s_%s_stride_1", k >= 5 ? "symv" : "sbmv",
+                 half);
+        expect(want, "ssbmv (n x k)", 6, k, layout, 1);
+      }
+}
+
 int main(void) {
   const int ss = exo2blas_kernels_avx2.sskinny,
             ds = exo2blas_kernels_avx2.dskinny;
@@ -109,6 +130,7 @@ int main(void) {
   const int nsides = sizeof sides / sizeof *sides;
   CHECK_PRECISION(s, float, ss)
   CHECK_PRECISION(d, double, ds)
+  check_sbmv();
   if (failures) return 1;
   printf("every call chose its kernel as expected\n");
   return 0;
