@@ -12,18 +12,31 @@
   X(ddot)                                                                   \
   X(sdsdot)                                                                 \
   X(dsdot)                                                                  \
-  X(sasum) X(dasum) X(snrm2) X(dnrm2) X(isamax) X(idamax) X(saxpy) X(daxpy) \
-      X(scopy) X(dcopy) X(sswap) X(dswap) X(sscal) X(dscal) X(srot) X(drot) \
-          X(srotm) X(drotm)
+  X(sasum)                                                                  \
+  X(dasum) X(snrm2) X(dnrm2) X(isamax) X(idamax) X(saxpy) X(daxpy) X(scopy) \
+      X(dcopy) X(sswap) X(dswap) X(sscal) X(dscal) X(srot) X(drot) X(srotm) \
+          X(drotm)
 
-#define EXO2BLAS_LEVEL2_ROUTINES(X)                                            \
-  X(sgemv)                                                                     \
-  X(dgemv)                                                                     \
-  X(sgbmv)                                                                     \
-  X(dgbmv)                                                                     \
-  X(sger) X(dger) X(ssymv) X(dsymv) X(ssbmv) X(dsbmv) X(ssyr) X(dsyr) X(ssyr2) \
-      X(dsyr2) X(strmv) X(dtrmv) X(strsv) X(dtrsv) X(stbmv) X(dtbmv) X(stbsv)  \
+#define EXO2BLAS_LEVEL2_ROUTINES(X)                                           \
+  X(sgemv)                                                                    \
+  X(dgemv)                                                                    \
+  X(sgbmv)                                                                    \
+  X(dgbmv)                                                                    \
+  X(sger)                                                                     \
+  X(dger) X(ssymv) X(dsymv) X(ssbmv) X(dsbmv) X(ssyr) X(dsyr) X(ssyr2)        \
+      X(dsyr2) X(strmv) X(dtrmv) X(strsv) X(dtrsv) X(stbmv) X(dtbmv) X(stbsv) \
           X(dtbsv)
+
+#ifdef EXO2BLAS_ISA
+/* In a level's translation unit for one ISA (level1_isa.inc,
+ * level2_isa.inc): the ISA's kernel `name` (exo2_avx512_sdot_stride_1),
+ * its kernel table, and the routines' storage class and attributes. */
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define KERNEL(name) CAT(CAT(exo2_, EXO2BLAS_ISA), CAT(_, name))
+#define ISA_KERNELS CAT(exo2blas_kernels_, EXO2BLAS_ISA)
+#define ROUTINE static __attribute__((flatten))
+#endif
 
 #define EXO2BLAS_ROUTINE_FIELD(name) __typeof__(cblas_##name) *name;
 struct exo2blas_level1 {

@@ -18,8 +18,8 @@ by `eliminate_dead_code`, which proves them true there. Body rows that
 update y along a band of at most `stride` are taken `stride` apart
 where there are two blocks of them or more; rows in order along a band of
 at most `SCALAR_UPDATE` update y with scalars (`_interleave`). Otherwise
-a body whose only inner loop is a band along a
-row (gbmv's NoTrans form, `A[i, d] * x[i - kl + d]`; tbmv's NoTrans rows)
+a body whose only inner loop is a band along a row (gbmv's NoTrans form,
+`A[i, d] * x[i - kl + d]`; tbmv's NoTrans rows)
 or an update along it (tbmv's Trans rows) is a dense row pass and goes to
 `rows` (four rows jammed); where exo2 refuses the jam (tbsv: a row reads
 what the row before wrote) and in sbmv (two loops a row), each unguarded
