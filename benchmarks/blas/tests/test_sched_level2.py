@@ -106,9 +106,13 @@ def test_triangle_vectorizes_rows_and_jams_blocks_of_rows():
     # symv: four rows in one pass along the columns right of their block,
     # each row's dot product with x and update of y; y's vector staged
     # across the four updates (stored once per vector); then a last row's
-    # pass. A is read along its rows only.
+    # pass. A is read along its rows only. Between each pass's scalars and
+    # whole vectors, one vector of the narrower machine (AVX2): in the four
+    # rows' pass (head: upper) and in the last row's (tail).
     symv = str(_scheduled("symv", "dsymv_u", AVX512))
     assert "for io in seq(0, n / 4):" in symv and "yj: f64[8] @ ZeroedAVX512" in symv
+    assert "yj: f64[4] @ ZeroedAVX2" in symv
+    assert symv.count("avx2_hsum_f64(") == 4 + 1
     assert symv.count("avx512_fma_f64(") == 4 + 1
     assert symv.count("avx512_addmul_f64(") == 4 + 1
     assert len(re.findall(r"avx512_store_f64\(\s*y\[", symv)) == 1 + 1

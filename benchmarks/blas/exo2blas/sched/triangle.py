@@ -7,7 +7,9 @@ rows cannot be jammed whole as `rows` jams them.
   A, an update of a vector or of a row of A, or both: symv) is vectorized
   without a masked vector: an update alone as `vectorize_update` ends it
   (whole vectors, a narrower one, scalars), a loop with a dot product with
-  whole vectors and then scalars.
+  whole vectors and then scalars; with `narrower=True` (symv), a vector of
+  the machine's narrower machine before the scalars (after them where they
+  come first) in the loops with a dot product too.
 - With `r > 1`, rows (ascending or descending) in blocks of `r`: each
   row's loop is cut into the small triangle next to the diagonal (scalar,
   fewer than `r` elements) and a panel of the columns that every row of
@@ -35,6 +37,7 @@ from itertools import groupby
 from exo2.API_cursors import (
     AssignCursor,
     ForCursor,
+    InvalidCursor,
     LiteralCursor,
     ReadCursor,
     ReduceCursor,
@@ -171,37 +174,63 @@ def _stage_updates(proc, loop, element, name):
     return proc
 
 
-def vectorize_row(proc, loop, m, prec, scalars_first=False):
+def vectorize_row(proc, loop, m, prec, scalars_first=False, narrower=False):
     """Vectorizes `loop`, an inner loop along a row: a dot product with
     whole vectors, then scalars (its row part may be empty, `seq(i + 1,
     n)`, with no last vector to mask); an update as `vectorize_update` ends
     it, with no masked store (the next row's load would wait for it). With
-    `scalars_first`, the scalars come first, whole vectors after them."""
+    `scalars_first`, the scalars come first, whole vectors after them. With
+    `narrower`, a vector of the machine's `narrower` machine (where it has
+    one) takes up to half of what were scalars, between them and the whole
+    vectors."""
     loop = proc.forward(loop)
+    narrow = m.narrower if narrower else None
     if scalars_first:
         lo, hi = expr_to_string(loop.lo()), expr_to_string(loop.hi())
-        lanes = m.lanes[prec]
-        proc = cut_loop(proc, loop, f"{lo} + ({hi} - ({lo})) % {lanes}")
-        loop = proc.forward(loop).next()
-    proc = from_zero(proc, loop)
-    if scalars_first:
+        part = f"({hi} - ({lo})) % {m.lanes[prec]}"
+        proc = cut_loop(proc, loop, f"{lo} + {part}")
+        scalars = proc.forward(loop)
+        loop = scalars.next()
+        if narrow is not None:
+            proc = cut_loop(proc, scalars, f"{lo} + {part} % {narrow.lanes[prec]}")
+            head = proc.forward(scalars).next()
+            proc = from_zero(proc, head)
+            proc = vectorize_loop(proc, head, narrow, prec, "perfect")[0]
+        proc = from_zero(proc, loop)
         return vectorize_loop(proc, loop, m, prec, "perfect")[0]
-    if reduces(proc, loop):
-        return vectorize_loop(proc, loop, m, prec, "cut")[0]
-    return vectorize_update(proc, loop, m, prec)[0]
+    proc = from_zero(proc, loop)
+    if not reduces(proc, loop):
+        return vectorize_update(proc, loop, m, prec)[0]
+    proc, vector_loop = vectorize_loop(proc, loop, m, prec, "cut")
+    if narrow is not None:
+        rest = next(
+            s for s in _following(proc.forward(vector_loop)) if isinstance(s, ForCursor)
+        )
+        proc = from_zero(proc, rest)
+        proc = vectorize_loop(proc, rest, narrow, prec, "cut")[0]
+    return proc
+
+
+def _following(stmt):
+    """The statements after `stmt` in its block."""
+    stmt = stmt.next()
+    while not isinstance(stmt, InvalidCursor):
+        yield stmt
+        stmt = stmt.next()
 
 
 FEWEST_ROWS = 4
 
 
 @user_op
-def triangle(proc, loop, m, prec, r=1, panel_first=None):
+def triangle(proc, loop, m, prec, r=1, panel_first=None, narrower=False):
     """Schedules `loop` (a cursor, its iterator's name, or None for the
     proc's one outermost loop), a loop over rows, for machine `m` in
     precision `prec`: with `r > 1`, blocks of `r` rows jammed along the
     columns outside the block (`_row_panels`), the panel before each row's
     triangle or after it as `panel_first` says (None: as in the row);
-    every loop that runs along a row (`contiguous`) vectorized."""
+    every loop that runs along a row (`contiguous`) vectorized, with a
+    narrower vector before its scalars with `narrower` (`vectorize_row`)."""
     if loop is None:
         loop = outermost_loop(proc)
     elif isinstance(loop, str):
@@ -222,7 +251,9 @@ def triangle(proc, loop, m, prec, r=1, panel_first=None):
         # just wrote one by one (trsv), and a vector load of them would
         # wait for those stores
         next_to_block = not is_zero(panel.lo())
-        proc = vectorize_row(proc, panel, m, prec, scalars_first=next_to_block)
+        proc = vectorize_row(
+            proc, panel, m, prec, scalars_first=next_to_block, narrower=narrower
+        )
         proc = _unroll_triangles(
             proc, proc.forward(rest).prev(), newest_first=next_to_block
         )
@@ -232,7 +263,7 @@ def triangle(proc, loop, m, prec, r=1, panel_first=None):
         if isinstance(s, ForCursor) and contiguous(proc, s)
     ]  # the small triangles of the blocks stay scalar
     for row in rows:
-        proc = vectorize_row(proc, row, m, prec)
+        proc = vectorize_row(proc, row, m, prec, narrower=narrower)
     return proc
 
 
