@@ -315,11 +315,20 @@ def get_declaration(proc, ctxt, name):
 
 @user_op
 def get_unique_names(proc):
-    """Generator of `var0`, `var1`, ... (at most 100 candidates) that no
-    name in `proc` uses."""
+    """Generator of `var0`, `var1`, ... that no name in `proc` uses, without
+    end (a kernel vectorized with many rows jammed names more than a
+    hundred vectors)."""
     used = {name for name, _ in proc.variables()}
     used.update(proc.extern_names())
-    return (f"var{k}" for k in range(100) if f"var{k}" not in used)
+
+    def names():
+        k = 0
+        while True:
+            if f"var{k}" not in used:
+                yield f"var{k}"
+            k += 1
+
+    return names()
 
 
 # --------------------------------------------------------------------------- #

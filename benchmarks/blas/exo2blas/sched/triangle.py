@@ -202,13 +202,14 @@ def vectorize_row(proc, loop, m, prec, scalars_first=False, narrower=False):
     if not reduces(proc, loop):
         return vectorize_update(proc, loop, m, prec)[0]
     proc, vector_loop = vectorize_loop(proc, loop, m, prec, "cut")
-    if narrow is not None:
-        rest = next(
-            s for s in _following(proc.forward(vector_loop)) if isinstance(s, ForCursor)
-        )
-        proc = from_zero(proc, rest)
-        proc = vectorize_loop(proc, rest, narrow, prec, "cut")[0]
-    return proc
+    if narrow is None:
+        return proc
+    following = _following(proc.forward(vector_loop))
+    rest = next((s for s in following if isinstance(s, ForCursor)), None)
+    if rest is None:  # whole vectors only
+        return proc
+    proc = from_zero(proc, rest)
+    return vectorize_loop(proc, rest, narrow, prec, "cut")[0]
 
 
 def _following(stmt):
