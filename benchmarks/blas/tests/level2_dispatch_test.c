@@ -8,8 +8,9 @@
  * gemv and ger call `_skinny` when the row-major problem's short dimension
  * (gemv NoTrans's and ger's rows, gemv Trans's outputs) is at most the
  * ISA's threshold and the increments are 1, `_stride_1` otherwise, and
- * `_stride_any` for other increments. sbmv calls symv's kernels where its
- * band holds the whole triangle (k >= n - 1), its own otherwise. Exit
+ * `_stride_any` for other increments. symv calls `_short` for rows of at
+ * most 2 KiB with increments 1. sbmv calls symv's kernels where its band
+ * holds the whole triangle (k >= n - 1), its own otherwise. Exit
  * status 0 when every call chose as expected, 1 otherwise. */
 #include <stdio.h>
 #include <string.h>
@@ -116,11 +117,32 @@ static void check_sbmv(void) {
         /* the row-major problem's triangle: column-major flips it */
         const char *half = (u != l) ? "u" : "l";
         char want[32];
-        snprintf(want, sizeof want, "%s_%s_stride_1", k >= 5 ? "symv" : "sbmv",
-                 half);
+        snprintf(want, sizeof want, "%s_%s_%s", k >= 5 ? "symv" : "sbmv", half,
+                 k >= 5 ? "short" : "stride_1");
         expect(want, "ssbmv (n x k)", 6, k, layout, 1);
       }
 }
+
+/* symv on both sides of SYMV_SHORT_BYTES (2048) in both precisions,
+ * layouts and triangles, with increments 1 and 2. */
+#define CHECK_SYMV(P, T)                                                     \
+  for (int big = 0; big < 2; big++)                                          \
+    for (int l = 0; l < 2; l++)                                              \
+      for (int u = 0; u < 2; u++)                                            \
+        for (int inc = 1; inc <= 2; inc++) {                                 \
+          static T A[1], x[1], y[1];                                         \
+          const int n = 2048 / (int)sizeof(T) + big;                         \
+          const int layout = l ? CblasColMajor : CblasRowMajor;              \
+          called = NULL;                                                     \
+          test_##P##symv(layout, u ? CblasUpper : CblasLower, n, 1, A, n, x, \
+                         inc, 1, y, inc);                                    \
+          char want[32];                                                     \
+          snprintf(want, sizeof want, "symv_%s_%s", (u != l) ? "u" : "l",    \
+                   inc != 1 ? "stride_any"                                   \
+                   : big    ? "stride_1"                                     \
+                            : "short");                                         \
+          expect(want, #P "symv (n x n)", n, n, layout, inc);                \
+        }
 
 int main(void) {
   const int ss = exo2blas_kernels_avx2.sskinny,
@@ -130,6 +152,8 @@ int main(void) {
   const int nsides = sizeof sides / sizeof *sides;
   CHECK_PRECISION(s, float, ss)
   CHECK_PRECISION(d, double, ds)
+  CHECK_SYMV(s, float)
+  CHECK_SYMV(d, double)
   check_sbmv();
   if (failures) return 1;
   printf("every call chose its kernel as expected\n");

@@ -19,6 +19,7 @@ from exo2blas.sched.variants import assert_unit_strides
 with open("/proc/cpuinfo") as _cpu:
     _FLAGS = set(_cpu.read().split())
 RUNS_AVX2 = {"avx2", "fma"} <= _FLAGS
+RUNS_AVX512 = RUNS_AVX2 and {"avx512f", "avx512vl", "avx512dq"} <= _FLAGS
 
 
 def _variant(name, variant, machine):
@@ -113,6 +114,10 @@ def test_triangle_vectorizes_rows_and_jams_blocks_of_rows():
     assert "for io in seq(0, n / 4):" in symv and "yj: f64[8] @ ZeroedAVX512" in symv
     assert "yj: f64[4] @ ZeroedAVX2" in symv
     assert symv.count("avx2_hsum_f64(") == 4 + 1
+    # the `short` case (small matrices) runs on AVX2's vectors only
+    short = str(_variant("symv", "dsymv_u", AVX512).procs["short"])
+    assert "yj: f64[4] @ ZeroedAVX2" in short and "avx2_fma_f64(" in short
+    assert "ZeroedAVX512" not in short and not re.search(r"\bavx512_\w+\(", short)
     assert symv.count("avx512_fma_f64(") == 4 + 1
     assert symv.count("avx512_addmul_f64(") == 4 + 1
     assert len(re.findall(r"avx512_store_f64\(\s*y\[", symv)) == 1 + 1
@@ -234,6 +239,25 @@ def test_scheduled_updates_and_solves_match_the_naive_ones(name, variant):
         for got, want in zip(args, expected, strict=True):
             if isinstance(got, np.ndarray):
                 assert (got == want).all(), n
+
+
+@pytest.mark.skipif(not RUNS_AVX512, reason="needs AVX-512 F, VL and DQ")
+@pytest.mark.parametrize("variant", ["ssymv_u", "ssymv_l", "dsymv_u", "dsymv_l"])
+@pytest.mark.parametrize("case", ["stride_1", "short"])
+def test_avx512_symv_matches_the_naive_one(variant, case):
+    """Both cases of symv on AVX-512 (`stride_1`: vectors of 16 (f32) or 8
+    (f64), one of AVX2 and scalars in each pass; `short`: AVX2's), with
+    every remainder of the blocks of 4 rows and of the vectors."""
+    v = _variant("symv", variant, AVX512)
+    naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs[case].jit()
+    rng = np.random.default_rng(22)
+    dtype = np.float32 if variant[0] == "s" else np.float64
+    for n in (*range(1, 41), 63, 64, 65, 100):
+        args = _arguments("symv", n, rng, dtype)
+        expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        naive(*expected)
+        scheduled(*args)
+        assert (args[-1] == expected[-1]).all(), n
 
 
 @proc

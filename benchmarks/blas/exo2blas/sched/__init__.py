@@ -15,7 +15,9 @@ from .kernel import (
     Variant,
     VariantInfo,
     beta_cases,
+    by_case,
     kernel,
+    on_narrower,
 )
 from .rows import by_rows, rows
 from .stream import by_lanes, lanes, stream, streamed
@@ -43,6 +45,7 @@ __all__ = [
     "band",
     "beta_cases",
     "by_band",
+    "by_case",
     "by_columns",
     "by_letter",
     "by_rows",
@@ -52,6 +55,7 @@ __all__ = [
     "rows",
     "triangle",
     "kernel",
+    "on_narrower",
     "stream",
     "streamed",
 ]

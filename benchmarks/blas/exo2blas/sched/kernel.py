@@ -15,7 +15,9 @@ more *cases*, each a public proc `exo2_<isa>_<variant>_<case>`:
 - `ANY`: one case, `stride_any`, unscheduled.
 - `Case("skinny")` (gemv, ger): a unit-strided case scheduled for a short
   dimension (benchmarks/blas/exo2blas/sched/skinny.py); the C layer calls
-  it for the short shapes. `Case(..., only=((axis, letter), ...))` gives a
+  it for the short shapes. `Case("short")` (symv): one scheduled for small
+  matrices, on the narrower machine's vectors (`on_narrower`); the C
+  layer calls it for them. `by_case` names a case's own schedule. `Case(..., only=((axis, letter), ...))` gives a
   case to the variants of those letters only.
 """
 
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..machines import LETTER, PRECISIONS
 from .variants import (
@@ -202,6 +204,27 @@ def _arg(proc, name):
         if a.name() == name:
             return a
     raise ValueError(f"{proc.name()} has no argument {name!r}")
+
+
+def by_case(case, case_schedule, schedule):
+    """The schedule that runs `case_schedule` on the variant's `case` (its
+    suffix: "skinny", "short") and `schedule` on its other cases."""
+
+    def chosen(proc, v):
+        return (case_schedule if v.case == case else schedule)(proc, v)
+
+    return chosen
+
+
+def on_narrower(schedule):
+    """`schedule` run with the machine's `narrower` machine (half as wide
+    vectors) where it has one, with the machine itself where not."""
+
+    def narrowed(proc, v):
+        narrower = v.machine.narrower
+        return schedule(proc, v if narrower is None else replace(v, machine=narrower))
+
+    return narrowed
 
 
 def kernel(

@@ -57,6 +57,7 @@ from exo2.stdlib.stdlib import (
 )
 
 from ..machines.instructions import constant
+from .kernel import by_case
 from .level2 import (
     OPS,
     inner_loop,
@@ -391,8 +392,4 @@ def by_skinny(loop="i", **options):
 
 def or_skinny(schedule, skinny_schedule):
     """`skinny_schedule` for the `skinny` case, `schedule` for the others."""
-
-    def chosen(proc, v):
-        return (skinny_schedule if v.case == "skinny" else schedule)(proc, v)
-
-    return chosen
+    return by_case("skinny", skinny_schedule, schedule)

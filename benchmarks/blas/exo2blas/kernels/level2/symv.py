@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Uplo, by_triangle, kernel
+from ...sched import (
+    STRIDES,
+    Case,
+    Uplo,
+    by_case,
+    by_triangle,
+    kernel,
+    on_narrower,
+)
 
 
 @proc
@@ -32,9 +40,22 @@ def symv(n: size, upper: bool, alpha: R, A: [R][n, n], x: [R][n], y: [R][n]):
         y[i] += xi * A[i, i] + alpha * acc
 
 
-# a narrower vector takes up to half of what were scalars in each pass,
-# where symv of 16 to 128 rows spent most of its time (ssymv upper, 32
-# rows: 178 -> 155 ns, MKL 131; 64 rows: 411 -> 350 ns, MKL 322; AVX-512
-# on the AMD EPYC Zen 4 machine); trmv, trsv and the bands measured no
-# faster with it
-KERNEL = kernel(symv, axes=[Uplo()], schedule=by_triangle(r=4, narrower=True))
+# A matrix of rows of at most 2 KiB (the C layer's SYMV_SHORT_BYTES) runs
+# the `short` case, on the narrower machine's vectors: on AVX-512 that is
+# AVX2, whose 256-bit panels leave fewer scalars at their ends and whose
+# sums reduce in fewer steps (AVX-512 on the AMD EPYC Zen 4 machine, AVX-512
+# / AVX2 time: ssymv lower of 64 rows 398 / 284 ns, of 512 rows 12.6 / 11.4
+# us, of 1024 rows 37.5 / 38.2 us; dsymv upper of 256 rows 5.6 / 5.3 us, of
+# 512 rows 17.6 / 18.5 us). Larger ones keep AVX-512's vectors, with a
+# narrower vector between each pass's scalars and its whole vectors
+# (ssymv upper of 1040 rows: 43.2 -> 41.6 us).
+KERNEL = kernel(
+    symv,
+    axes=[Uplo()],
+    schedule=by_case(
+        "short",
+        on_narrower(by_triangle(r=4)),
+        by_triangle(r=4, narrower=True),
+    ),
+    cases=STRIDES + (Case("short"),),
+)
