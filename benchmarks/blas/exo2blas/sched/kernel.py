@@ -17,8 +17,9 @@ more *cases*, each a public proc `exo2_<isa>_<variant>_<case>`:
   dimension (benchmarks/blas/exo2blas/sched/skinny.py); the C layer calls
   it for the short shapes. `Case("short")` (symv): one scheduled for small
   matrices, on the narrower machine's vectors (`on_narrower`); the C
-  layer calls it for them. `by_case` names a case's own schedule. `Case(..., only=((axis, letter), ...))` gives a
-  case to the variants of those letters only.
+  layer calls it for them. `by_case` names a case's own schedule.
+  `Case(..., only=((axis, letter), ...))` gives a case to the variants of
+  those letters only.
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ rows cannot be jammed whole as `rows` jams them.
   A, an update of a vector or of a row of A, or both: symv) is vectorized
   without a masked vector: an update alone as `vectorize_update` ends it
   (whole vectors, a narrower one, scalars), a loop with a dot product with
-  whole vectors and then scalars; with `narrower=True` (symv), a vector of
-  the machine's narrower machine before the scalars (after them where they
-  come first) in the loops with a dot product too.
+  whole vectors and then scalars; with `narrower=True` (symv's large
+  matrices), a vector of the machine's narrower machine before the scalars
+  (after them where they come first) in the loops with a dot product too.
 - With `r > 1`, rows (ascending or descending) in blocks of `r`: each
   row's loop is cut into the small triangle next to the diagonal (scalar,
   fewer than `r` elements) and a panel of the columns that every row of
