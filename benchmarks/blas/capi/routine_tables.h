@@ -7,25 +7,20 @@
 
 #include "internal.h"
 
-#define EXO2BLAS_LEVEL1_ROUTINES(X)                                         \
-  X(sdot)                                                                   \
-  X(ddot)                                                                   \
-  X(sdsdot)                                                                 \
-  X(dsdot)                                                                  \
-  X(sasum)                                                                  \
-  X(dasum) X(snrm2) X(dnrm2) X(isamax) X(idamax) X(saxpy) X(daxpy) X(scopy) \
-      X(dcopy) X(sswap) X(dswap) X(sscal) X(dscal) X(srot) X(drot) X(srotm) \
-          X(drotm)
+/* The routines of each level, both precisions side by side. */
+/* clang-format off */
+#define EXO2BLAS_LEVEL1_ROUTINES(X)                                   \
+  X(sdot) X(ddot) X(sdsdot) X(dsdot) X(sasum) X(dasum)                \
+  X(snrm2) X(dnrm2) X(isamax) X(idamax) X(saxpy) X(daxpy)             \
+  X(scopy) X(dcopy) X(sswap) X(dswap) X(sscal) X(dscal)               \
+  X(srot) X(drot) X(srotm) X(drotm)
 
-#define EXO2BLAS_LEVEL2_ROUTINES(X)                                           \
-  X(sgemv)                                                                    \
-  X(dgemv)                                                                    \
-  X(sgbmv)                                                                    \
-  X(dgbmv)                                                                    \
-  X(sger)                                                                     \
-  X(dger) X(ssymv) X(dsymv) X(ssbmv) X(dsbmv) X(ssyr) X(dsyr) X(ssyr2)        \
-      X(dsyr2) X(strmv) X(dtrmv) X(strsv) X(dtrsv) X(stbmv) X(dtbmv) X(stbsv) \
-          X(dtbsv)
+#define EXO2BLAS_LEVEL2_ROUTINES(X)                                   \
+  X(sgemv) X(dgemv) X(sgbmv) X(dgbmv) X(sger) X(dger)                 \
+  X(ssymv) X(dsymv) X(ssbmv) X(dsbmv) X(ssyr) X(dsyr)                 \
+  X(ssyr2) X(dsyr2) X(strmv) X(dtrmv) X(strsv) X(dtrsv)               \
+  X(stbmv) X(dtbmv) X(stbsv) X(dtbsv)
+/* clang-format on */
 
 #ifdef EXO2BLAS_ISA
 /* In a level's translation unit for one ISA (level1_isa.inc,
