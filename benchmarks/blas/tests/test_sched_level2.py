@@ -176,6 +176,49 @@ def test_triangle_refuses_a_solve_whose_triangle_precedes_its_panel():
         triangle(assert_unit_strides(v.naive), None, AVX2, "f64", 4, False)
 
 
+def test_triangle_loads_each_element_of_a_once_for_both_uses_in_symv():
+    """shared_loads: a symv pass loads a vector of each of its four rows of A
+    into one register that y's update and the dot product both use, and
+    stores y's vector before the dot products (so the C compiler cannot fold
+    the load into both as memory operands); dsymv upper's short case, which
+    measured slower with it, keeps a load per use."""
+    lower = str(_scheduled("symv", "dsymv_l", AVX512))
+    pass_ = lower[lower.index("for jo in seq(0, io / 2):") :].split("avx512_hsum")[0]
+    assert len(re.findall(r"avx512_load_f64\(\s*Aj_\d", pass_)) == 4
+    assert "A[" not in pass_.split("avx512_store_f64(y[")[1]  # no reload
+    dots = [m.start() for m in re.finditer(r"avx512_fma_f64\(", pass_)]
+    assert len(dots) == 4 and pass_.index("avx512_store_f64(y[") < min(dots)
+    short = str(_variant("symv", "dsymv_u", AVX512).procs["short"])
+    assert "Aj_" not in short
+    assert "Aj_0" in str(_variant("symv", "ssymv_u", AVX512).procs["short"])
+
+
+@proc
+def symv_updating_a(n: size, alpha: f32, A: [f32][n, n], x: [f32][n], y: [f32][n]):
+    for i in seq(0, n):
+        xi: f32
+        xi = alpha * x[i]
+        acc: f32
+        acc = 0.0
+        for j in seq(i + 1, n):
+            y[j] += A[i, j] * xi
+            A[i, j] += x[j]
+            acc += A[i, j] * x[j]
+        y[i] += alpha * acc
+
+
+def test_triangle_refuses_to_share_a_load_across_a_write_to_it():
+    """With shared_loads, an element of A that y's update and the dot
+    product both read is loaded once; where a statement between them
+    writes it (the dot product reads the new value), the effect check
+    refuses the binding."""
+    p = assert_unit_strides(symv_updating_a)
+    text = str(triangle(p, None, AVX2, "f32", 4))  # a load per use: fine
+    assert "yj: f32[8] @ ZeroedAVX2" in text
+    with pytest.raises(SchedulingError, match="Unsafe to bind"):
+        triangle(p, None, AVX2, "f32", 4, shared_loads=True)
+
+
 @pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
 @pytest.mark.parametrize("trans", ["n", "t"])
 def test_scheduled_gemv_matches_the_naive_one_across_block_boundaries(trans):

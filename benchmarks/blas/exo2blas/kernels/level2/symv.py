@@ -49,13 +49,22 @@ def symv(n: size, upper: bool, alpha: R, A: [R][n, n], x: [R][n], y: [R][n]):
 # 512 rows 17.6 / 18.5 us). Larger ones keep AVX-512's vectors, with a
 # narrower vector between each pass's scalars and its whole vectors
 # (ssymv upper of 1040 rows: 43.2 -> 41.6 us).
+#
+# Each pass loads an element of A once for both its uses (`shared_loads`):
+# 1.2 to 1.4 times faster from 64 rows up, except in dsymv upper's short
+# case, which it made slower (256 rows 3.7 -> 5.0 us, where lower went 3.7
+# -> 3.2 us and ssymv upper 2.49 -> 2.11 us, same machine), for a reason
+# not found: its passes are the same instructions as lower's.
+def _short(proc, v):
+    shared = not (v.prec == "f64" and v.letters["upper"] == "u")
+    return on_narrower(by_triangle(r=4, shared_loads=shared))(proc, v)
+
+
 KERNEL = kernel(
     symv,
     axes=[Uplo()],
     schedule=by_case(
-        "short",
-        on_narrower(by_triangle(r=4)),
-        by_triangle(r=4, narrower=True),
+        "short", _short, by_triangle(r=4, narrower=True, shared_loads=True)
     ),
     cases=STRIDES + (Case("short"),),
 )
