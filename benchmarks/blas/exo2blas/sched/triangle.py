@@ -28,8 +28,9 @@ rows cannot be jammed whole as `rows` jams them.
   element is staged in a register across the rows: loaded and stored once
   per pass. With `shared_loads=True` (symv), an element of A that a row
   both updates y with and sums its dot product with is loaded into one
-  register for both, and y's element stored before the dot products. The last `n % r` rows are vectorized one at a time; fewer
-  than `r` rows in all keep the naive loop.
+  register for both, and y's element stored before the dot products. The
+  last `n % r` rows are vectorized one at a time; fewer than `r` rows in
+  all keep the naive loop.
 """
 
 from __future__ import annotations
@@ -188,8 +189,8 @@ def _share_loads(proc, loop, name):
     tuned generically, otherwise folds each vector load of A into both
     fused multiply-adds as a memory operand (10 loads per 8 FMAs in symv's
     pass): it keeps the loaded register once a store that may alias A (y's)
-    lies between the two uses (symv: 1.2 to 1.4 times faster at 64 to 2048
-    rows on the AMD EPYC Zen 4 machine)."""
+    lies between the two uses (symv 1.1 to 1.3 times faster at 64 to 512
+    rows on the AMD EPYC Zen 4 machine, docs/blas-library.md)."""
     body = proc.forward(loop).body()
     staged = next(s for s in body if isinstance(s, AssignCursor) and s.name() == name)
     dots = [s for s in body if isinstance(s, ReduceCursor)]

@@ -51,10 +51,10 @@ def symv(n: size, upper: bool, alpha: R, A: [R][n, n], x: [R][n], y: [R][n]):
 # (ssymv upper of 1040 rows: 43.2 -> 41.6 us).
 #
 # Each pass loads an element of A once for both its uses (`shared_loads`):
-# 1.2 to 1.4 times faster from 64 rows up, except in dsymv upper's short
-# case, which it made slower (256 rows 3.7 -> 5.0 us, where lower went 3.7
-# -> 3.2 us and ssymv upper 2.49 -> 2.11 us, same machine), for a reason
-# not found: its passes are the same instructions as lower's.
+# 1.1 to 1.3 times faster at 64 to 512 rows, except in dsymv upper's short
+# case, which it made slower (64 rows 373 -> 429 ns, 256 rows 5.2 -> 5.9 us
+# on the AMD EPYC Zen 4 machine) for a reason not known, where A lies
+# playing a part (docs/blas-library.md).
 def _short(proc, v):
     shared = not (v.prec == "f64" and v.letters["upper"] == "u")
     return on_narrower(by_triangle(r=4, shared_loads=shared))(proc, v)
