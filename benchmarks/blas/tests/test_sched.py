@@ -11,8 +11,9 @@ from exo2 import SchedulingError, proc
 from exo2.libs.externs import sin
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512, MACHINES
-from exo2blas.sched import kernel, stream, streamed
+from exo2blas.sched import by_lanes, kernel, stream, streamed
 from exo2blas.sched.stream import _short_path
+from exo2blas.sched.variants import assert_unit_strides
 
 
 def _scheduled(name, variant, machine, attribute="KERNEL"):
@@ -149,6 +150,34 @@ def test_iamax_scan_keeps_its_index_in_a_register_and_finds_the_first_maximum():
             first = np.zeros((), np.float32)
             scheduled(n, x, first)
             assert first == np.argmax(np.abs(x)), x
+
+
+with open("/proc/cpuinfo") as _cpu:
+    RUNS_AVX2 = {"avx2", "fma"} <= set(_cpu.read().split())
+
+
+@pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
+def test_iamax_lanes_of_one_vector_find_the_first_maximum(monkeypatch):
+    """One vector of lanes per block (width = lanes): the copies of the
+    lanes out of their registers are then one vector each, and vectorizing
+    the loop that sets the lanes already replaces them (`vectorize` replaces
+    every statement of the proc an instruction matches); `lanes` goes on
+    with the loops left, and the kernel finds what the naive one finds."""
+    monkeypatch.setattr(type(AVX2), "block_vectors", lambda self: 1)
+    first_max = module(1, "iamax").first_max
+    k = kernel(first_max, name="i{p}amax", schedule=by_lanes("m", "row", "seen"))
+    v = {v.name: v for v in k.variants(AVX2)}["isamax"]
+    assert "m_lanes: f32[1, 8] @ ZeroedAVX2" in str(v.procs["stride_1"])
+    naive = assert_unit_strides(v.naive).jit()
+    scheduled = v.procs["stride_1"].jit()
+    rng = np.random.default_rng(7)
+    lane_start = np.arange(8, dtype=np.float32)
+    for n in (*range(1, 20), 31, 32, 33, 64, 100):
+        x = rng.integers(-3, 4, n).astype(np.float32)  # ties in most draws
+        want, got = np.zeros((), np.float32), np.zeros((), np.float32)
+        naive(n, x, lane_start, want)
+        scheduled(n, x, lane_start, got)
+        assert got == want, (n, x)
 
 
 def test_iamax_lanes_are_set_in_registers():

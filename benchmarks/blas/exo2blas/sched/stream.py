@@ -14,6 +14,7 @@ from exo2.API_cursors import (
     BinaryOpCursor,
     ForCursor,
     InvalidCursor,
+    InvalidCursorError,
     LiteralCursor,
     ReadCursor,
     ReduceCursor,
@@ -245,10 +246,15 @@ def lanes(proc, loop, m, prec, buffers, interleave=None, last=()):
         alloc = proc.find_alloc_or_arg(f"{buffer}_lanes")
         proc = divide_dim(proc, alloc, 0, m.lanes[prec])
         proc = set_memory(proc, alloc, m.memory)
-    for init in inits:
-        proc, _ = _vectorize(proc, init, m, prec, "perfect")
-    for copy in copies:
-        proc, _ = _vectorize(proc, copy, m, prec, "perfect")
+    for loop in inits + copies:
+        try:
+            loop = proc.forward(loop)
+        except InvalidCursorError:
+            # already an instruction: `vectorize` replaces every statement
+            # of the proc an instruction matches, and with one vector of
+            # lanes the copies out of the registers are one vector each
+            continue
+        proc, _ = _vectorize(proc, loop, m, prec, "perfect")
     proc, (vectors,) = _vectorize(
         proc, proc.forward(blocks).body()[0], m, prec, "perfect"
     )
