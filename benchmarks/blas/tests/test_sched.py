@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from cpu import RUNS_AVX2
 from exo2 import SchedulingError, proc
 from exo2.libs.externs import sin
 from exo2blas.kernels import module
@@ -150,10 +151,6 @@ def test_iamax_scan_keeps_its_index_in_a_register_and_finds_the_first_maximum():
             first = np.zeros((), np.float32)
             scheduled(n, x, first)
             assert first == np.argmax(np.abs(x)), x
-
-
-with open("/proc/cpuinfo") as _cpu:
-    RUNS_AVX2 = {"avx2", "fma"} <= set(_cpu.read().split())
 
 
 @pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")

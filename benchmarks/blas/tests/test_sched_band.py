@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from cpu import RUNS_AVX2
 from exo2 import SchedulingError, proc
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512
 from exo2blas.sched import Uplo, band, by_band, by_letter, kernel
 from exo2blas.sched.variants import assert_unit_strides, set_precisions
-
-with open("/proc/cpuinfo") as _cpu:
-    _FLAGS = set(_cpu.read().split())
-RUNS_AVX2 = {"avx2", "fma"} <= _FLAGS
 
 # every variant: each reads the rows of the band storage forwards
 # (docs/blas-library.md)

@@ -10,16 +10,12 @@ import re
 
 import numpy as np
 import pytest
+from cpu import RUNS_AVX2, RUNS_AVX512
 from exo2 import SchedulingError, proc
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512
 from exo2blas.sched import Trans, by_letter, columns, kernel, rows, triangle
 from exo2blas.sched.variants import assert_unit_strides
-
-with open("/proc/cpuinfo") as _cpu:
-    _FLAGS = set(_cpu.read().split())
-RUNS_AVX2 = {"avx2", "fma"} <= _FLAGS
-RUNS_AVX512 = RUNS_AVX2 and {"avx512f", "avx512vl", "avx512dq"} <= _FLAGS
 
 
 def _variant(name, variant, machine):

@@ -13,6 +13,7 @@ import itertools
 
 import numpy as np
 import pytest
+from cpu import RUNS_AVX2
 from exo2 import SchedulingError
 from exo2.API_cursors import CallCursor, ForCursor, InvalidCursor
 from exo2.stdlib.inspection import nlr_stmts
@@ -20,10 +21,6 @@ from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512
 from exo2blas.sched.skinny import MAX_VECS, skinny, threshold
 from exo2blas.sched.variants import assert_unit_strides
-
-with open("/proc/cpuinfo") as _cpu:
-    _FLAGS = set(_cpu.read().split())
-RUNS_AVX2 = {"avx2", "fma"} <= _FLAGS
 
 
 def _variant(name, machine):

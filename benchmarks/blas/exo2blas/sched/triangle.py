@@ -195,22 +195,19 @@ def _share_loads(proc, loop, name):
     staged = next(s for s in body if isinstance(s, AssignCursor) and s.name() == name)
     dots = [s for s in body if isinstance(s, ReduceCursor)]
     others = {expr_to_string(e) for s in dots for e in lrn(proc, s.rhs())}
-    shared = [
-        e
-        for e in lrn(proc, staged.rhs())
-        if isinstance(e, ReadCursor)
-        and e.type().is_numeric()
-        and expr_to_string(e) in others
-    ]
-    for k, read in enumerate(shared):
-        text = expr_to_string(read)
+    shared = {}  # each element once (its text: its buffer's name)
+    for e in lrn(proc, staged.rhs()):
+        if isinstance(e, ReadCursor) and e.type().is_numeric():
+            if (text := expr_to_string(e)) in others:
+                shared.setdefault(text, e.name())
+    for k, (text, buffer) in enumerate(shared.items()):
         copies = [
             e
             for s in [staged, *dots]
             for e in lrn(proc, proc.forward(s).rhs())
             if isinstance(e, ReadCursor) and expr_to_string(e) == text
         ]
-        proc = bind_expr(proc, copies, f"{read.name()}j_{k}")
+        proc = bind_expr(proc, copies, f"{buffer}j_{k}")
     store = proc.forward(loop).body()[-1]  # `y[j] = yj`, after the dot products
     while isinstance(proc.forward(store).prev(), ReduceCursor):
         proc = reorder_stmts(proc, proc.forward(store).prev().expand(0, 1))
