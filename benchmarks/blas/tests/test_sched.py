@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from cpu import RUNS_AVX2
 from exo2 import SchedulingError, proc
+from exo2.errors import KernelCheckError
 from exo2.libs.externs import sin
+from exo2blas.externs import fabs
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512, MACHINES
 from exo2blas.sched import by_lanes, kernel, stream, streamed
@@ -126,6 +128,51 @@ def test_iamax_maxima_need_no_compare_and_blend():
     assert first_max.count("avx2_max_f32(") == 3
     assert "avx2_select_f32" not in blockmax
     assert blockmax.count("avx2_max_f32(") == 3
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+def test_iamax_takes_each_absolute_value_by_one_instruction(machine):
+    # `fabs` clears the sign bit (an AND), where `select(0.0, x, x, -x)`
+    # is a negation and a max: per vector of x, first_max and blockmax
+    # each take one, in a block and in its rest
+    for attribute, variant in (
+        ("FIRST_MAX", "isamax"),
+        ("BLOCKMAX", "isamax_blockmax"),
+    ):
+        unit, _ = _scheduled("iamax", variant, machine, attribute)
+        vectors = machine.block_vectors()
+        assert unit.count(f"{machine.name}_fabs_f32(") >= vectors + 1, unit
+        assert f"{machine.name}_abs_f32(" not in unit
+        assert f"{machine.name}_negate_f32(" not in unit
+
+
+def test_fabs_takes_one_real_scalar():
+    with pytest.raises(KernelCheckError, match="fabs takes one real scalar argument"):
+
+        @proc
+        def two_arguments(x: R):
+            x = fabs(x, x)
+
+
+@pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
+def test_iamax_blockmax_with_fabs_matches_the_naive_proc_bit_for_bit():
+    # signed zeros and ties in every draw: the vector AND and the C
+    # library's fabsf agree, the sign of a zero included; the block's
+    # largest maximum comes out of the kernel's own reduction of its lanes
+    k = module(1, "iamax").BLOCKMAX
+    v = {v.name: v for v in k.variants(AVX2)}["isamax_blockmax"]
+    naive = assert_unit_strides(v.naive).jit()
+    scheduled = v.procs["stride_1"].jit()
+    assert "avx2_fabs_f32(" in str(v.procs["stride_1"])
+    rng = np.random.default_rng(11)
+    for n in (*range(1, 20), 31, 32, 33, 47, 100, 4096):
+        for values in ([-0.0, 0.0], [-0.0, 0.0, -2, 2, -1, 1, 3]):
+            x = rng.choice(np.float32(values), n)
+            want, got = np.full((), 7, np.float32), np.full((), 7, np.float32)
+            naive(n, x, want)
+            scheduled(n, x, got)
+            assert got == want == np.abs(x).max(), (n, x)
+            assert np.signbit(got) == np.signbit(want), (n, x)
 
 
 def test_iamax_state_fits_the_registers():

@@ -182,8 +182,6 @@ class _Table(ctypes.Structure):
 
     _fields_ = [
         ("isa", ctypes.c_char_p),
-        ("isamax_lanes", ctypes.c_int),
-        ("idamax_lanes", ctypes.c_int),
         ("sskinny", ctypes.c_int),
         ("dskinny", ctypes.c_int),
     ]

@@ -19,7 +19,7 @@ from exo2.API_types import ExoType
 from exo2.libs.memories import AVX2, AVX512, DRAM
 from exo2.stdlib.scheduling import make_instr, rename, set_precision
 
-from ..externs import select
+from ..externs import fabs, select
 
 # --------------------------------------------------------------------------- #
 # Semantics: one proc per operation, full (`L` lanes) and masked (lanes
@@ -372,6 +372,28 @@ def _abs(L, MEM):
     return abs, abs_mask
 
 
+def _fabs(L, MEM):
+    """|a| as `fabs` (sign bit cleared; benchmarks/blas/exo2blas/externs.py)."""
+
+    @proc
+    def fabs_(dst: [R][L] @ MEM, a: [R][L] @ MEM):
+        assert stride(dst, 0) == 1
+        assert stride(a, 0) == 1
+        for i in seq(0, L):
+            dst[i] = fabs(a[i])
+
+    @proc
+    def fabs_mask(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM):
+        assert stride(dst, 0) == 1
+        assert stride(a, 0) == 1
+        assert N <= L
+        for i in seq(0, L):
+            if i < N:
+                dst[i] = fabs(a[i])
+
+    return fabs_, fabs_mask
+
+
 def _max(L, MEM):
     """The larger of `a` and `b` in the form of `exo2.stdlib`'s `max_rule`:
     `select(a, b, b, a)`."""
@@ -509,6 +531,7 @@ _OPS = {
         _abs,
         "{dst_data} = {v}_max_{t}({a_data}, {v}_sub_{t}({v}_set1_{t}(-0.0), {a_data}));",
     ),
+    "fabs": (_fabs, None),  # per ISA below
     "max": (_max, "{dst_data} = {v}_max_{t}({b_data}, {a_data});"),
     "select": (_select, None),  # per ISA below
     "hsum": (_hsum, None),
@@ -541,6 +564,7 @@ _RESULT = {
 
 _AVX2 = {
     "v": "_mm256",
+    "fabs_result": "{v}_andnot_{t}({v}_set1_{t}(-0.0), {a_data})",
     "select": (
         "{dst_data} = {v}_blendv_{t}({d_data}, {c_data}, "
         "{v}_cmp_{t}({a_data}, {b_data}, _CMP_LT_OQ));"
@@ -563,6 +587,7 @@ _AVX2 = {
 }
 _AVX512 = {
     "v": "_mm512",
+    "fabs_result": "{v}_abs_{t}({a_data})",
     "select": (
         "{dst_data} = {v}_mask_blend_{t}("
         "{v}_cmp_{t}_mask({a_data}, {b_data}, _CMP_LT_OQ), {d_data}, {c_data});"
@@ -697,6 +722,8 @@ def instructions(isa, prec):
         full, masked = semantics(lanes, memory)
         if op == "select":
             template = table["select"]
+        if op == "fabs":
+            template = "{dst_data} = " + table["fabs_result"] + ";"
         if op == "hsum":
             template = _HSUM[(isa, prec)]
         if op == "hsum_element":
@@ -711,7 +738,7 @@ def instructions(isa, prec):
         if op in ("load", "store", "load_widen"):
             masked_template = _fill(table[f"{op}_mask"], table, prec, mask)
         else:
-            result = table["select_result"] if op == "select" else _RESULT[op]
+            result = table[f"{op}_result"] if op in ("select", "fabs") else _RESULT[op]
             result = _fill(result, table, prec)
             masked_template = _fill(table["blend"], table, prec, mask, result)
         found.append(_bind(masked, f"{isa}_{op}_mask_{prec}", prec, masked_template))

@@ -26,7 +26,8 @@ larger one (ties keep the first):
   change their results: the scheduled kernel combines the vectors of lanes
   lane-wise, then the lanes of one vector in halves
   (benchmarks/blas/exo2blas/machines/reductions.py).
-- `blockmax` records only the maxima, for less work per element.
+- `blockmax` records only the maxima, for less work per element, and
+  reduces its lanes into the block's largest maximum, `best`.
 - `scan` goes through x once, element by element, keeping the largest
   |x_i| so far and its index (replaced only by a strictly larger one): no
   lanes to set up and reduce, for vectors shorter than SCAN.
@@ -44,7 +45,7 @@ from exo2 import proc
 from exo2.API_scheduling import stage_mem
 from exo2.libs.memories import DRAM_STACK
 
-from ...externs import select
+from ...externs import fabs, select
 from ...sched import by_lanes, kernel
 
 BLOCK = 4096
@@ -71,14 +72,14 @@ def first_max(lanes, width):
         for i in seq(0, n / width * width):
             row[i % lanes] = select(
                 m[i % lanes],
-                select(0.0, x[i], x[i], -x[i]),
+                fabs(x[i]),
                 seen[i % lanes],
                 row[i % lanes],
             )
             m[i % lanes] = select(
                 m[i % lanes],
-                select(0.0, x[i], x[i], -x[i]),
-                select(0.0, x[i], x[i], -x[i]),
+                fabs(x[i]),
+                fabs(x[i]),
                 m[i % lanes],
             )
             seen[i % lanes] += step
@@ -99,12 +100,7 @@ def first_max(lanes, width):
         for k in seq(0, width):
             last[k] = 0.0
         for k in seq(0, n % width):
-            last[k] = select(
-                0.0,
-                x[n / width * width + k],
-                x[n / width * width + k],
-                -x[n / width * width + k],
-            )
+            last[k] = fabs(x[n / width * width + k])
         last_best: R @ DRAM_STACK
         last_best = 0.0
         for k in seq(0, width):
@@ -125,17 +121,21 @@ def first_max(lanes, width):
 
 def blockmax(lanes):
     @proc
-    def iamax_blockmax(n: size, x: [R][n], m: R[lanes]):
+    def iamax_blockmax(n: size, x: [R][n], best: R):
         assert n <= BLOCK
+        m: R[lanes] @ DRAM_STACK
         for lane in seq(0, lanes):
             m[lane] = 0.0
         for i in seq(0, n):
             m[i % lanes] = select(
                 m[i % lanes],
-                select(0.0, x[i], x[i], -x[i]),
-                select(0.0, x[i], x[i], -x[i]),
+                fabs(x[i]),
+                fabs(x[i]),
                 m[i % lanes],
             )
+        best = 0.0
+        for lane in seq(0, lanes):
+            best = select(best, m[lane], m[lane], best)
 
     return iamax_blockmax
 
@@ -149,11 +149,11 @@ def iamax_scan(n: size, x: [R][n], first: R):
     seen = 0.0
     first = 0.0
     for i in seq(0, n):
-        first = select(best, select(0.0, x[i], x[i], -x[i]), seen, first)
+        first = select(best, fabs(x[i]), seen, first)
         best = select(
             best,
-            select(0.0, x[i], x[i], -x[i]),
-            select(0.0, x[i], x[i], -x[i]),
+            fabs(x[i]),
+            fabs(x[i]),
             best,
         )
         seen += 1.0
