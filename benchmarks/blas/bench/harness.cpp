@@ -531,7 +531,7 @@ void register_case(const Options &opt, const Case &c, std::ofstream &status,
     status << lib.name << " " << c.id << " ok\n";
     Case cc = c;
     std::string name = lib.name + "/" + c.id;
-    benchmark::RegisterBenchmark(
+    auto *registered = benchmark::RegisterBenchmark(
         name.c_str(), [bound, cc, name](benchmark::State &st) {
           // Cold: enough sets to cover the pool, used in turn.
           Shape s = shape_of(cc);
@@ -561,6 +561,9 @@ void register_case(const Options &opt, const Case &c, std::ofstream &status,
                              std::chrono::steady_clock::now() - start)
                              .count());
         });
+    // the case's own count (benchcases.py gives large cases more), else
+    // --benchmark_repetitions
+    if (c.num("repetitions") > 0) registered->Repetitions(c.num("repetitions"));
   }
 }
 

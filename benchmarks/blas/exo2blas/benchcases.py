@@ -49,6 +49,15 @@ AXIS_VALUES = {
 }
 
 
+# Cases whose operands move at least LARGE_BYTES (counts() below) get
+# LARGE_REPETITIONS times the profile's repetitions: beyond the L2 of the
+# machines the suite ran on, their times move with what other programs do
+# to the shared last-level cache and DRAM (the drift sentinel of a quick run
+# moved 1.67 to 2.19 times), and the median of three repetitions of one
+# library could fall in a slow stretch (docs/blas-library.md, Benchmarks).
+LARGE_BYTES = 8 << 20
+LARGE_REPETITIONS = 3
+
 # the routines that write no array (a scalar or an index is their result):
 # their traffic is reads alone (counts() below, the `read` roofline mix)
 READ_ONLY = ("dot", "dsdot", "sdsdot", "asum", "nrm2", "iamax")
@@ -80,12 +89,20 @@ class BenchCase:
         """The long dimension: the x axis of plots and heatmap bins."""
         return max(self.sizes.get(d, 0) for d in ("m", "n", "k"))
 
-    def line(self, pool_mib):
+    def line(self, pool_mib, repetitions):
+        """The harness's line of the case, for a profile of `repetitions`."""
         words = {
             "id": self.id, "routine": self.routine, "p": self.p, "variant": self.variant,
-            "cache": self.cache, "pool_mib": pool_mib, **self.flags, **self.sizes,
+            "cache": self.cache, "pool_mib": pool_mib,
+            "repetitions": self.repetitions(repetitions), **self.flags, **self.sizes,
         }  # fmt: skip
         return " ".join(f"{k}={v}" for k, v in words.items())
+
+    def repetitions(self, profile_repetitions):
+        """The case's repetitions: the profile's, LARGE_REPETITIONS times
+        as many where its operands move LARGE_BYTES or more."""
+        large = self.counts()[1] >= LARGE_BYTES
+        return profile_repetitions * (LARGE_REPETITIONS if large else 1)
 
     def counts(self):
         """(flops, bytes) of section 'Rooflines' of docs/blas-library.md."""
@@ -116,13 +133,15 @@ class BenchCase:
         return flops, elements * s
 
     def estimate(self, repetitions, min_time, gflops=2.0, gbs=8.0):
-        """Seconds the harness spends on this case per library: the
-        repetitions, each at least `min_time`, of a call costing flops at
+        """Seconds the harness spends on this case per library: its
+        repetitions for a profile of `repetitions` (`repetitions()`), each
+        at least `min_time`, of a call costing flops at
         `gflops` plus bytes at `gbs` (a naive kernel's rates), twice, since
         Google Benchmark calibrates the iteration count of each repetition
         with shorter runs first; plus setup."""
         flops, nbytes = self.counts()
         call = flops / (gflops * 1e9) + nbytes / (gbs * 1e9)
+        repetitions = self.repetitions(repetitions)
         return 2 * repetitions * max(min_time, call) + 2 * call + 1e-3 + nbytes / 2e9
 
 

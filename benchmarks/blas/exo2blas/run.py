@@ -193,7 +193,10 @@ def benchmark(build_dir, out, found, cases, settings, progress):
     the path of Google Benchmark's JSON and of the status file."""
     progress.set_phase("benchmarks")
     pool_mib = 256
-    (out / "cases.txt").write_text("".join(c.line(pool_mib) + "\n" for c in cases))
+    reps = settings["repetitions"]
+    (out / "cases.txt").write_text(
+        "".join(c.line(pool_mib, reps) + "\n" for c in cases)
+    )
     command = [str(build_dir / "bench" / "harness"), "--cases", str(out / "cases.txt")]
     for name, path in found.items():
         command += ["--library", f"{name}={path}"]
@@ -216,9 +219,8 @@ def benchmark(build_dir, out, found, cases, settings, progress):
     ]
     if shutil.which("taskset") and (os.cpu_count() or 1) > 1:
         command = ["taskset", "-c", "1", *command]
-    cost = {
-        c.id: c.estimate(settings["repetitions"], settings["min_time"]) for c in cases
-    }
+    cost = {c.id: c.estimate(reps, settings["min_time"]) for c in cases}
+    case_reps = {c.id: c.repetitions(reps) for c in cases}
     env = dict(os.environ, **ONE_THREAD)
     with open(out / "harness.log", "w") as log:
         child = subprocess.Popen(
@@ -233,9 +235,11 @@ def benchmark(build_dir, out, found, cases, settings, progress):
             with os.fdopen(read_fd) as pipe:
                 for line in pipe:
                     _, name, _ = line.split(" ", 2)
-                    budget = cost.get(name.split("/", 1)[1], 0)
+                    case = name.split("/", 1)[1]
+                    budget = cost.get(case, 0)
                     step = min(
-                        budget / settings["repetitions"], budget - advanced.get(name, 0)
+                        budget / case_reps.get(case, reps),
+                        budget - advanced.get(name, 0),
                     )
                     advanced[name] = advanced.get(name, 0) + step
                     progress.advance(step, name)
@@ -267,7 +271,9 @@ def results(cases, gbench, status, missing):
     for b in data["benchmarks"]:
         if b.get("run_type") != "iteration":
             continue
-        name = b["run_name"]
+        # a case's own repetitions (benchcases.LARGE_REPETITIONS) name
+        # its runs "<library>/<case>/repeats:<n>"
+        name = b["run_name"].split("/repeats:")[0]
         runs.setdefault(name, []).append(
             b["real_time"] * scale[b.get("time_unit", "ns")]
         )

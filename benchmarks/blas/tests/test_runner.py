@@ -40,6 +40,19 @@ def test_counts_follow_the_roofline_table():
     assert gemm.counts() == (1024, 4 * (64 + 64 + 128))
 
 
+def test_cases_past_the_l2_get_more_repetitions():
+    # 16 MiB moved (two vectors of 2^20 doubles): three times the profile's
+    small = benchcases.BenchCase("dot", "s", "sdot", {}, {"n": 1024})
+    large = benchcases.BenchCase("dot", "d", "ddot", {}, {"n": 1 << 20})
+    assert large.counts()[1] >= benchcases.LARGE_BYTES > small.counts()[1]
+    assert small.repetitions(3) == 3
+    assert large.repetitions(3) == 3 * benchcases.LARGE_REPETITIONS
+    assert "repetitions=3 " in small.line(256, 3)
+    assert f"repetitions={3 * benchcases.LARGE_REPETITIONS} " in large.line(256, 3)
+    # the budget counts them
+    assert large.estimate(3, 0.02) > 2 * 3 * benchcases.LARGE_REPETITIONS * 0.02
+
+
 def test_budget_drops_the_largest_odd_sizes_first():
     found = benchcases.cases("full", routines=["dot"], precisions=("s",))
     total = sum(c.estimate(5, 0.02) for c in found)
@@ -187,6 +200,36 @@ def test_harness_applies_the_google_benchmark_flags(tmp_path):
     assert first["iterations"] * first["cpu_time"] * 1e-9 >= 0.05 * 0.9
     assert {run["iterations"] for run in runs} == {first["iterations"]}
     assert status.read_text().split() == ["exo2blas", "sdot_64", "ok"]
+
+
+@pytest.mark.skipif(
+    not HARNESS.exists(), reason="the harness is not built (needs Google Benchmark)"
+)
+def test_harness_runs_a_case_its_own_repetitions(tmp_path):
+    # a case line's `repetitions` overrides --benchmark_repetitions; Google
+    # Benchmark then names its runs ".../repeats:5", and the runner's
+    # records still find them under the case
+    found = [
+        benchcases.BenchCase("dot", "s", "sdot", {}, {"n": 64}),
+        benchcases.BenchCase("dot", "d", "ddot", {}, {"n": 64}),
+    ]
+    cases = tmp_path / "cases.txt"
+    cases.write_text(
+        f"{found[0].line(1, 1).replace('repetitions=1', 'repetitions=5')}\n"
+        f"{found[1].line(1, 1).replace(' repetitions=1', '')}\n"
+    )
+    out, status = tmp_path / "gb.json", tmp_path / "status.txt"
+    library = HARNESS.parent.parent / "libexo2blas.so"
+    subprocess.run(
+        [str(HARNESS), "--cases", str(cases), "--library", f"exo2blas={library}",
+         "--status", str(status), "--benchmark_min_time=0.001", "--benchmark_repetitions=2",
+         f"--benchmark_out={out}", "--benchmark_out_format=json"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    records = {r["variant"]: r for r in runner.results(found, out, status, {})}
+    assert len(records["sdot"]["times"]) == 5
+    assert len(records["ddot"]["times"]) == 2
+    assert records["sdot"]["median"] > 0 and records["ddot"]["median"] > 0
 
 
 @pytest.mark.skipif(
