@@ -173,20 +173,33 @@ HARNESS = (
 )
 
 
-@pytest.mark.skipif(
-    not HARNESS.exists(), reason="the harness is not built (needs Google Benchmark)"
-)
-def test_harness_applies_the_google_benchmark_flags(tmp_path):
+def _harness(tmp_path, lines, *flags):
+    """Runs the harness on the case `lines` against libexo2blas with
+    Google Benchmark's `flags`; returns the paths of its JSON output and
+    of its status file."""
     cases = tmp_path / "cases.txt"
-    cases.write_text("id=sdot_64 routine=dot variant=sdot p=s n=64\n")
+    cases.write_text("".join(line + "\n" for line in lines))
     out, status = tmp_path / "gb.json", tmp_path / "status.txt"
     library = HARNESS.parent.parent / "libexo2blas.so"
     subprocess.run(
         [str(HARNESS), "--cases", str(cases), "--library", f"exo2blas={library}",
-         "--status", str(status), "--benchmark_min_time=0.05", "--benchmark_repetitions=3",
+         "--status", str(status), *flags,
          f"--benchmark_out={out}", "--benchmark_out_format=json"],
         check=True, capture_output=True,
     )  # fmt: skip
+    return out, status
+
+
+@pytest.mark.skipif(
+    not HARNESS.exists(), reason="the harness is not built (needs Google Benchmark)"
+)
+def test_harness_applies_the_google_benchmark_flags(tmp_path):
+    out, status = _harness(
+        tmp_path,
+        ["id=sdot_64 routine=dot variant=sdot p=s n=64"],
+        "--benchmark_min_time=0.05",
+        "--benchmark_repetitions=3",
+    )
     runs = [
         b
         for b in json.loads(out.read_text())["benchmarks"]
@@ -213,19 +226,13 @@ def test_harness_runs_a_case_its_own_repetitions(tmp_path):
         benchcases.BenchCase("dot", "s", "sdot", {}, {"n": 64}),
         benchcases.BenchCase("dot", "d", "ddot", {}, {"n": 64}),
     ]
-    cases = tmp_path / "cases.txt"
-    cases.write_text(
-        f"{found[0].line(1, 1).replace('repetitions=1', 'repetitions=5')}\n"
-        f"{found[1].line(1, 1).replace(' repetitions=1', '')}\n"
+    lines = [
+        found[0].line(1, 1).replace("repetitions=1", "repetitions=5"),
+        found[1].line(1, 1).replace(" repetitions=1", ""),
+    ]
+    out, status = _harness(
+        tmp_path, lines, "--benchmark_min_time=0.001", "--benchmark_repetitions=2"
     )
-    out, status = tmp_path / "gb.json", tmp_path / "status.txt"
-    library = HARNESS.parent.parent / "libexo2blas.so"
-    subprocess.run(
-        [str(HARNESS), "--cases", str(cases), "--library", f"exo2blas={library}",
-         "--status", str(status), "--benchmark_min_time=0.001", "--benchmark_repetitions=2",
-         f"--benchmark_out={out}", "--benchmark_out_format=json"],
-        check=True, capture_output=True,
-    )  # fmt: skip
     records = {r["variant"]: r for r in runner.results(found, out, status, {})}
     assert len(records["sdot"]["times"]) == 5
     assert len(records["ddot"]["times"]) == 2

@@ -531,9 +531,9 @@ _OPS = {
         _abs,
         "{dst_data} = {v}_max_{t}({a_data}, {v}_sub_{t}({v}_set1_{t}(-0.0), {a_data}));",
     ),
-    "fabs": (_fabs, None),  # per ISA below
+    "fabs": (_fabs, None),  # `fabs_result` of each ISA's table below
     "max": (_max, "{dst_data} = {v}_max_{t}({b_data}, {a_data});"),
-    "select": (_select, None),  # per ISA below
+    "select": (_select, None),  # `select_result` of each ISA's table below
     "hsum": (_hsum, None),
     "hsum_element": (_hsum_element, None),
 }
@@ -565,10 +565,6 @@ _RESULT = {
 _AVX2 = {
     "v": "_mm256",
     "fabs_result": "{v}_andnot_{t}({v}_set1_{t}(-0.0), {a_data})",
-    "select": (
-        "{dst_data} = {v}_blendv_{t}({d_data}, {c_data}, "
-        "{v}_cmp_{t}({a_data}, {b_data}, _CMP_LT_OQ));"
-    ),
     "select_result": (
         "{v}_blendv_{t}({d_data}, {c_data}, {v}_cmp_{t}({a_data}, {b_data}, _CMP_LT_OQ))"
     ),
@@ -588,10 +584,6 @@ _AVX2 = {
 _AVX512 = {
     "v": "_mm512",
     "fabs_result": "{v}_abs_{t}({a_data})",
-    "select": (
-        "{dst_data} = {v}_mask_blend_{t}("
-        "{v}_cmp_{t}_mask({a_data}, {b_data}, _CMP_LT_OQ), {d_data}, {c_data});"
-    ),
     "select_result": (
         "{v}_mask_blend_{t}({v}_cmp_{t}_mask({a_data}, {b_data}, _CMP_LT_OQ), "
         "{d_data}, {c_data})"
@@ -720,10 +712,11 @@ def instructions(isa, prec):
         if op == "load_widen" and prec != "f64":
             continue
         full, masked = semantics(lanes, memory)
-        if op == "select":
-            template = table["select"]
-        if op == "fabs":
-            template = "{dst_data} = " + table["fabs_result"] + ";"
+        # an op whose result the ISA's table spells (`{op}_result`) sets dst
+        # to it, and its masked form blends it, as _RESULT's do
+        result = table.get(f"{op}_result", _RESULT.get(op))
+        if template is None and f"{op}_result" in table:
+            template = "{dst_data} = " + result + ";"
         if op == "hsum":
             template = _HSUM[(isa, prec)]
         if op == "hsum_element":
@@ -738,7 +731,6 @@ def instructions(isa, prec):
         if op in ("load", "store", "load_widen"):
             masked_template = _fill(table[f"{op}_mask"], table, prec, mask)
         else:
-            result = table[f"{op}_result"] if op in ("select", "fabs") else _RESULT[op]
             result = _fill(result, table, prec)
             masked_template = _fill(table["blend"], table, prec, mask, result)
         found.append(_bind(masked, f"{isa}_{op}_mask_{prec}", prec, masked_template))

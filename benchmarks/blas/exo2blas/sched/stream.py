@@ -246,15 +246,15 @@ def lanes(proc, loop, m, prec, buffers, interleave=None, last=()):
         alloc = proc.find_alloc_or_arg(f"{buffer}_lanes")
         proc = divide_dim(proc, alloc, 0, m.lanes[prec])
         proc = set_memory(proc, alloc, m.memory)
-    for loop in inits + copies:
+    for setting in inits + copies:
         try:
-            loop = proc.forward(loop)
+            setting = proc.forward(setting)
         except InvalidCursorError:
             # already an instruction: `vectorize` replaces every statement
             # of the proc an instruction matches, and with one vector of
             # lanes the copies out of the registers are one vector each
             continue
-        proc, _ = _vectorize(proc, loop, m, prec, "perfect")
+        proc, _ = _vectorize(proc, setting, m, prec, "perfect")
     proc, (vectors,) = _vectorize(
         proc, proc.forward(blocks).body()[0], m, prec, "perfect"
     )
