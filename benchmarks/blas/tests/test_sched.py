@@ -320,6 +320,12 @@ def test_stream_runs_fewer_elements_than_a_vector_one_by_one_where_it_can_name_t
     short = str(stream(scale, "i", AVX512, "f32", tail=AVX512.tail))
     assert "if n < 16:" in short and "avx512_mul_mask_f32" in short
     assert "if n < 8:" in str(stream(scale, "i", AVX512, "f32"))  # AVX2's vector
+    # copy's `short="vector"`: fewer than AVX-512's own vector one by one,
+    # then whole vectors, one of AVX2's and scalars (no masked store)
+    copy = str(stream(scale, "i", AVX512, "f32", short="vector"))
+    assert "if n < 16:" in copy and "_mask_" not in copy
+    with pytest.raises(SchedulingError, match="short is 'vector' or None"):
+        stream(scale, "i", AVX512, "f32", short="whole")
     # `if n < 16:` needs the loop's bound to be a variable; another bound
     # keeps one path
     loop = scale_37.find_loop("i")

@@ -172,6 +172,19 @@ def test_triangle_refuses_a_solve_whose_triangle_precedes_its_panel():
         triangle(assert_unit_strides(v.naive), None, AVX2, "f64", 4, False)
 
 
+@pytest.mark.parametrize("name", ["dtrsv_lnn", "dtrsv_unn", "dtrsv_ltn", "dtrsv_utn"])
+def test_triangle_puts_each_panel_on_the_side_the_effect_check_accepts(name):
+    """With `panel_first=None` a solve's panels go where its dependences
+    allow: before the triangles in NoTrans, after them in Trans, as the
+    explicit choice puts them."""
+    naive = assert_unit_strides(_variant("trsv", name, AVX2).naive)
+    chosen = triangle(naive, None, AVX2, "f64", 4)
+    explicit = triangle(naive, None, AVX2, "f64", 4, name[7] == "n")
+    assert str(chosen) == str(explicit)
+    with pytest.raises(SchedulingError, match="Cannot fission"):
+        triangle(naive, None, AVX2, "f64", 4, name[7] != "n")
+
+
 def test_triangle_loads_each_element_of_a_once_for_both_uses_in_symv():
     """shared_loads: a symv pass loads a vector of each of its four rows of A
     into one register that y's update and the dot product both use, and

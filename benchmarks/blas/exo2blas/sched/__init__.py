@@ -20,13 +20,14 @@ from .kernel import (
     on_narrower,
 )
 from .rows import by_rows, rows
-from .stream import by_lanes, lanes, stream, streamed
+from .stream import by_lanes, in_register, lanes, stream, streamed
 from .triangle import by_triangle, triangle
 from .variants import Choice, Diag, Emit, Flag, Side, Trans, Transposed, Uplo
 
 __all__ = [
     "ANY",
     "by_lanes",
+    "in_register",
     "lanes",
     "STRIDES",
     "UNIT",

@@ -116,7 +116,9 @@ def _accumulators(proc, loop, m, prec, factor):
 
 
 @user_op
-def stream(proc, loop, m, prec, interleave=None, tail=None, nontemporal=False):
+def stream(
+    proc, loop, m, prec, interleave=None, tail=None, nontemporal=False, short=None
+):
     """Vectorizes `loop` (a cursor or its iterator's name) for machine `m`
     in precision `prec` ("f32"/"f64"): fused multiply-adds, absolute values
     and maxima staged by `fma_rule`, `abs_rule` and `max_rule`, the
@@ -128,9 +130,12 @@ def stream(proc, loop, m, prec, interleave=None, tail=None, nontemporal=False):
     vectors, summed after the loop. Fewer elements than a vector run one
     by one (`_short_path`) in a reduction, and in an update where the
     machine would mask its last vector (fewer than a narrower vector where
-    it ends with one). `nontemporal` makes an update's whole vectors'
+    it ends with one; with `short="vector"`, fewer than one of the
+    machine's own). `nontemporal` makes an update's whole vectors'
     stores non-temporal (`nontemporal_store`: for data larger than the
     caches)."""
+    if short not in (None, "vector"):
+        raise SchedulingError(f"short is 'vector' or None, not {short!r}")
     if isinstance(loop, str):
         loop = proc.find_loop(loop)
     factor = m.interleave if interleave is None else interleave
@@ -146,7 +151,8 @@ def stream(proc, loop, m, prec, interleave=None, tail=None, nontemporal=False):
             tail = "cut"
             # fewer than a narrower vector: one by one, without the loops'
             # bounds (scopy of one element: 3.3 ns, 2.7 ns so)
-            proc, loop = _short_path(proc, loop, m.narrower.lanes[prec])
+            shortest = m if short == "vector" else m.narrower
+            proc, loop = _short_path(proc, loop, shortest.lanes[prec])
         elif tail == "cut_and_predicate":  # a masked vector costs ~40 cycles
             proc, loop = _short_path(proc, loop, m.lanes[prec])
         proc, (vector_loop,) = _vectorize(proc, loop, m, prec, tail, nontemporal)
@@ -348,6 +354,20 @@ def _vectorize_rest(proc, rest, m, prec):
     return proc
 
 
+def in_register(name, local="index"):
+    """The schedule `kernel(..., schedule=in_register("first"))` names:
+    the scalar argument `name` staged in the variable `local` from its
+    first assignment (`name = ...`) to the end of that block: a register,
+    where through memory each statement that reads it waits for the store
+    of the one before (iamax's scan)."""
+
+    def schedule(proc, v):
+        first = proc.find(f"{name} = _")
+        return stage_mem(proc, first.expand(0, None), name, local)
+
+    return schedule
+
+
 def by_lanes(*buffers, loop="i", last=()):
     """The schedule naming `lanes` of `buffers` (`kernel(...,
     schedule=by_lanes("m"))`), and of its `last` buffers."""
@@ -361,16 +381,19 @@ def by_lanes(*buffers, loop="i", last=()):
     return schedule
 
 
-def streamed(loop="i", prec=None, **options):
+def streamed(loop="i", prec=None, nontemporal_case=None, **options):
     """The schedule `kernel(..., schedule=streamed())` names: `stream` of
     `loop` with the variant's machine, in the variant's precision or, for
     kernels of explicit types (dsdot), in `prec`; a kernel computing in f64
-    on f32 data runs the machine's `widening_machine()`."""
+    on f32 data runs the machine's `widening_machine()`. The variants of
+    the case `nontemporal_case` (a suffix: copy's "nontemporal") store
+    past the caches (`nontemporal`)."""
 
     def schedule(proc, v):
         m = v.machine
         if prec == "f64" and v.prec != "f64":
             m = m.widening_machine()
-        return stream(proc, loop, m, prec or v.prec, **options)
+        nontemporal = v.case == nontemporal_case
+        return stream(proc, loop, m, prec or v.prec, nontemporal=nontemporal, **options)
 
     return schedule

@@ -147,6 +147,19 @@ def _row_panels(proc, loop, r, panel_first=None, shared_loads=False):
     return proc, proc.forward(panel), proc.forward(blocks).next()
 
 
+def _jam_rows(proc, loop, r, panel_first, shared_loads):
+    """`_row_panels` with each panel where `panel_first` puts it; None: as
+    in the row or, where the effect check refuses that order (trsv: a row
+    would read an entry before the block writes it), on the other side."""
+    refused = None
+    for order in (None, True, False) if panel_first is None else (panel_first,):
+        try:
+            return _row_panels(proc, loop, r, order, shared_loads)
+        except SchedulingError as error:
+            refused = error
+    raise refused
+
+
 def _shared_update(proc, loop):
     """The one element (`"y[j]"`) that several statements of `loop`'s body
     update, or None."""
@@ -290,7 +303,7 @@ def triangle(
     proc, (many,) = specialize_(proc, loop, f"{fewest} <= {rows}", rc=True)
     loop = rest = many.body()[0]
     if r > 1:
-        proc, panel, rest = _row_panels(proc, loop, r, panel_first, shared_loads)
+        proc, panel, rest = _jam_rows(proc, loop, r, panel_first, shared_loads)
         # a panel that starts next to the block (right of it) begins with
         # its scalars: its first elements are those the block's rows
         # just wrote one by one (trsv), and a vector load of them would

@@ -42,11 +42,10 @@ inputs are outside the contract.
 from __future__ import annotations
 
 from exo2 import proc
-from exo2.API_scheduling import stage_mem
 from exo2.libs.memories import DRAM_STACK
 
 from ...externs import fabs, select
-from ...sched import by_lanes, kernel
+from ...sched import by_lanes, in_register, kernel
 
 BLOCK = 4096
 NO_INDEX = float(BLOCK)  # above every index of a block
@@ -169,14 +168,8 @@ BLOCKMAX = kernel(
 )
 
 
-def _index_in_a_register(proc, v):
-    """`scan`'s `first` staged in a local variable from its zeroing to the
-    loop's end: through memory each element's select waited for the store
-    of the one before."""
-    zeroing = proc.find("first = _")
-    return stage_mem(proc, zeroing.expand(0, 1), "first", "index")
-
-
+# `first` in a register: through memory each element's select waited for
+# the store of the one before
 SCAN_KERNEL = kernel(
-    iamax_scan, name="i{p}amax_scan", counted=False, schedule=_index_in_a_register
+    iamax_scan, name="i{p}amax_scan", counted=False, schedule=in_register("first")
 )
