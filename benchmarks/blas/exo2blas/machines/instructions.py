@@ -1,12 +1,14 @@
 """The instruction tables: every abstract vector operation is one semantic
-proc over `L` lanes (and, masked, over the lanes `i < N` of a prefix),
-bound per ISA and precision to an intrinsic template with `make_instr`.
+proc over the lanes `i < N` of an `L`-lane vector (its masked form) and
+the same proc at `N = L` (its full form, whose precondition reads `assert
+True` after `partial_eval` and `simplify`, as in Exo), bound per ISA and
+precision to an intrinsic template with `make_instr`.
 
 `instructions(isa, prec)` returns the list `exo2.stdlib`'s `vectorize`
 selects from. Nothing here is listed per (ISA, precision) by hand: a
 template names its intrinsics through `{v}` (the vector prefix, `_mm256`
-or `_mm512`), `{t}` (`ps` or `pd`), `{V}` (the C vector type) and the
-mask helpers of the ISA (`MASK`).
+or `_mm512`), `{t}` (`ps` or `pd`), `{r}` (an op's lane-wise result) and
+`{m}` (the mask of the N-lane prefix, `_mask`).
 """
 
 from __future__ import annotations
@@ -17,261 +19,90 @@ import struct
 from exo2 import proc
 from exo2.API_types import ExoType
 from exo2.libs.memories import AVX2, AVX512, DRAM
-from exo2.stdlib.scheduling import make_instr, rename, set_precision
+from exo2.stdlib.scheduling import (
+    eliminate_dead_code,
+    make_instr,
+    rename,
+    set_precision,
+    simplify,
+)
 
 from ..externs import fabs, select
 
 # --------------------------------------------------------------------------- #
-# Semantics: one proc per operation, full (`L` lanes) and masked (lanes
-# `i < N`, N <= L). `MEM` is the ISA's vector memory.
+# Semantics: each operation over the lanes `i < N` of an `L`-lane vector
+# (its masked form, N <= L); the full form is the masked one at N = L
+# (`_full`). `MEM` is the ISA's vector memory. The register operations of
+# one arity share one proc, whose statement the op picks (`with python:`,
+# docs/writing-kernels.md).
 
 
-def _load(L, MEM):
-    @proc
-    def load(dst: [R][L] @ MEM, src: [R][L] @ DRAM):
-        assert stride(src, 0) == 1
-        assert stride(dst, 0) == 1
-        for i in seq(0, L):
-            dst[i] = src[i]
-
-    @proc
-    def load_mask(N: size, dst: [R][L] @ MEM, src: [R][N] @ DRAM):
-        assert stride(src, 0) == 1
-        assert stride(dst, 0) == 1
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] = src[i]
-
-    return load, load_mask
-
-
-def _store(L, MEM):
-    @proc
-    def store(dst: [R][L] @ DRAM, src: [R][L] @ MEM):
-        assert stride(src, 0) == 1
-        assert stride(dst, 0) == 1
-        for i in seq(0, L):
-            dst[i] = src[i]
+def _unary(op, L, MEM):
+    """copy (a register copy: a value read twice, as in x * x), negate, abs
+    (in the form of `exo2.stdlib`'s `abs_rule`, `select(0, a, a, -a)`), fabs
+    (sign bit cleared: benchmarks/blas/exo2blas/externs.py), and accumulate
+    (`dst += a`, a plain sum's lane-wise step)."""
 
     @proc
-    def store_mask(N: size, dst: [R][N] @ DRAM, src: [R][L] @ MEM):
-        assert stride(src, 0) == 1
-        assert stride(dst, 0) == 1
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] = src[i]
-
-    return store, store_mask
-
-
-def _zero(L, MEM):
-    @proc
-    def zero(dst: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        for i in seq(0, L):
-            dst[i] = 0.0
-
-    return zero, None
-
-
-def _broadcast(L, MEM):
-    @proc
-    def broadcast(dst: [R][L] @ MEM, val: R):
-        assert stride(dst, 0) == 1
-        for i in seq(0, L):
-            dst[i] = val
-
-    @proc
-    def broadcast_mask(N: size, dst: [R][L] @ MEM, val: R):
-        assert stride(dst, 0) == 1
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] = val
-
-    return broadcast, broadcast_mask
-
-
-def _broadcast_element(L, MEM):
-    """A broadcast of one element of an array (`param[1]`)."""
-
-    @proc
-    def broadcast_element(dst: [R][L] @ MEM, val: [R][1] @ DRAM):
-        assert stride(dst, 0) == 1
-        for i in seq(0, L):
-            dst[i] = val[0]
-
-    @proc
-    def broadcast_element_mask(N: size, dst: [R][L] @ MEM, val: [R][1] @ DRAM):
-        assert stride(dst, 0) == 1
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] = val[0]
-
-    return broadcast_element, broadcast_element_mask
-
-
-def _load_widen(L, MEM):
-    """A load of f32 elements into f64 lanes (dsdot, sdsdot, snrm2)."""
-
-    @proc
-    def load_widen(dst: [f64][L] @ MEM, src: [f32][L] @ DRAM):
-        assert stride(src, 0) == 1
-        assert stride(dst, 0) == 1
-        for i in seq(0, L):
-            dst[i] = src[i]
-
-    @proc
-    def load_widen_mask(N: size, dst: [f64][L] @ MEM, src: [f32][N] @ DRAM):
-        assert stride(src, 0) == 1
-        assert stride(dst, 0) == 1
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] = src[i]
-
-    return load_widen, load_widen_mask
-
-
-def _binary(op):
-    """add, sub, mul: `dst = a op b`."""
-
-    def build(L, MEM):
-        if op == "add":
-
-            @proc
-            def add(dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
-                assert stride(dst, 0) == 1
-                assert stride(a, 0) == 1
-                assert stride(b, 0) == 1
-                for i in seq(0, L):
-                    dst[i] = a[i] + b[i]
-
-            @proc
-            def add_mask(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
-                assert stride(dst, 0) == 1
-                assert stride(a, 0) == 1
-                assert stride(b, 0) == 1
-                assert N <= L
-                for i in seq(0, L):
-                    if i < N:
-                        dst[i] = a[i] + b[i]
-
-            return add, add_mask
-        if op == "sub":
-
-            @proc
-            def sub(dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
-                assert stride(dst, 0) == 1
-                assert stride(a, 0) == 1
-                assert stride(b, 0) == 1
-                for i in seq(0, L):
-                    dst[i] = a[i] - b[i]
-
-            @proc
-            def sub_mask(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
-                assert stride(dst, 0) == 1
-                assert stride(a, 0) == 1
-                assert stride(b, 0) == 1
-                assert N <= L
-                for i in seq(0, L):
-                    if i < N:
-                        dst[i] = a[i] - b[i]
-
-            return sub, sub_mask
-
-        @proc
-        def mul(dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
-            assert stride(dst, 0) == 1
-            assert stride(a, 0) == 1
-            assert stride(b, 0) == 1
-            for i in seq(0, L):
-                dst[i] = a[i] * b[i]
-
-        @proc
-        def mul_mask(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
-            assert stride(dst, 0) == 1
-            assert stride(a, 0) == 1
-            assert stride(b, 0) == 1
-            assert N <= L
-            for i in seq(0, L):
-                if i < N:
-                    dst[i] = a[i] * b[i]
-
-        return mul, mul_mask
-
-    return build
-
-
-def _fma(L, MEM):
-    """`dst += a * b`: a reduction's fused multiply-add."""
-
-    @proc
-    def fma(dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
+    def unary(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM):
         assert stride(dst, 0) == 1
         assert stride(a, 0) == 1
-        assert stride(b, 0) == 1
+        assert N <= L
         for i in seq(0, L):
-            dst[i] += a[i] * b[i]
+            if i < N:
+                with python:
+                    if op == "accumulate":
+                        with exo:
+                            dst[i] += a[i]
+                    else:
+                        value = {
+                            "copy": ~{a[i]},
+                            "negate": ~{-a[i]},
+                            "abs": ~{select(0.0, a[i], a[i], -a[i])},
+                            "fabs": ~{fabs(a[i])},
+                        }[op]
+                        with exo:
+                            dst[i] = {value}
+
+    return unary
+
+
+def _binary(op, L, MEM):
+    """add, sub, mul, max (in the form of `exo2.stdlib`'s `max_rule`,
+    `select(a, b, b, a)`), and fma (`dst += a * b`, a reduction's fused
+    multiply-add)."""
 
     @proc
-    def fma_mask(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
+    def binary(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
         assert stride(dst, 0) == 1
         assert stride(a, 0) == 1
         assert stride(b, 0) == 1
         assert N <= L
         for i in seq(0, L):
             if i < N:
-                dst[i] += a[i] * b[i]
+                with python:
+                    if op == "fma":
+                        with exo:
+                            dst[i] += a[i] * b[i]
+                    else:
+                        value = {
+                            "add": ~{a[i] + b[i]},
+                            "sub": ~{a[i] - b[i]},
+                            "mul": ~{a[i] * b[i]},
+                            "max": ~{select(a[i], b[i], b[i], a[i])},
+                        }[op]
+                        with exo:
+                            dst[i] = {value}
 
-    return fma, fma_mask
-
-
-def _addmul(L, MEM):
-    """`dst = c + a * b`: a fused multiply-add written as an assignment."""
-
-    @proc
-    def addmul(dst: [R][L] @ MEM, c: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert stride(b, 0) == 1
-        assert stride(c, 0) == 1
-        for i in seq(0, L):
-            dst[i] = c[i] + a[i] * b[i]
-
-    @proc
-    def addmul_mask(
-        N: size, dst: [R][L] @ MEM, c: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM
-    ):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert stride(b, 0) == 1
-        assert stride(c, 0) == 1
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] = c[i] + a[i] * b[i]
-
-    return addmul, addmul_mask
+    return binary
 
 
-def _muladd(L, MEM):
-    """`dst = a * b + c`, the other operand order."""
+def _ternary(op, L, MEM):
+    """A fused multiply-add written as an assignment, in either operand
+    order: addmul `dst = c + a * b`, muladd `dst = a * b + c`."""
 
     @proc
-    def muladd(dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM, c: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert stride(b, 0) == 1
-        assert stride(c, 0) == 1
-        for i in seq(0, L):
-            dst[i] = a[i] * b[i] + c[i]
-
-    @proc
-    def muladd_mask(
+    def ternary(
         N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM, c: [R][L] @ MEM
     ):
         assert stride(dst, 0) == 1
@@ -281,142 +112,14 @@ def _muladd(L, MEM):
         assert N <= L
         for i in seq(0, L):
             if i < N:
-                dst[i] = a[i] * b[i] + c[i]
+                with python:
+                    value = {
+                        "addmul": ~{c[i] + a[i] * b[i]},
+                        "muladd": ~{a[i] * b[i] + c[i]},
+                    }[op]
+                dst[i] = {value}
 
-    return muladd, muladd_mask
-
-
-def _accumulate(L, MEM):
-    """`dst += a`: a plain sum's lane-wise step."""
-
-    @proc
-    def accumulate(dst: [R][L] @ MEM, a: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        for i in seq(0, L):
-            dst[i] += a[i]
-
-    @proc
-    def accumulate_mask(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] += a[i]
-
-    return accumulate, accumulate_mask
-
-
-def _copy(L, MEM):
-    """A register copy (a value read twice, as in x * x)."""
-
-    @proc
-    def copy(dst: [R][L] @ MEM, a: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        for i in seq(0, L):
-            dst[i] = a[i]
-
-    @proc
-    def copy_mask(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] = a[i]
-
-    return copy, copy_mask
-
-
-def _negate(L, MEM):
-    @proc
-    def negate(dst: [R][L] @ MEM, a: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        for i in seq(0, L):
-            dst[i] = -a[i]
-
-    @proc
-    def negate_mask(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] = -a[i]
-
-    return negate, negate_mask
-
-
-def _abs(L, MEM):
-    """|a| in the form of `exo2.stdlib`'s `abs_rule`: `select(0, a, a, -a)`."""
-
-    @proc
-    def abs(dst: [R][L] @ MEM, a: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        for i in seq(0, L):
-            dst[i] = select(0.0, a[i], a[i], -a[i])
-
-    @proc
-    def abs_mask(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] = select(0.0, a[i], a[i], -a[i])
-
-    return abs, abs_mask
-
-
-def _fabs(L, MEM):
-    """|a| as `fabs` (sign bit cleared; benchmarks/blas/exo2blas/externs.py)."""
-
-    @proc
-    def fabs_(dst: [R][L] @ MEM, a: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        for i in seq(0, L):
-            dst[i] = fabs(a[i])
-
-    @proc
-    def fabs_mask(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] = fabs(a[i])
-
-    return fabs_, fabs_mask
-
-
-def _max(L, MEM):
-    """The larger of `a` and `b` in the form of `exo2.stdlib`'s `max_rule`:
-    `select(a, b, b, a)`."""
-
-    @proc
-    def max_(dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert stride(b, 0) == 1
-        for i in seq(0, L):
-            dst[i] = select(a[i], b[i], b[i], a[i])
-
-    @proc
-    def max_mask(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert stride(b, 0) == 1
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] = select(a[i], b[i], b[i], a[i])
-
-    return max_, max_mask
+    return ternary
 
 
 def _select(L, MEM):
@@ -424,22 +127,6 @@ def _select(L, MEM):
 
     @proc
     def select_(
-        dst: [R][L] @ MEM,
-        a: [R][L] @ MEM,
-        b: [R][L] @ MEM,
-        c: [R][L] @ MEM,
-        d: [R][L] @ MEM,
-    ):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert stride(b, 0) == 1
-        assert stride(c, 0) == 1
-        assert stride(d, 0) == 1
-        for i in seq(0, L):
-            dst[i] = select(a[i], b[i], c[i], d[i])
-
-    @proc
-    def select_mask(
         N: size,
         dst: [R][L] @ MEM,
         a: [R][L] @ MEM,
@@ -457,11 +144,105 @@ def _select(L, MEM):
             if i < N:
                 dst[i] = select(a[i], b[i], c[i], d[i])
 
-    return select_, select_mask
+    return select_
+
+
+def _load(L, MEM):
+    @proc
+    def load(N: size, dst: [R][L] @ MEM, src: [R][N] @ DRAM):
+        assert stride(src, 0) == 1
+        assert stride(dst, 0) == 1
+        assert N <= L
+        for i in seq(0, L):
+            if i < N:
+                dst[i] = src[i]
+
+    return load
+
+
+def _store(L, MEM):
+    @proc
+    def store(N: size, dst: [R][N] @ DRAM, src: [R][L] @ MEM):
+        assert stride(src, 0) == 1
+        assert stride(dst, 0) == 1
+        assert N <= L
+        for i in seq(0, L):
+            if i < N:
+                dst[i] = src[i]
+
+    return store
+
+
+def _load_widen(L, MEM):
+    """A load of f32 elements into f64 lanes (dsdot, sdsdot, snrm2)."""
+
+    @proc
+    def load_widen(N: size, dst: [f64][L] @ MEM, src: [f32][N] @ DRAM):
+        assert stride(src, 0) == 1
+        assert stride(dst, 0) == 1
+        assert N <= L
+        for i in seq(0, L):
+            if i < N:
+                dst[i] = src[i]
+
+    return load_widen
+
+
+def _broadcast(L, MEM):
+    @proc
+    def broadcast(N: size, dst: [R][L] @ MEM, val: R):
+        assert stride(dst, 0) == 1
+        assert N <= L
+        for i in seq(0, L):
+            if i < N:
+                dst[i] = val
+
+    return broadcast
+
+
+def _broadcast_element(L, MEM):
+    """A broadcast of one element of an array (`param[1]`)."""
+
+    @proc
+    def broadcast_element(N: size, dst: [R][L] @ MEM, val: [R][1] @ DRAM):
+        assert stride(dst, 0) == 1
+        assert N <= L
+        for i in seq(0, L):
+            if i < N:
+                dst[i] = val[0]
+
+    return broadcast_element
+
+
+def _constant(L, MEM, VALUE):
+    """Every lane set to the literal `VALUE` (a kernel's constant)."""
+
+    @proc
+    def constant(N: size, dst: [R][L] @ MEM):
+        assert stride(dst, 0) == 1
+        assert N <= L
+        for i in seq(0, L):
+            if i < N:
+                dst[i] = VALUE
+
+    return constant
+
+
+def _zero(L, MEM):
+    """(No masked form.)"""
+
+    @proc
+    def zero(dst: [R][L] @ MEM):
+        assert stride(dst, 0) == 1
+        for i in seq(0, L):
+            dst[i] = 0.0
+
+    return zero
 
 
 def _hsum(L, MEM):
-    """`result += the sum of the lanes` (reassociates: a reduction's end)."""
+    """`result += the sum of the lanes` (reassociates: a reduction's end;
+    no masked form)."""
 
     @proc
     def hsum(src: [R][L] @ MEM, result: R):
@@ -469,7 +250,7 @@ def _hsum(L, MEM):
         for i in seq(0, L):
             result += src[i]
 
-    return hsum, None
+    return hsum
 
 
 def _hsum_element(L, MEM):
@@ -481,27 +262,14 @@ def _hsum_element(L, MEM):
         for i in seq(0, L):
             result[0] += src[i]
 
-    return hsum_element, None
+    return hsum_element
 
 
-def _constant(L, MEM, VALUE):
-    """Every lane set to the literal `VALUE` (a kernel's constant)."""
-
-    @proc
-    def constant(dst: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        for i in seq(0, L):
-            dst[i] = VALUE
-
-    @proc
-    def constant_mask(N: size, dst: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] = VALUE
-
-    return constant, constant_mask
+def _full(masked, L):
+    """The masked semantics `masked` over all `L` lanes: `N = L`, whose
+    guard `i < L` always holds."""
+    full = simplify(masked.partial_eval(N=L))
+    return eliminate_dead_code(full, full.find("if _:_"))
 
 
 # --------------------------------------------------------------------------- #
@@ -509,38 +277,33 @@ def _constant(L, MEM, VALUE):
 # mask registers, so its masked forms blend (registers) or use maskload and
 # maskstore (memory) with an integer lane mask.
 
-# (semantics, full template, masked template); the masked AVX2 and AVX-512
-# templates differ, so each ISA has its own table of masked forms.
+# The semantics of each operation (a factory of `L` and `MEM`; the
+# register operations of one arity take the op's name first), in the order
+# `vectorize` tries them.
 _OPS = {
-    "load": (_load, "{dst_data} = {v}_loadu_{t}(&{src_data});"),
-    "store": (_store, "{v}_storeu_{t}(&{dst_data}, {src_data});"),
-    "zero": (_zero, "{dst_data} = {v}_setzero_{t}();"),
-    "broadcast": (_broadcast, "{dst_data} = {v}_set1_{t}(*{val_data});"),
-    "broadcast_element": (_broadcast_element, "{dst_data} = {v}_set1_{t}({val_data});"),
-    "load_widen": (_load_widen, None),  # per ISA below
-    "add": (_binary("add"), "{dst_data} = {v}_add_{t}({a_data}, {b_data});"),
-    "sub": (_binary("sub"), "{dst_data} = {v}_sub_{t}({a_data}, {b_data});"),
-    "mul": (_binary("mul"), "{dst_data} = {v}_mul_{t}({a_data}, {b_data});"),
-    "fma": (_fma, "{dst_data} = {v}_fmadd_{t}({a_data}, {b_data}, {dst_data});"),
-    "addmul": (_addmul, "{dst_data} = {v}_fmadd_{t}({a_data}, {b_data}, {c_data});"),
-    "muladd": (_muladd, "{dst_data} = {v}_fmadd_{t}({a_data}, {b_data}, {c_data});"),
-    "accumulate": (_accumulate, "{dst_data} = {v}_add_{t}({dst_data}, {a_data});"),
-    "copy": (_copy, "{dst_data} = {a_data};"),
-    "negate": (_negate, "{dst_data} = {v}_sub_{t}({v}_set1_{t}(-0.0), {a_data});"),
-    "abs": (
-        _abs,
-        "{dst_data} = {v}_max_{t}({a_data}, {v}_sub_{t}({v}_set1_{t}(-0.0), {a_data}));",
-    ),
-    "fabs": (_fabs, None),  # `fabs_result` of each ISA's table below
-    "max": (_max, "{dst_data} = {v}_max_{t}({b_data}, {a_data});"),
-    "select": (_select, None),  # `select_result` of each ISA's table below
-    "hsum": (_hsum, None),
-    "hsum_element": (_hsum_element, None),
+    "load": _load,
+    "store": _store,
+    "zero": _zero,
+    "broadcast": _broadcast,
+    "broadcast_element": _broadcast_element,
+    "load_widen": _load_widen,
+    **{op: functools.partial(_binary, op) for op in ("add", "sub", "mul", "fma")},
+    "addmul": functools.partial(_ternary, "addmul"),
+    "muladd": functools.partial(_ternary, "muladd"),
+    "accumulate": functools.partial(_unary, "accumulate"),
+    **{op: functools.partial(_unary, op) for op in ("copy", "negate", "abs", "fabs")},
+    "max": functools.partial(_binary, "max"),
+    "select": _select,
+    "hsum": _hsum,
+    "hsum_element": _hsum_element,
 }
+_UNMASKED = ("zero", "hsum", "hsum_element")
 
-# Lane-wise results of the ops whose masked form blends a full result into
-# dst: `{r}` is the full computation of each.
+# The lane-wise results: the full instruction sets dst to its op's, the
+# masked one blends it into dst (`blend` of each ISA's table). fabs's and
+# select's are spelt per ISA (`{op}_result` in its table).
 _RESULT = {
+    "zero": "{v}_setzero_{t}()",
     "add": "{v}_add_{t}({a_data}, {b_data})",
     "sub": "{v}_sub_{t}({a_data}, {b_data})",
     "mul": "{v}_mul_{t}({a_data}, {b_data})",
@@ -554,6 +317,11 @@ _RESULT = {
     "max": "{v}_max_{t}({b_data}, {a_data})",
     "broadcast": "{v}_set1_{t}(*{val_data})",
     "broadcast_element": "{v}_set1_{t}({val_data})",
+}
+# The memory operations' full forms (their masked forms: each ISA's table).
+_MEMORY = {
+    "load": "{dst_data} = {v}_loadu_{t}(&{src_data});",
+    "store": "{v}_storeu_{t}(&{dst_data}, {src_data});",
 }
 
 # -a is -0.0 - a (0.0 - a would turn +0 into +0, not -0). abs is
@@ -665,7 +433,8 @@ def constant(isa, prec, value):
     literal `value` (a float), named after its bits; the C literal is its
     exact repr."""
     memory, table, lanes, mask = _geometry(isa, prec)
-    full, masked = _constant(lanes, memory, float(value))
+    masked = _constant(lanes, memory, float(value))
+    full = _full(masked, lanes)
     bits = struct.pack(">d", float(value)).hex()
     result = _fill(f"{{v}}_set1_{{t}}({float(value)!r})", table, prec)
     return [
@@ -689,7 +458,7 @@ def nontemporal_store(isa, prec):
     is called. Its stores are weakly ordered: a routine that makes them
     fences (`_mm_sfence`) before another thread may read what they wrote."""
     memory, table, lanes, _ = _geometry(isa, prec)
-    full, _ = _store(lanes, memory)
+    full = _full(_store(lanes, memory), lanes)
     alignment = lanes * (4 if prec == "f32" else 8) - 1
     template = _fill(
         f"if (((uintptr_t)&{{dst_data}} & {alignment}) == 0) "
@@ -708,25 +477,26 @@ def instructions(isa, prec):
     `vectorize` selects from."""
     memory, table, lanes, mask = _geometry(isa, prec)
     found = []
-    for op, (semantics, template) in _OPS.items():
+    for op, semantics in _OPS.items():
         if op == "load_widen" and prec != "f64":
             continue
-        full, masked = semantics(lanes, memory)
-        # an op whose result the ISA's table spells (`{op}_result`) sets dst
-        # to it, and its masked form blends it, as _RESULT's do
         result = table.get(f"{op}_result", _RESULT.get(op))
-        if template is None and f"{op}_result" in table:
-            template = "{dst_data} = " + result + ";"
-        if op == "hsum":
+        if op in ("load", "store"):
+            template = _MEMORY[op]
+        elif op in ("hsum", "hsum_element"):
             template = _HSUM[(isa, prec)]
-        if op == "hsum_element":
-            template = _HSUM[(isa, prec)].replace("*{result}", "{result_data}")
-        if op == "load_widen":
+            if op == "hsum_element":
+                template = template.replace("*{result}", "{result_data}")
+        elif op == "load_widen":
             template = table["load_widen"]
+        else:
+            template = "{dst_data} = " + result + ";"
+        masked = semantics(lanes, memory)
+        full = masked if op in _UNMASKED else _full(masked, lanes)
         found.append(
             _bind(full, f"{isa}_{op}_{prec}", prec, _fill(template, table, prec))
         )
-        if masked is None:
+        if op in _UNMASKED:
             continue
         if op in ("load", "store", "load_widen"):
             masked_template = _fill(table[f"{op}_mask"], table, prec, mask)
