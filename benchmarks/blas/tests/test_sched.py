@@ -14,9 +14,9 @@ from exo2.libs.externs import sin
 from exo2blas.externs import fabs
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512, MACHINES
-from exo2blas.sched import by_lanes, kernel, stream, streamed
+from exo2blas.sched import by_lanes, stream, streamed
 from exo2blas.sched.stream import _short_path
-from exo2blas.sched.variants import assert_unit_strides
+from exo2blas.variants import assert_unit_strides, kernel
 
 
 def _scheduled(name, variant, machine, attribute="KERNEL"):

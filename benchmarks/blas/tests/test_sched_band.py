@@ -14,8 +14,8 @@ from cpu import RUNS_AVX2
 from exo2 import SchedulingError, proc
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512
-from exo2blas.sched import Uplo, band, by_band, by_letter, kernel
-from exo2blas.sched.variants import assert_unit_strides, set_precisions
+from exo2blas.sched import band, by_band, by_letter
+from exo2blas.variants import Uplo, assert_unit_strides, kernel, set_precisions
 
 # every variant: each reads the rows of the band storage forwards
 # (docs/blas-library.md)
@@ -365,8 +365,10 @@ def test_by_band_schedules_a_kernel_line():
     procs = {v.name: v.procs for v in k.variants(AVX512)}["dbanded"]
     assert "avx512_fma_mask_f64" in str(procs["stride_1"])
     assert "avx512_fma" not in str(procs["stride_any"])
-    with pytest.raises(TypeError):
-        by_band()  # the rows are required
+    with pytest.raises(TypeError, match="missing a required argument: 'rows'"):
+        by_band()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'strides'"):
+        by_band(rows=("0", "n - k"), strides=2)  # a misspelt option
 
 
 def test_options_whose_rows_cannot_occur_are_a_scheduling_error():

@@ -14,8 +14,8 @@ from cpu import RUNS_AVX2, RUNS_AVX512
 from exo2 import SchedulingError, proc
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512
-from exo2blas.sched import Trans, by_letter, columns, kernel, rows, triangle
-from exo2blas.sched.variants import assert_unit_strides
+from exo2blas.sched import by_letter, columns, rows, triangle
+from exo2blas.variants import Trans, assert_unit_strides, kernel
 
 
 def _variant(name, variant, machine):

@@ -20,7 +20,7 @@ from exo2.stdlib.inspection import nlr_stmts
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512
 from exo2blas.sched.skinny import MAX_VECS, skinny, threshold
-from exo2blas.sched.variants import assert_unit_strides
+from exo2blas.variants import assert_unit_strides
 
 
 def _variant(name, machine):

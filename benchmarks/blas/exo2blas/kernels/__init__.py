@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 
-from ..sched import Kernel
+from ..variants import Kernel
 
 LEVELS = {
     1: (

@@ -255,7 +255,8 @@ def write_report(out):
                 f"| {level} | {c['algorithm']} | {c['variants']} | {c['schedule']} |"
             )
         lines.append(
-            f"\nScheduling library (sched + machines): {loc['library']} lines.\n"
+            f"\nScheduling library (sched + machines): {loc['library']} lines; "
+            f"variant expansion (variants): {loc.get('variants', '-')} lines.\n"
         )
     lines.append("## Figures\n")
     lines.extend(figure_lines)

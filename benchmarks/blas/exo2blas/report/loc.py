@@ -2,8 +2,9 @@
 non-comment, non-import lines (docstrings excluded), per kernel file split
 into the algorithm (the naive source and its constants), the variants (the
 `kernel(...)` call without its schedule) and the schedule (the `schedule=`
-argument and any function the file defines for it); and the scheduling
-library (exo2blas/sched and exo2blas/machines) apart."""
+argument and any function the file defines for it); the scheduling
+library (exo2blas/sched and exo2blas/machines) apart, and the variant
+expansion (exo2blas/variants: `kernel(...)` and the axes) beside it."""
 
 from __future__ import annotations
 
@@ -73,9 +74,11 @@ def kernel_file(path):
     return counts
 
 
-def library():
+def library(directories=("sched", "machines")):
+    """The code lines of the packages `directories`, docstrings and imports
+    apart."""
     total = 0
-    for directory in ("sched", "machines"):
+    for directory in directories:
         for path in sorted((PACKAGE / directory).glob("*.py")):
             source = path.read_text()
             tree = ast.parse(source)
@@ -100,4 +103,9 @@ def count():
         )
         for key, value in c.items():
             level[key] += value
-    return {"kernels": kernels, "levels": levels, "library": library()}
+    return {
+        "kernels": kernels,
+        "levels": levels,
+        "library": library(),
+        "variants": library(("variants",)),
+    }

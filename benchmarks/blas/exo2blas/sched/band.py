@@ -68,9 +68,10 @@ from exo2.stdlib.inspection import expr_to_string, get_symbols, nlr_stmts
 from exo2.stdlib.rc_wrappers import cut_loop_
 from exo2.stdlib.stdlib import attempt, specialize_
 
-from .level2 import from_zero, reduces, vectorize_loop, vectorize_update
+from .by_variant import on_variant
+from .level2 import from_zero, loop_of, reduces, vectorize_loop, vectorize_update
 from .rows import rows as dense_rows
-from .triangle import contiguous, outermost_loop, vectorize_row
+from .triangle import contiguous, vectorize_row
 
 
 def _guarded(loop):
@@ -259,14 +260,8 @@ def _widths(proc, loop, shortest):
     conds, exprs = [], []
     for band_loop in _band_loops(proc, loop):
         if _guarded(band_loop) and contiguous(proc, band_loop):
-            conds, exprs = (
-                conds + [f"{shortest} <= _ - _"],
-                exprs
-                + [
-                    band_loop.hi(),
-                    band_loop.lo(),
-                ],
-            )
+            conds.append(f"{shortest} <= _ - _")
+            exprs += [band_loop.hi(), band_loop.lo()]
     return conds, exprs
 
 
@@ -407,16 +402,9 @@ def _cut_rows_at_edges(proc, loop, rows):
     rows `seq(first, end)` (`body`) and the head and tail rows (`edges`),
     the guards of the body's band loops dropped where its rows make them
     true; `unguarded`: those of its band loops along a row."""
-    first, end = rows
-    body, edges = proc.forward(loop), []
-    if not _is(body.lo(), first):
-        proc = cut_loop(proc, body, first)
-        edges.append(proc.forward(body))
-        body = proc.forward(body).next()
-    if not _is(body.hi(), end):
-        proc = cut_loop(proc, body, end)
-        edges.append(proc.forward(body).next())
-    body = proc.forward(body)
+    proc, parts = _cut_rows(proc, loop, rows)
+    body = next(p for p in parts if _is(p.lo(), rows[0]))
+    edges = [p for p in parts if p != body]
     unguarded = []
     for band_loop in _band_loops(proc, body):
         band_loop = proc.forward(band_loop)
@@ -502,10 +490,7 @@ def band(
     too, unless rows are cut at `empty_from`)."""
     if chain not in (None, "first", "last"):
         raise SchedulingError(f"chain is 'first', 'last' or None, not {chain!r}")
-    if loop is None:
-        loop = outermost_loop(proc)
-    elif isinstance(loop, str):
-        loop = proc.find_loop(loop)
+    loop = loop_of(proc, loop)
     first, end = rows
     name = loop.name()
     guarded = [s for s in _band_loops(proc, loop) if _guarded(s)]
@@ -589,11 +574,6 @@ def band(
     return delete_pass(proc)  # the emptied parts of the clipped band loops
 
 
-def by_band(loop=None, *, rows, **options):
-    """The schedule `kernel(..., schedule=by_band(rows=(first, end)))`
-    names: `band` of `loop` with the variant's machine and precision."""
-
-    def schedule(proc, v):
-        return band(proc, loop, v.machine, v.prec, rows, **options)
-
-    return schedule
+# by_band(loop=None, **options): the schedule that runs `band` with the
+# variant's machine and precision (`kernel(..., schedule=by_band(...))`).
+by_band = on_variant(band)

@@ -32,7 +32,8 @@ from exo2.libs.memories import DRAM_STACK
 from exo2.stdlib.inspection import nlr_stmts
 from exo2.stdlib.stdlib import interleave_outer_loop_with_inner_loop
 
-from .level2 import inner_loop, vectorize_loop
+from .by_variant import on_variant
+from .level2 import inner_loop, loop_of, vectorize_loop
 
 SUMS_BYTES = 16 * 1024  # a block's sums: in L1 with the lines of the rows
 ELEMENT_BYTES = {"f32": 4, "f64": 8}
@@ -77,8 +78,7 @@ def columns(proc, loop, m, prec, r=4, vectors=None):
     stack buffer, `r` iterations of the inner loop jammed; the last `loop %
     block` iterations a narrower block. `vectors` defaults to a block of
     `SUMS_BYTES` of sums."""
-    if isinstance(loop, str):
-        loop = proc.find_loop(loop)
+    loop = loop_of(proc, loop)
     inner_loop(proc, loop)  # one inner loop, or an error that says so
     width = vectors * m.lanes[prec] if vectors else SUMS_BYTES // ELEMENT_BYTES[prec]
     name = loop.name()
@@ -90,11 +90,6 @@ def columns(proc, loop, m, prec, r=4, vectors=None):
     return _block(proc, proc.forward(blocks).next(), width, r, m, prec, "cut")
 
 
-def by_columns(loop="i", **options):
-    """The schedule `kernel(..., schedule=by_columns())` names: `columns`
-    of `loop` with the variant's machine and precision."""
-
-    def schedule(proc, v):
-        return columns(proc, loop, v.machine, v.prec, **options)
-
-    return schedule
+# by_columns(loop="i", **options): the schedule that runs `columns` with the
+# variant's machine and precision (`kernel(..., schedule=by_columns(...))`).
+by_columns = on_variant(columns, "i")

@@ -21,6 +21,22 @@ OPS = (
 )  # fmt: skip
 
 
+def loop_of(proc, loop):
+    """The loop `loop` names: a cursor, its iterator's name, or None for
+    the one loop at the top of `proc`'s body (SchedulingError where there
+    are more: a schedule naming no loop needs one)."""
+    if isinstance(loop, str):
+        return proc.find_loop(loop)
+    if loop is not None:
+        return loop
+    loops = [s for s in proc.body() if isinstance(s, ForCursor)]
+    if len(loops) != 1:
+        raise SchedulingError(
+            f"{proc.name()} has {len(loops)} outermost loops; name the loop"
+        )
+    return loops[0]
+
+
 def inner_loop(proc, loop):
     """The one loop in the body of `loop` (SchedulingError otherwise)."""
     loop = proc.forward(loop)

@@ -17,7 +17,8 @@ from exo2.API_cursors import AllocCursor, CallCursor, InvalidCursor
 from exo2.API_scheduling import user_op
 from exo2.stdlib.stdlib import reorder_stmt_backwards, unroll_and_jam, unroll_buffers
 
-from .level2 import inner_loop, reduces, vectorize_loop, vectorize_update
+from .by_variant import on_variant
+from .level2 import inner_loop, loop_of, reduces, vectorize_loop, vectorize_update
 
 
 @user_op
@@ -27,8 +28,7 @@ def rows(proc, loop, m, prec, r=4):
     `prec`: blocks of `r` iterations jammed around the inner loop (their
     scalar temporaries become `r` scalars), the jammed loop vectorized; the
     last `loop % r` rows are vectorized one at a time."""
-    if isinstance(loop, str):
-        loop = proc.find_loop(loop)
+    loop = loop_of(proc, loop)
     inner_loop(proc, loop)  # one inner loop, or an error that says so
     passes = [loop]
     if r > 1:
@@ -81,11 +81,6 @@ def _loads_first(proc, loop, m, prec):
     return proc
 
 
-def by_rows(loop="i", **options):
-    """The schedule `kernel(..., schedule=by_rows())` names: `rows` of
-    `loop` with the variant's machine and precision."""
-
-    def schedule(proc, v):
-        return rows(proc, loop, v.machine, v.prec, **options)
-
-    return schedule
+# by_rows(loop="i", **options): the schedule that runs `rows` with the
+# variant's machine and precision (`kernel(..., schedule=by_rows(...))`).
+by_rows = on_variant(rows, "i")

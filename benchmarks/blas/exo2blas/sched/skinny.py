@@ -57,11 +57,12 @@ from exo2.stdlib.stdlib import (
 )
 
 from ..machines.instructions import constant
-from .kernel import by_case
+from .by_variant import by_case, on_variant
 from .level2 import (
     OPS,
     inner_loop,
     is_zero,
+    loop_of,
     reduces,
     vectorize_loop,
     vectorize_update,
@@ -339,8 +340,7 @@ def skinny(proc, loop, m, prec, max_vecs=MAX_VECS):
     vectorized pass, the vector all rows read loaded once into registers),
     else `loop`'s, the outputs (all their sums in registers in one pass of
     the inner loop down the rows)."""
-    if isinstance(loop, str):
-        loop = proc.find_loop(loop)
+    loop = loop_of(proc, loop)
     inner = inner_loop(proc, loop)
     along_rows = contiguous(proc, inner)
     short = _bound_name(proc, inner if along_rows else loop)
@@ -380,14 +380,9 @@ def skinny(proc, loop, m, prec, max_vecs=MAX_VECS):
     return simplify(proc)
 
 
-def by_skinny(loop="i", **options):
-    """The schedule `kernel(..., schedule=...)` names for the skinny case:
-    `skinny` of `loop` with the variant's machine and precision."""
-
-    def schedule(proc, v):
-        return skinny(proc, loop, v.machine, v.prec, **options)
-
-    return schedule
+# by_skinny(loop="i", **options): the schedule that runs `skinny` with the
+# variant's machine and precision (`kernel(..., schedule=by_skinny(...))`).
+by_skinny = on_variant(skinny, "i")
 
 
 def or_skinny(schedule, skinny_schedule):

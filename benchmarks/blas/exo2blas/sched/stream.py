@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from exo2 import SchedulingError
 from exo2.API_cursors import (
-    AssignCursor,
     BinaryOpCursor,
     ForCursor,
     InvalidCursor,
@@ -28,8 +27,8 @@ from exo2.API_scheduling import (
     stage_mem,
     user_op,
 )
-from exo2.stdlib.inspection import get_symbols, lrn, nlr_stmts
-from exo2.stdlib.instruction_selection import checked_replace
+from exo2.stdlib.inspection import get_bounding_block, get_symbols, lrn, nlr_stmts
+from exo2.stdlib.instruction_selection import replace_all_stmts
 from exo2.stdlib.stdlib import (
     abs_rule,
     fma_rule,
@@ -242,8 +241,7 @@ def lanes(proc, loop, m, prec, buffers, interleave=None, last=()):
     inits = inits[: inits.index(blocks)]
     copies = []  # out of the registers
     for buffer in buffers:
-        first = proc.forward(inits[0])
-        staged = first.expand(0, _distance(proc, first, blocks))
+        staged = get_bounding_block(proc, [proc.forward(inits[0]), blocks])
         proc = stage_mem(proc, staged, f"{buffer}[0:{width}]", f"{buffer}_lanes")
         blocks = proc.forward(blocks)
         copies.append(blocks.next())
@@ -268,7 +266,7 @@ def lanes(proc, loop, m, prec, buffers, interleave=None, last=()):
     proc = _vectorize_rest(proc, rest, m, prec)
     for buffer in last:
         proc = _last_vector(proc, buffer, m, prec)
-    return _reduce_lanes(proc, m, prec)
+    return _reduce_lanes(proc, m, prec, factor)
 
 
 def _last_vector(proc, buffer, m, prec):
@@ -294,41 +292,13 @@ def _last_vector(proc, buffer, m, prec):
     return proc
 
 
-def _reduce_lanes(proc, m, prec):
-    """Each loop of the body over whole vectors of lanes that reduces them
-    into a scalar replaced by the machine's instruction that reduces so."""
-    width = m.lanes[prec]
-    for loop in [s for s in proc.body() if isinstance(s, ForCursor)]:
-        loop = proc.forward(loop)
-        stmts = list(loop.body())
-        if not (
-            isinstance(loop.hi(), LiteralCursor)
-            and loop.hi().value() % width == 0
-            and len(stmts) == 1
-            and isinstance(stmts[0], AssignCursor)
-            and not list(stmts[0].idx())
-        ):
-            continue
-        reductions = lane_reductions(m.name, prec, loop.hi().value() // width)
-        proc = _replace_by_one_of(proc, loop, reductions)
-    return proc
-
-
-def _replace_by_one_of(proc, stmt, instructions):
-    for instruction in instructions:
-        try:
-            return checked_replace(proc, stmt, instruction, quiet=True)
-        except SchedulingError:
-            continue
-    raise SchedulingError(f"lanes: no instruction reduces the lanes as\n{stmt}")
-
-
-def _distance(proc, first, last):
-    """How many statements follow `first` up to `last`, in one block."""
-    count, s = 0, first
-    while s != last:
-        s, count = s.next(), count + 1
-    return count
+def _reduce_lanes(proc, m, prec, factor):
+    """Each loop that reduces whole vectors of lanes into a scalar (a block
+    of `factor` of them, or one) replaced by the machine's instruction
+    that reduces so."""
+    vectors = sorted({1, factor})
+    table = [i for k in vectors for i in lane_reductions(m.name, prec, k)]
+    return replace_all_stmts(proc, table)
 
 
 def _vectorize_rest(proc, rest, m, prec):

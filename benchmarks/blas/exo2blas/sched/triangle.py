@@ -66,7 +66,15 @@ from exo2.stdlib.stdlib import (
     unroll_buffers,
 )
 
-from .level2 import from_zero, is_zero, reduces, vectorize_loop, vectorize_update
+from .by_variant import on_variant
+from .level2 import (
+    from_zero,
+    is_zero,
+    loop_of,
+    reduces,
+    vectorize_loop,
+    vectorize_update,
+)
 
 
 def _accesses(proc, loop):
@@ -91,17 +99,6 @@ def contiguous(proc, loop):
             if name in {str(v) for v in get_symbols(proc, index)}:
                 return False
     return True
-
-
-def outermost_loop(proc):
-    """The one loop at the top of `proc`'s body (SchedulingError otherwise:
-    a schedule naming no loop needs one)."""
-    loops = [s for s in proc.body() if isinstance(s, ForCursor)]
-    if len(loops) != 1:
-        raise SchedulingError(
-            f"{proc.name()} has {len(loops)} outermost loops; name the loop"
-        )
-    return loops[0]
 
 
 def _panel_edge(row, lane, r, before):
@@ -289,10 +286,7 @@ def triangle(
     narrower vector before its scalars with `narrower` (`vectorize_row`);
     with `shared_loads`, each element of A that a pass both updates with
     and sums a dot product with is loaded once (`_share_loads`: symv)."""
-    if loop is None:
-        loop = outermost_loop(proc)
-    elif isinstance(loop, str):
-        loop = proc.find_loop(loop)
+    loop = loop_of(proc, loop)
     # fewer rows than a block, or than FEWEST_ROWS, keep the naive loop: the
     # bounds of the vector loops cost more than their few products (ssyr_u
     # of one row took 14.9 ns blocked, 15.1 ns one row at a time, 12.9 ns
@@ -360,13 +354,6 @@ def _scalar_sums(proc, loop):
     return [run for run in runs if len(run) > 1]
 
 
-def by_triangle(loop=None, **options):
-    """The schedule `kernel(..., schedule=by_triangle())` names: `triangle`
-    of `loop` with the variant's machine and precision (`r=4`: blocks of
-    four rows jammed; `panel_first=True` or False: where each row's panel
-    goes)."""
-
-    def schedule(proc, v):
-        return triangle(proc, loop, v.machine, v.prec, **options)
-
-    return schedule
+# by_triangle(loop=None, **options): the schedule that runs `triangle` with the
+# variant's machine and precision (`kernel(..., schedule=by_triangle(...))`).
+by_triangle = on_variant(triangle)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import STRIDES, Case, kernel, streamed
+from ...sched import streamed
+from ...variants import STRIDES, Case, kernel
 
 
 @proc

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import kernel, streamed
+from ...sched import streamed
+from ...variants import kernel
 
 
 @proc

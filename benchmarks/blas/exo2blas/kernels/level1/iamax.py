@@ -45,7 +45,8 @@ from exo2 import proc
 from exo2.libs.memories import DRAM_STACK
 
 from ...externs import fabs, select
-from ...sched import by_lanes, in_register, kernel
+from ...sched import by_lanes, in_register
+from ...variants import kernel
 
 BLOCK = 4096
 NO_INDEX = float(BLOCK)  # above every index of a block

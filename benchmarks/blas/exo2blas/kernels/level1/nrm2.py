@@ -16,7 +16,8 @@ from __future__ import annotations
 from exo2 import proc
 
 from ...externs import select
-from ...sched import kernel, streamed
+from ...sched import streamed
+from ...variants import kernel
 
 # Blue's thresholds and scales for f64 (LAPACK's la_constants): squares of
 # values in [TSML, TBIG] neither overflow nor underflow; SSML and SBIG bring

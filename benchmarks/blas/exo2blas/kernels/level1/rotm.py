@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Choice, kernel, streamed
+from ...sched import streamed
+from ...variants import Choice, kernel
 
 
 @proc

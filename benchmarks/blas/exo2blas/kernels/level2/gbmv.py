@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Emit, by_band, kernel
+from ...sched import by_band
+from ...variants import Emit, kernel
 
 
 def gbmv(trans):

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import STRIDES, Case, Trans, by_columns, by_rows, by_trans, kernel
+from ...sched import by_columns, by_rows, by_trans
 from ...sched.skinny import by_skinny, or_skinny
+from ...variants import STRIDES, Case, Trans, kernel
 
 
 @proc

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import STRIDES, Case, by_rows, kernel
+from ...sched import by_rows
 from ...sched.skinny import by_skinny, or_skinny
+from ...variants import STRIDES, Case, kernel
 
 
 @proc

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Uplo, by_band, by_letter, kernel
+from ...sched import by_band, by_letter
+from ...variants import Uplo, kernel
 
 
 @proc

@@ -11,15 +11,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import (
-    STRIDES,
-    Case,
-    Uplo,
-    by_case,
-    by_triangle,
-    kernel,
-    on_narrower,
-)
+from ...sched import by_case, by_triangle, on_narrower
+from ...variants import STRIDES, Case, Uplo, kernel
 
 
 @proc

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Uplo, by_triangle, kernel
+from ...sched import by_triangle
+from ...variants import Uplo, kernel
 
 
 @proc

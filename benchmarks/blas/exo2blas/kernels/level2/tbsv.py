@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Diag, Flag, Uplo, by_band, by_letter, by_trans, kernel
+from ...sched import by_band, by_letter, by_trans
+from ...variants import Diag, Flag, Uplo, kernel
 
 
 @proc

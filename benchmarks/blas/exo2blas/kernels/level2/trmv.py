@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Diag, Emit, Uplo, by_triangle, kernel
+from ...sched import by_triangle
+from ...variants import Diag, Emit, Uplo, kernel
 
 
 def trmv(trans):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Trans, beta_cases, kernel
+from ...variants import Trans, beta_cases, kernel
 
 
 @proc

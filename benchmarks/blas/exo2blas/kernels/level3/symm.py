@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Side, Uplo, beta_cases, kernel
+from ...variants import Side, Uplo, beta_cases, kernel
 
 
 @proc

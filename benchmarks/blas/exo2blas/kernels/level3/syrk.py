@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import Trans, Uplo, beta_cases, kernel
+from ...variants import Trans, Uplo, beta_cases, kernel
 
 
 @proc

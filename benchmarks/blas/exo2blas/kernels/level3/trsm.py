@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import UNIT, Diag, Side, Trans, Uplo, kernel
+from ...variants import UNIT, Diag, Side, Trans, Uplo, kernel
 
 
 @proc

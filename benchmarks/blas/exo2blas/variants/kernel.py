@@ -17,7 +17,8 @@ more *cases*, each a public proc `exo2_<isa>_<variant>_<case>`:
   dimension (benchmarks/blas/exo2blas/sched/skinny.py); the C layer calls
   it for the short shapes. `Case("short")` (symv): one scheduled for small
   matrices, on the narrower machine's vectors (`on_narrower`); the C
-  layer calls it for them. `by_case` names a case's own schedule.
+  layer calls it for them. `by_case` (benchmarks/blas/exo2blas/sched/
+  by_variant.py) names a case's own schedule.
   `Case(..., only=((axis, letter), ...))` gives a case to the variants of
   those letters only.
 """
@@ -26,10 +27,10 @@ from __future__ import annotations
 
 import inspect
 import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ..machines import LETTER, PRECISIONS
-from .variants import (
+from .axes import (
     Choice,
     Emit,
     Flag,
@@ -207,27 +208,6 @@ def _arg(proc, name):
     raise ValueError(f"{proc.name()} has no argument {name!r}")
 
 
-def by_case(case, case_schedule, schedule):
-    """The schedule that runs `case_schedule` on the variant's `case` (its
-    suffix: "skinny", "short") and `schedule` on its other cases."""
-
-    def chosen(proc, v):
-        return (case_schedule if v.case == case else schedule)(proc, v)
-
-    return chosen
-
-
-def on_narrower(schedule):
-    """`schedule` run with the machine's `narrower` machine (half as wide
-    vectors) where it has one, with the machine itself where not."""
-
-    def narrowed(proc, v):
-        narrower = v.machine.narrower
-        return schedule(proc, v if narrower is None else replace(v, machine=narrower))
-
-    return narrowed
-
-
 def kernel(
     naive,
     axes=(),
@@ -240,7 +220,7 @@ def kernel(
     """A BLAS kernel: `naive` (a proc; a dict precision -> proc with
     explicit types; or a Python function emitting the proc from its `Emit`
     axes and, when it takes `lanes`, the machine's iamax lanes), its `axes`
-    (benchmarks/blas/exo2blas/sched/variants.py), and `schedule(proc, v)`
+    (benchmarks/blas/exo2blas/variants/axes.py), and `schedule(proc, v)`
     applied to every scheduled case (`v` is a `VariantInfo`). `precisions`
     `(None,)` keeps the source's explicit types. `name` is the variant
     name's template, `{p}` standing for the precision letter (default:

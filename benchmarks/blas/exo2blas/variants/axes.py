@@ -20,7 +20,7 @@ A kernel's *axes* say how its variants differ:
 
 The precision comes from `set_precision` of every `R` buffer; the stride
 case from `add_assertion` of unit strides (see `kernel` in
-benchmarks/blas/exo2blas/sched/__init__.py).
+benchmarks/blas/exo2blas/variants/kernel.py).
 """
 
 from __future__ import annotations
