@@ -7,6 +7,7 @@ Part of exo2.stdlib.stdlib, which re-exports the public names.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from exo2.API_cursors import (
@@ -76,6 +77,70 @@ def bound_loop_by_if(proc, loop):
     # `pass`, which `delete_pass` deletes (with every other `pass`)
     proc = eliminate_dead_code(proc, proc.forward(loop2).body()[0])
     return delete_pass(proc)
+
+
+def _conjuncts(cond):
+    """The comparisons `cond` (an `and` of them) is made of."""
+    if cond.op() == "and":
+        return _conjuncts(cond.lhs()) + _conjuncts(cond.rhs())
+    return [cond]
+
+
+def _cut_point(comparison, name):
+    """`(cut, lower)` for a comparison `name + e op r` (the iterator `name`
+    with coefficient 1 on the left): it holds exactly for `name >= cut`
+    (`lower`) or `name < cut`; None for another form."""
+    op = comparison.op()
+    lhs = expr_to_string(comparison.lhs())  # fully parenthesised: `(i)`
+    if op not in (">=", ">", "<", "<=") or lhs.count(f"({name})") != 1:
+        return None
+    if re.search(rf"[-*/%]\({name}\)|\({name}\)[*/%]", lhs):
+        return None  # not the iterator itself, with coefficient 1
+    rest = expr_to_string(comparison.lhs(), {name: 0})
+    cut = f"{expr_to_string(comparison.rhs())} - ({rest})"
+    if op in (">", "<="):
+        cut += " + 1"
+    return cut, op in (">=", ">")
+
+
+@dataclass
+class clip_loop_to_guard_cursors:
+    loop: ForCursor
+
+    def __iter__(self):
+        yield self.loop
+
+
+@user_op
+def clip_loop_to_guard(proc, loop, rc=False):
+    """`for i in seq(lo, hi): if c1 and c2 ...: s` → the loop cut where each
+    comparison `i + e op r` (`op` one of `<`, `<=`, `>`, `>=`) changes truth,
+    the parts where it is false emptied (a loop of `pass`, which
+    `delete_pass` deletes), and the guard of the part where all hold dropped:
+    `for i in seq(a, b): s`, without a guard. A comparison of another form,
+    or whose cut point `cut_loop` refuses (it may lie outside the loop), is
+    left for the last step, which drops the guard only where the remaining
+    comparisons hold throughout the part (SchedulingError otherwise). rc:
+    `(loop,)`, the clipped loop."""
+    loop = proc.forward(loop)
+    body = loop.body()
+    if len(body) != 1 or not isinstance(body[0], IfCursor) or body[0].orelse():
+        raise SchedulingError("expected a loop whose body is one if without else")
+    for comparison in _conjuncts(body[0].cond()):
+        cut = _cut_point(comparison, loop.name())
+        if cut is None:
+            continue
+        try:
+            proc, (before, after) = cut_loop_(proc, loop, cut[0], rc=True)
+        except SchedulingError:
+            continue
+        live, dead = (after, before) if cut[1] else (before, after)
+        proc = eliminate_dead_code(proc, proc.forward(dead).body()[0])
+        loop = proc.forward(live)
+    proc = eliminate_dead_code(proc, loop.body()[0])
+    if not rc:
+        return proc
+    return proc, clip_loop_to_guard_cursors(proc.forward(loop))
 
 
 @user_op

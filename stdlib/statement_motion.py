@@ -55,6 +55,38 @@ class hoist_stmt_cursors:
         yield self.loop
 
 
+@dataclass
+class move_to_top_cursors:
+    allocs: list
+    stmt: StmtCursor
+
+    def __iter__(self):
+        yield self.allocs
+        yield self.stmt
+
+
+@user_op
+def move_to_top(proc, stmt, rc=False):
+    """Moves `stmt` to the top of its block, one `reorder_stmts` at a time;
+    an allocation of a buffer it uses is lifted out of the block
+    (`lift_alloc`) instead of passed. rc: `(allocs, stmt)` (the lifted
+    allocations, the statement)."""
+    stmt = proc.forward(stmt)
+    deps = _free_names(proc, [stmt])
+    allocs = []
+    while not isinstance(stmt.prev(), InvalidCursor):
+        prev_stmt = stmt.prev()
+        if isinstance(prev_stmt, AllocCursor) and prev_stmt.name() in deps:
+            proc = lift_alloc(proc, prev_stmt)
+            allocs.append(prev_stmt)
+        else:
+            proc = reorder_stmts(proc, stmt.expand(1, 0))
+        stmt = proc.forward(stmt)
+    if not rc:
+        return proc
+    return proc, move_to_top_cursors([proc.forward(a) for a in allocs], stmt)
+
+
 @user_op
 def hoist_stmt(proc, stmt, rc=False):
     """Moves a statement that does not depend on its enclosing loop out of
@@ -68,7 +100,7 @@ def hoist_stmt(proc, stmt, rc=False):
     loop = stmt.parent()
     if not isinstance(loop, ForCursor):
         raise SchedulingError("Statement is not within a loop")
-    deps = set(get_symbols(proc, stmt))
+    deps = _free_names(proc, [stmt])
     if loop.name() in deps:
         raise SchedulingError(
             "Cannot hoist cursor to a statement that depends on enclosing loop"
@@ -81,16 +113,7 @@ def hoist_stmt(proc, stmt, rc=False):
         stmt = proc.forward(stmt)
         return proc, hoist_stmt_cursors([stmt], stmt, proc.forward(loop))
 
-    allocs = []
-    while not isinstance(stmt.prev(), InvalidCursor):
-        prev_stmt = stmt.prev()
-        if isinstance(prev_stmt, AllocCursor) and prev_stmt.name() in deps:
-            proc = lift_alloc(proc, prev_stmt)
-            allocs.append(prev_stmt)
-        else:
-            proc = reorder_stmts(proc, stmt.expand(1, 0))
-        stmt = proc.forward(stmt)
-
+    proc, (allocs, stmt) = move_to_top(proc, stmt, rc=True)
     loop = proc.forward(loop)
     if len(loop.body()) > 1:
         proc, (_, loop) = fission_(proc, stmt.after(), rc=True)
@@ -105,6 +128,28 @@ def hoist_stmt(proc, stmt, rc=False):
     if not isinstance(loop, InvalidCursor):
         loop = proc.forward(loop)
     return proc, hoist_stmt_cursors(allocs, stmt, loop)
+
+
+def _free_names(proc, stmts, bound=frozenset()):
+    """The names the statements `stmts` use from outside them: every name
+    below them less those they declare first (a loop's iterator in its
+    body, an allocation after it), so that an inlined loop whose iterator
+    shadows the enclosing loop's does not depend on it."""
+    free, bound = set(), set(bound)
+    for s in stmts:
+        if isinstance(s, AllocCursor):
+            bound.add(s.name())
+        elif isinstance(s, ForCursor):
+            bounds = {n for e in (s.lo(), s.hi()) for n in get_symbols(proc, e)}
+            free |= bounds - bound
+            free |= _free_names(proc, s.body(), bound | {s.name()})
+        elif isinstance(s, IfCursor):
+            free |= set(get_symbols(proc, s.cond())) - bound
+            free |= _free_names(proc, s.body(), bound)
+            free |= _free_names(proc, s.orelse() or [], bound)
+        else:
+            free |= set(get_symbols(proc, s)) - bound
+    return free
 
 
 @dataclass

@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 from exo2 import SchedulingError, proc
 from exo2.API_cursors import ForCursor
-from exo2.stdlib.scheduling import divide_loop, rename
+from exo2.stdlib.scheduling import delete_pass, divide_loop, rename
 from exo2.stdlib.stdlib import (
     bound_loop_by_if,
+    clip_loop_to_guard,
     cut_loop_and_unroll,
     divide_loop_recursive,
     fission_into_singles,
@@ -402,6 +403,58 @@ def test_bound_loop_by_if_drops_the_guard():
     assert_same_results(guarded_fill, p, {"n": 5})
     with pytest.raises(SchedulingError, match="Expected loop to be of the following"):
         bound_loop_by_if(double_add, double_add.find_loop("i"))
+
+
+@proc
+def window_sum(s: index, x: f32[12], y: f32):
+    assert s >= 0
+    assert s <= 4
+    for d in seq(0, 8):
+        if d + s >= 4 and d + s < 12:
+            y += x[d + s]
+
+
+def test_clip_loop_to_guard_runs_the_loop_where_its_guard_holds():
+    # cut where d + s >= 4 starts to hold; d + s < 12 holds throughout the
+    # rest (d < 8 and s <= 4), so its cut is refused and the guard dropped
+    p, (loop,) = clip_loop_to_guard(window_sum, window_sum.find_loop("d"), rc=True)
+    assert str(p).splitlines()[3:] == [
+        "    for d in seq(0, 4 - (0 + s)):",
+        "        pass",
+        "    for d in seq(4 - (0 + s), 8):",
+        "        y += x[d + s]",
+    ]
+    assert loop.lo().op() == "-" and loop.hi().value() == 8
+    assert str(delete_pass(p)).splitlines()[3] == "    for d in seq(4 - (0 + s), 8):"
+    for s in (0, 3, 4):
+        assert_same_results(window_sum, p, {"s": s})
+
+
+@proc
+def window_sum_unbounded(s: index, x: f32[12], y: f32):
+    assert s >= 0
+    for d in seq(0, 8):
+        if d + s >= 4 and d + s < 12:
+            y += x[d + s]
+
+
+@proc
+def scaled_guard(n: size, x: f32[n]):
+    for d in seq(0, n):
+        if 2 * d < n:
+            x[d] = 0.0
+
+
+def test_clip_loop_to_guard_refusals():
+    # without s <= 4 neither cut lies in the loop in every case, and the
+    # guard does not hold throughout it
+    with pytest.raises(SchedulingError):
+        clip_loop_to_guard(window_sum_unbounded, window_sum_unbounded.find_loop("d"))
+    # 2 * d is not the iterator with coefficient 1: no cut, the guard stays
+    with pytest.raises(SchedulingError):
+        clip_loop_to_guard(scaled_guard, scaled_guard.find_loop("d"))
+    with pytest.raises(SchedulingError, match="one if without else"):
+        clip_loop_to_guard(double_add, double_add.find_loop("i"))
 
 
 def test_undo_divide_and_guard_loop_restores_one_loop():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from exo2 import DRAM, SchedulingError, proc
 from exo2.API_cursors import AllocCursor, AssignCursor, InvalidCursor
+from exo2.stdlib.scheduling import inline
 from exo2.stdlib.stdlib import (
     auto_stage_mem,
     bind_and_set_expr,
@@ -20,6 +21,7 @@ from exo2.stdlib.stdlib import (
     hoist_stmt,
     inline_copies,
     jam_stmt,
+    move_to_top,
     ordered_stage_expr,
     pack_mem,
     parallelize_all_reductions,
@@ -210,6 +212,77 @@ def test_hoist_stmt_refusals():
         hoist_stmt(invariant, invariant.find("x[_] = _"))
     with pytest.raises(SchedulingError, match="Statement is not within a loop"):
         hoist_stmt(invariant, invariant.find_loop("i"))
+
+
+@proc
+def scratch_last(n: size, a: f32, x: f32[n]):
+    for i in seq(0, n):
+        x[i] = a
+        t: f32
+        x[0] = 1.0
+        t = a * 2.0
+        x[i] += t
+
+
+def test_move_to_top_passes_statements_and_lifts_the_allocations_it_uses():
+    stmt = scratch_last.find("t = _")
+    p, (allocs, moved) = move_to_top(scratch_last, stmt, rc=True)
+    assert body(p) == [
+        "    t: f32 @ DRAM",
+        "    for i in seq(0, n):",
+        "        t = a * 2.0",
+        "        x[i] = a",
+        "        x[0] = 1.0",
+        "        x[i] += t",
+    ]
+    assert [a.name() for a in allocs] == ["t"] and text(moved) == "t = a * 2.0"
+    assert_same_results(scratch_last, p, {"n": 3})
+    # a write that may hit what one before it writes does not pass it
+    with pytest.raises(SchedulingError, match="do not commute"):
+        move_to_top(scratch_last, scratch_last.find("x[0] = _"))
+
+
+@proc
+def copy4(dst: f32[4], src: f32[4]):
+    for i in seq(0, 4):
+        dst[i] = src[i]
+
+
+@proc
+def copies_into_each_row(n: size, src: f32[4], x: f32[n, 4], t: f32[4]):
+    for i in seq(0, n):
+        copy4(t, src)
+        for j in seq(0, 4):
+            x[i, j] = t[j]
+
+
+def test_hoist_stmt_moves_a_loop_whose_iterator_shadows_the_enclosing_one():
+    # inlined, copy4's loop over i sits in the loop over i: its i is its own,
+    # so the copy does not depend on the enclosing loop and is hoisted
+    p = inline(copies_into_each_row, copies_into_each_row.find("copy4(_)"))
+    p = hoist_stmt(p, p.body()[0].body()[0])
+    assert body(p) == [
+        "    for i in seq(0, 4):",
+        "        t[i] = src[i]",
+        "    for i in seq(0, n):",
+        "        for j in seq(0, 4):",
+        "            x[i, j] = t[j]",
+    ]
+    assert_same_results(copies_into_each_row, p, {"n": 3})
+
+
+@proc
+def bounded_by_the_row(n: size, x: f32[n, n], t: f32[n]):
+    for i in seq(0, n):
+        for j in seq(0, i):
+            t[j] = 0.0
+        for j in seq(0, n):
+            x[i, j] = t[j]
+
+
+def test_hoist_stmt_refuses_a_loop_whose_bounds_use_the_enclosing_iterator():
+    with pytest.raises(SchedulingError, match="depends on enclosing loop"):
+        hoist_stmt(bounded_by_the_row, bounded_by_the_row.find_loop("j"))
 
 
 @proc

@@ -1,15 +1,13 @@
 """Machine models: what the generator and the schedules know about an ISA.
 
 A `Machine` names an x86 vector ISA the library is built for: its vector
-lanes per precision, vector registers, FMA units and latency, whether
-masked instructions exist, the cache sizes schedules block for, its vector
-registers (registers.py), its instruction table (instructions.py) and the C
-compiler flags of its generated code. Both ISAs
-are generated and compiled into one library; the C layer picks one at run
-time (benchmarks/blas/capi/isa.c).
-
-The cache sizes are fixed, not read from this machine's sysfs: generated C
-must not depend on where it is generated (its hashes are checked).
+lanes per precision, how many vector registers it has, whether masked
+instructions exist, its vector registers as a memory (registers.py), its
+instruction table (instructions.py) and the C compiler flags of its
+generated code. Both ISAs are generated and compiled into one library; the
+C layer picks one at run time (benchmarks/blas/capi/isa.c). Nothing here
+is read from the machine that generates: generated C must not depend on
+where it is generated (its hashes are checked).
 """
 
 from __future__ import annotations
@@ -32,10 +30,6 @@ class Machine:
     memory: type  # the ISA's vector registers (registers.py)
     registers: int  # vector registers
     masking: bool  # mask registers (else masked loads and blends)
-    fma_units: int = 2
-    fma_latency: int = 4  # cycles
-    l1d: int = 32 * 1024  # bytes
-    l2: int = 1024 * 1024
     interleave: int = 4  # vectors processed side by side by level-1 loops
     # The machine whose vectors convert f32 to f64 fastest (None: this one).
     widening: Machine | None = None

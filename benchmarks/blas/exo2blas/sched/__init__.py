@@ -7,5 +7,6 @@ from .band import band, by_band
 from .by_variant import by_case, by_letter, by_trans, on_narrower
 from .columns import by_columns, columns
 from .rows import by_rows, rows
+from .skinny import by_skinny, skinny
 from .stream import by_lanes, in_register, lanes, stream, streamed
 from .triangle import by_triangle, triangle

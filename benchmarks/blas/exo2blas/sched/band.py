@@ -35,12 +35,10 @@ stride in either loop: the kernels' sources read rows instead
 (docs/blas-library.md). A band row must run forwards along the storage
 row (`A[i, d]`, not `A[i, k - d]`): the lanes of a vector load ascend.
 In the head and tail rows each guarded band loop is clipped to the
-columns inside the matrix (`_clip`) and vectorized, a loop of varying
+columns inside the matrix (`clip_loop_to_guard`) and vectorized, a loop of varying
 length."""
 
 from __future__ import annotations
-
-import re
 
 from exo2.API_cursors import (
     AssignCursor,
@@ -66,7 +64,7 @@ from exo2.API_scheduling import (
 )
 from exo2.stdlib.inspection import expr_to_string, get_symbols, nlr_stmts
 from exo2.stdlib.rc_wrappers import cut_loop_
-from exo2.stdlib.stdlib import attempt, specialize_
+from exo2.stdlib.stdlib import attempt, clip_loop_to_guard, specialize_
 
 from .by_variant import on_variant
 from .level2 import from_zero, loop_of, reduces, vectorize_loop, vectorize_update
@@ -90,55 +88,6 @@ def _is(expr, text):
     if isinstance(expr, LiteralCursor):
         return str(expr.value()) == text.strip()
     return isinstance(expr, ReadCursor) and expr.name() == text.strip()
-
-
-def _conjuncts(cond):
-    """The comparisons `cond` (an `and` of them) is made of."""
-    if cond.op() == "and":
-        return _conjuncts(cond.lhs()) + _conjuncts(cond.rhs())
-    return [cond]
-
-
-def _cut_point(comparison, d):
-    """`(cut, lower)` for a guard's comparison `d + F op R` (`d` the band
-    loop's iterator, with coefficient 1): it holds exactly for `d >= cut`
-    (`lower`) or `d < cut`; None for another form."""
-    op = comparison.op()
-    lhs = expr_to_string(comparison.lhs())  # fully parenthesised: `(d)`
-    if op not in (">=", ">", "<", "<=") or lhs.count(f"({d})") != 1:
-        return None
-    if re.search(rf"[-*/%]\({d}\)|\({d}\)[*/%]", lhs):
-        return None  # not d itself, with coefficient 1
-    rest = expr_to_string(comparison.lhs(), {d: 0})
-    cut = f"{expr_to_string(comparison.rhs())} - ({rest})"
-    if op in (">", "<="):
-        cut += " + 1"
-    return cut, op in (">=", ">")
-
-
-def _clip(proc, band_loop):
-    """`(proc, loop)`: the guarded `band_loop` of rows whose band crosses
-    the matrix's edge cut where each of its guard's comparisons changes
-    truth in every one of these rows, the parts where one is false emptied
-    (a `pass`), and the guard of the part where all hold dropped: a band
-    loop of varying length, without a guard. A comparison whose cut is not
-    within the loop in some row holds there throughout (or the guard stays,
-    a SchedulingError)."""
-    band_loop = proc.forward(band_loop)
-    d = band_loop.name()
-    for comparison in _conjuncts(band_loop.body()[0].cond()):
-        cut = _cut_point(comparison, d)
-        if cut is None:
-            continue
-        try:
-            proc, (before, after) = cut_loop_(proc, band_loop, cut[0], rc=True)
-        except SchedulingError:
-            continue
-        live, dead = (after, before) if cut[1] else (before, after)
-        proc = eliminate_dead_code(proc, proc.forward(dead).body()[0])
-        band_loop = proc.forward(live)
-    proc = eliminate_dead_code(proc, band_loop.body()[0])
-    return proc, proc.forward(band_loop)
 
 
 def _chain_apart(proc, loop, chain):
@@ -205,7 +154,7 @@ def _aligned(proc, loop, lanes):
 def _edge_rows(proc, rows_loop, m, prec, chain=None):
     """Vectorizes for machine `m` (None: leaves scalar) the contiguous band
     loops of `rows_loop`, rows whose band crosses the matrix's edge, each
-    clipped to the columns inside it (`_clip`), its product on the chain
+    clipped to the columns inside it (`clip_loop_to_guard`), its product on the chain
     apart (`_chain_apart`); one that cannot be clipped stays guarded and
     scalar."""
     parts = [proc.forward(rows_loop)]
@@ -227,7 +176,7 @@ def _edge_rows(proc, rows_loop, m, prec, chain=None):
         if not (_guarded(band_loop) and contiguous(proc, band_loop)):
             continue
         try:
-            proc, clipped = _clip(proc, band_loop)
+            proc, (clipped,) = clip_loop_to_guard(proc, band_loop, rc=True)
         except SchedulingError:
             continue
         proc, clipped, peeled = _chain_apart(proc, clipped, chain)

@@ -1,9 +1,9 @@
-"""What the level-2 automations (`rows`, `columns`, `triangle`) share:
-the inner loop of a loop, whether a loop is a dot product, how many fused
-multiply-adds keep the machine busy, and vectorizing a loop with the part
-of the machine's instruction table level-2 code uses (`vectorize` tries
-every instruction on every statement of the proc, so a shorter table
-schedules faster)."""
+"""What the level-2 automations (`rows`, `columns`, `triangle`, `band`,
+`skinny`) share: the loop a schedule names, the inner loop of a loop,
+whether a loop is a dot product, and vectorizing a loop with the part of
+the machine's instruction table level-2 code uses (`vectorize` tries every
+instruction on every statement of the proc, so a shorter table schedules
+faster)."""
 
 from __future__ import annotations
 
@@ -70,11 +70,6 @@ def from_zero(proc, loop):
     a loop from 0)."""
     loop = proc.forward(loop)
     return proc if is_zero(loop.lo()) else shift_loop(proc, loop, 0)
-
-
-def in_flight(m):
-    """Independent fused multiply-adds that keep the FMA units busy."""
-    return m.fma_units * m.fma_latency
 
 
 def vectorize_loop(proc, loop, m, prec, tail):

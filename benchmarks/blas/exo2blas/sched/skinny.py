@@ -26,7 +26,6 @@ from exo2.API_cursors import (
     AllocCursor,
     CallCursor,
     ForCursor,
-    InvalidCursor,
     WindowStmtCursor,
 )
 from exo2.API_scheduling import (
@@ -37,7 +36,6 @@ from exo2.API_scheduling import (
     inline,
     inline_window,
     lift_alloc,
-    remove_loop,
     reorder_loops,
     reorder_stmts,
     replace,
@@ -48,16 +46,17 @@ from exo2.API_scheduling import (
     user_op,
 )
 from exo2.stdlib.inspection import get_symbols, nlr_stmts
-from exo2.stdlib.rc_wrappers import fission_
 from exo2.stdlib.stdlib import (
     abs_rule,
     fma_rule,
+    hoist_stmt,
+    move_to_top,
     specialize_,
     vectorize,
 )
 
 from ..machines.instructions import constant
-from .by_variant import by_case, on_variant
+from .by_variant import on_variant
 from .level2 import (
     OPS,
     inner_loop,
@@ -195,13 +194,12 @@ def _invariant_load(proc, call, row):
 
 def _hoist_load(proc, call):
     """The load instruction `call` moved out of the loop around it:
-    inlined (a loop of lane copies), hoisted (`_hoist`), and replaced by
-    the instruction again. (`hoist_stmt` refuses the call itself: the
+    inlined (a loop of lane copies), hoisted (`hoist_stmt`), and replaced
+    by the instruction again. (`hoist_stmt` refuses the call itself: the
     fission check does not see that a call writes the same value in every
-    iteration, and it refuses the inlined loop when its iterator has the
-    name of the loop around it.)"""
+    iteration.)"""
     proc, stmt, instr = _inlined(proc, call)
-    proc = _hoist(proc, stmt)
+    proc = hoist_stmt(proc, stmt)
     return replace(proc, proc.forward(stmt), instr)
 
 
@@ -210,7 +208,7 @@ def _hoist_vector_load(proc, whole, call, count):
     vectors, moved out of the loop over rows around `whole` as a loop of
     its own over the vectors: its destination given one vector per
     iteration of `whole` (`expand_dim`) and lifted out, the load inlined,
-    split off `whole` (`fission`), hoisted (`_hoist`) and replaced by the
+    split off `whole` (`fission`), hoisted (`hoist_stmt`) and replaced by the
     instruction again. Returns `(proc, loads, rest, buffers)`: the new
     loop, the loop over vectors left in the loop over rows, and the
     allocations of the expanded destinations."""
@@ -224,11 +222,11 @@ def _hoist_vector_load(proc, whole, call, count):
         proc = expand_dim(proc, alloc, count, proc.forward(whole).name())
         proc = lift_alloc(proc, proc.forward(alloc))
     proc, stmt, instr = _inlined(proc, call)
-    proc = _to_top(proc, stmt)
+    proc = move_to_top(proc, stmt)
     proc = fission(proc, proc.forward(stmt).after())
     loads = proc.forward(stmt).parent()
     rest = loads.next()
-    proc = _hoist(proc, loads)
+    proc = hoist_stmt(proc, loads)
     proc = replace(proc, proc.forward(stmt), instr)
     return proc, proc.forward(loads), proc.forward(rest), buffers
 
@@ -243,31 +241,6 @@ def _inlined(proc, call):
     while isinstance(proc.forward(block).body()[index], WindowStmtCursor):
         proc = inline_window(proc, proc.forward(block).body()[index])
     return proc, proc.forward(block).body()[index], instr
-
-
-def _to_top(proc, stmt):
-    """`stmt` moved to the top of its block, one swap at a time; the
-    allocations of buffers it uses are lifted out of the block instead."""
-    stmt = proc.forward(stmt)
-    deps = {str(v) for v in get_symbols(proc, stmt)}
-    while not isinstance(stmt.prev(), InvalidCursor):
-        prev = stmt.prev()
-        if isinstance(prev, AllocCursor) and prev.name() in deps:
-            proc = lift_alloc(proc, prev)
-        else:
-            proc = reorder_stmts(proc, stmt.expand(1, 0))
-        stmt = proc.forward(stmt)
-    return proc
-
-
-def _hoist(proc, stmt):
-    """`stmt`, which writes the same values in every iteration of the loop
-    around it, moved out of that loop as `hoist_stmt` moves it: to the top
-    of the body (`_to_top`), the loop fissioned after it and removed
-    around it."""
-    proc = _to_top(proc, stmt)
-    proc, _ = fission_(proc, proc.forward(stmt).after(), rc=True)
-    return remove_loop(proc, proc.forward(stmt).parent())
 
 
 def _columns_leaf(proc, siblings, k):
@@ -383,8 +356,3 @@ def skinny(proc, loop, m, prec, max_vecs=MAX_VECS):
 # by_skinny(loop="i", **options): the schedule that runs `skinny` with the
 # variant's machine and precision (`kernel(..., schedule=by_skinny(...))`).
 by_skinny = on_variant(skinny, "i")
-
-
-def or_skinny(schedule, skinny_schedule):
-    """`skinny_schedule` for the `skinny` case, `schedule` for the others."""
-    return by_case("skinny", skinny_schedule, schedule)

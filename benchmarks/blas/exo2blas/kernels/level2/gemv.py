@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_columns, by_rows, by_trans
-from ...sched.skinny import by_skinny, or_skinny
+from ...sched import by_case, by_columns, by_rows, by_skinny, by_trans
 from ...variants import STRIDES, Case, Trans, kernel
 
 
@@ -27,6 +26,6 @@ def gemv(m: size, n: size, alpha: R, A: [R][m, n], x: [R][n], y: [R][m]):
 KERNEL = kernel(
     gemv,
     axes=[Trans("A")],
-    schedule=or_skinny(by_trans(by_rows(), by_columns()), by_skinny()),
+    schedule=by_case("skinny", by_skinny(), by_trans(by_rows(), by_columns())),
     cases=STRIDES + (Case("skinny"),),
 )

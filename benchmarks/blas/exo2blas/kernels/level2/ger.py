@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_rows
-from ...sched.skinny import by_skinny, or_skinny
+from ...sched import by_case, by_rows, by_skinny
 from ...variants import STRIDES, Case, kernel
 
 
@@ -26,5 +25,7 @@ def ger(m: size, n: size, alpha: R, x: [R][m], y: [R][n], A: [R][m, n]):
 # a `skinny` case too, for short rows (n at most the skinny threshold): y
 # loaded once into registers and kept across the rows
 KERNEL = kernel(
-    ger, schedule=or_skinny(by_rows(), by_skinny()), cases=STRIDES + (Case("skinny"),)
+    ger,
+    schedule=by_case("skinny", by_skinny(), by_rows()),
+    cases=STRIDES + (Case("skinny"),),
 )
