@@ -375,6 +375,22 @@ def is_single_stmt_loop(proc, loop):
     return loop_body_len(proc, loop) == 1
 
 
+@user_op
+def is_contiguous_loop(proc, loop):
+    """Whether every buffer access in `loop` (reads, windows, and the
+    targets of writes) uses its iterator in the last index only, the one
+    of unit stride: `A[i, j]` over `j`, not `A[j, i]`."""
+    loop = proc.forward(loop)
+    check_is_loop(proc, loop)
+    reads = [e for e in lrn(proc, loop) if isinstance(e, ReadCursor | WindowExprCursor)]
+    writes = [s for s in nlr_stmts(proc, loop.body()) if is_write(proc, s)]
+    return not any(
+        loop.name() in {str(v) for v in get_symbols(proc, index)}
+        for access in reads + writes
+        for index in list(access.idx())[:-1]
+    )
+
+
 # --------------------------------------------------------------------------- #
 # Enclosing scopes
 

@@ -16,6 +16,7 @@ from exo2.API_cursors import (
     ExternFunctionCursor,
     ForCursor,
     IfCursor,
+    InvalidCursor,
     InvalidCursorError,
     LiteralCursor,
     ReadConfigCursor,
@@ -33,6 +34,8 @@ from exo2.stdlib.inspection import (
 )
 from exo2.stdlib.scheduling import (
     SchedulingError,
+    inline,
+    inline_window,
     replace,
     user_op,
 )
@@ -292,3 +295,39 @@ def replace_all_stmts(proc, instructions):
             except SchedulingError:
                 pass
     return proc
+
+
+@dataclass
+class inline_instr_cursors:
+    stmt: object
+    instr: object
+
+    def __iter__(self):
+        yield self.stmt
+        yield self.instr
+
+
+@user_op
+def inline_instr(proc, call, rc=False):
+    """The opposite of `replace`: the call `call` inlined, and the window
+    statements that leaves (one per window argument) inlined too, so the
+    instruction's body reads and writes the caller's buffers. rc: `(stmt,
+    instr)`, the statement the call became (the body's first) and the
+    procedure it called (to `replace` it again)."""
+    call = proc.forward(call)
+    if not isinstance(call, CallCursor):
+        raise SchedulingError(f"expected a call, not {type(call).__name__}")
+    instr, parent = call.subproc(), call.parent()
+
+    def statements(p):  # the block around the call (the body at the top)
+        return (
+            p.body() if isinstance(parent, InvalidCursor) else p.forward(parent).body()
+        )
+
+    index = next(i for i, s in enumerate(statements(proc)) if s == call)
+    proc = inline(proc, call)
+    while isinstance(statements(proc)[index], WindowStmtCursor):
+        proc = inline_window(proc, statements(proc)[index])
+    if not rc:
+        return proc
+    return proc, inline_instr_cursors(statements(proc)[index], instr)

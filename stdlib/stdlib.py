@@ -115,6 +115,8 @@ from exo2.stdlib.inspection import (
 from exo2.stdlib.instruction_selection import (
     check_call_site,
     checked_replace,
+    inline_instr,
+    inline_instr_cursors,
     replace_all_stmts,
     replace_cursors,
 )
@@ -258,6 +260,8 @@ _OWN_NAMES = [
     "stage_compute",
     "check_call_site",
     "checked_replace",
+    "inline_instr",
+    "inline_instr_cursors",
     "replace_all_stmts",
     "bound_loop_by_if",
     "clip_loop_to_guard",

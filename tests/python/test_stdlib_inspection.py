@@ -287,6 +287,20 @@ def test_get_declaration_of_a_name_declared_twice_is_the_innermost_visible():
 # Predicates
 
 
+@proc
+def rows_and_columns(n: size, A: f32[n, n], x: f32[n]):
+    for i in seq(0, n):
+        for j in seq(0, n):
+            x[j] += A[i, j]
+
+
+@proc
+def columns(n: size, A: f32[n, n], y: f32[n]):
+    for i in seq(0, n):
+        for j in seq(0, n):
+            y[i] += A[j, i]  # over j: down a column
+
+
 def test_statement_and_loop_predicates():
     loop, branch = foo.find_loop("i"), foo.find("if _: _")
     assert I.is_stmt(foo, loop) and not I.is_stmt(foo, loop.hi())
@@ -300,6 +314,9 @@ def test_statement_and_loop_predicates():
     assert I.loop_body_len(nest, nest.find_loop("i")) == 4
     assert I.is_single_stmt_loop(foo, loop)
     assert not I.is_single_stmt_loop(nest, nest.find_loop("i"))
+    assert I.is_contiguous_loop(rows_and_columns, rows_and_columns.find_loop("j"))
+    assert not I.is_contiguous_loop(rows_and_columns, rows_and_columns.find_loop("i"))
+    assert not I.is_contiguous_loop(columns, columns.find_loop("j"))
     with pytest.raises(TypeError):
         I.loop_body_len(foo, branch)
 

@@ -15,6 +15,7 @@ from exo2 import SchedulingError, proc
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512
 from exo2blas.sched import band, by_band, by_letter
+from exo2blas.sched.band import _rows_inside
 from exo2blas.variants import Uplo, assert_unit_strides, kernel, set_precisions
 
 # every variant: each reads the rows of the band storage forwards
@@ -365,10 +366,56 @@ def test_by_band_schedules_a_kernel_line():
     procs = {v.name: v.procs for v in k.variants(AVX512)}["dbanded"]
     assert "avx512_fma_mask_f64" in str(procs["stride_1"])
     assert "avx512_fma" not in str(procs["stride_any"])
-    with pytest.raises(TypeError, match="missing a required argument: 'rows'"):
-        by_band()
+    # the rows inside the matrix, solved from the guard `i + d < n` at the
+    # band's last d = k: the same schedule as the rows named
+    derived = kernel(banded, schedule=by_band())
+    assert str(derived.variants(AVX512)[1].procs["stride_1"]) == str(procs["stride_1"])
     with pytest.raises(TypeError, match="unexpected keyword argument 'strides'"):
         by_band(rows=("0", "n - k"), strides=2)  # a misspelt option
+
+
+@proc
+def two_sided(n: size, k: index, A: [R][n, 2 * k + 1], x: [R][n], y: [R][n]):
+    assert k >= 0
+    for ii in seq(0, n):
+        for d in seq(0, 2 * k + 1):
+            if n - 1 - ii - k + d >= 0 and n - 1 - ii - k + d < n:
+                y[n - 1 - ii] += A[n - 1 - ii, d] * x[n - 1 - ii - k + d]
+
+
+@proc
+def scaled_rows(n: size, k: index, A: [R][n, k + 1], x: [R][2 * n + k], y: [R][n]):
+    assert k >= 0
+    for i in seq(0, n):
+        for d in seq(0, k + 1):
+            if 2 * i + d < n:
+                y[i] += A[i, d] * x[2 * i + d]
+
+
+def test_band_solves_its_rows_from_the_guards():
+    # ii counts rows backwards (the row is n - 1 - ii): both comparisons
+    # hold for every d where k <= ii < n - k
+    assert _rows_inside(two_sided, two_sided.find_loop("ii")) == ("k", "n - k")
+    assert _rows_inside(banded, banded.find_loop("i")) == ("0", "n - k")
+    # a row index with another coefficient than 1 or -1: the rows are named
+    with pytest.raises(SchedulingError, match="band: name the rows"):
+        _rows_inside(scaled_rows, scaled_rows.find_loop("i"))
+    naive = assert_unit_strides(set_precisions(two_sided, "f64"))
+    p = band(naive, "ii", AVX2, "f64")
+    assert "    if 0 <= k and k <= -k + n and -k + n <= n and 4 <= 1 + 2 * k:" in str(p)
+
+
+@pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
+def test_band_with_solved_rows_matches_the_naive_loop():
+    naive = assert_unit_strides(set_precisions(two_sided, "f64"))
+    scheduled, naive = band(naive, "ii", AVX2, "f64").jit(), naive.jit()
+    rng = np.random.default_rng(7)
+    for n, k in ((9, 2), (5, 3), (1, 0), (12, 5), (2, 4)):  # inside and wider
+        data = [
+            rng.integers(-3, 4, shape).astype(np.float64)
+            for shape in ((n, 2 * k + 1), n, n)
+        ]
+        assert (_run(scheduled, [n, k, *data]) == _run(naive, [n, k, *data])).all()
 
 
 def test_options_whose_rows_cannot_occur_are_a_scheduling_error():

@@ -96,11 +96,9 @@ def _templates(isa, prec, lanes, vectors):
     def load(arg, k):
         return f"{{v}}_loadu_{{t}}(&{{{arg}_data}} + {lanes * k})"
 
-    def horizontal(op):
-        return _HORIZONTAL[(isa, prec)].replace("{op}", op)
-
-    def reduce(op, terms):
-        return f"{vector} v = {_tree(terms, op)}; {horizontal(op)}"
+    def reduce(op, terms):  # lane-wise, then the lanes of one vector
+        horizontal = _HORIZONTAL[(isa, prec)].replace("{op}", op)
+        return f"{vector} v = {_tree(terms, op)}; {horizontal}"
 
     loads = [load("src", k) for k in range(vectors)]
     hmax = (

@@ -4,7 +4,7 @@ per kernel), and the schedules that choose among them by the variant.
 Built on the public exo2 API and exo2.stdlib only."""
 
 from .band import band, by_band
-from .by_variant import by_case, by_letter, by_trans, on_narrower
+from .by_variant import by_case, by_letter, by_trans, on_narrower, per_letter
 from .columns import by_columns, columns
 from .rows import by_rows, rows
 from .skinny import by_skinny, skinny

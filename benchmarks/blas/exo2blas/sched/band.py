@@ -44,8 +44,6 @@ from exo2.API_cursors import (
     AssignCursor,
     ForCursor,
     IfCursor,
-    LiteralCursor,
-    ReadCursor,
     ReduceCursor,
 )
 from exo2.API_scheduling import (
@@ -62,14 +60,26 @@ from exo2.API_scheduling import (
     unroll_loop,
     user_op,
 )
-from exo2.stdlib.inspection import expr_to_string, get_symbols, nlr_stmts
+from exo2.stdlib.inspection import (
+    expr_to_string,
+    get_symbols,
+    is_contiguous_loop,
+    nlr_stmts,
+)
+from exo2.stdlib.range_analysis import IndexRange, index_range_analysis
 from exo2.stdlib.rc_wrappers import cut_loop_
 from exo2.stdlib.stdlib import attempt, clip_loop_to_guard, specialize_
 
 from .by_variant import on_variant
-from .level2 import from_zero, loop_of, reduces, vectorize_loop, vectorize_update
+from .level2 import (
+    from_zero,
+    loop_of,
+    scalar_reductions,
+    vectorize_loop,
+    vectorize_update,
+)
 from .rows import rows as dense_rows
-from .triangle import contiguous, vectorize_row
+from .triangle import vectorize_row
 
 
 def _guarded(loop):
@@ -84,10 +94,64 @@ def _band_loops(proc, scope):
 
 
 def _is(expr, text):
-    """Whether the bound `expr` is the literal or the name `text`."""
-    if isinstance(expr, LiteralCursor):
-        return str(expr.value()) == text.strip()
-    return isinstance(expr, ReadCursor) and expr.name() == text.strip()
+    """Whether the bound `expr` is the expression `text` (as `_text` writes
+    it: `n - k`, `kl`, `0`)."""
+    form = _form(expr)
+    return form is not None and _text(form) == text
+
+
+def _form(e):
+    """The index expression `e` as an `IndexRange` of one value, affine in
+    the names it reads (None for another form)."""
+    r = index_range_analysis(e, {})
+    r = IndexRange.create_int(r, r) if isinstance(r, int) else r
+    return None if r.base is None else r
+
+
+def _text(form):
+    """An affine form as an expression, its positive terms first: `n - k`."""
+    base = dict(sorted(form.base.items(), key=lambda term: term[1] < 0))
+    return IndexRange(base, form.lo, form.hi).get_bounds()[0]
+
+
+def _rows_inside(proc, loop):
+    """`(first, end)`: the rows of `loop` (iterator `i`) in which every
+    comparison of every band guard (`i + d >= r` or `i + d < r`, the band
+    loop's iterator `d` with coefficient 1, `i` with 1 or -1) holds for
+    every `d` of its band loop: where it holds at the band's first `d`
+    (`>=`) or its last (`<`). A side no comparison bounds is the loop's."""
+    i, sides = loop.name(), ([], [])
+    for band_loop in [s for s in _band_loops(proc, loop) if _guarded(s)]:
+        d, lo, hi = band_loop.name(), _form(band_loop.lo()), _form(band_loop.hi())
+        for c in _conjuncts(band_loop.body()[0].cond()):
+            op, lhs, rhs = c.op(), _form(c.lhs()), _form(c.rhs())
+            diff = None if None in (lhs, rhs, lo, hi) else lhs - rhs
+            sign = diff and diff.get_stride_of(i)
+            if (
+                op not in (">=", "<")
+                or sign not in (1, -1)
+                or diff.get_stride_of(d) != 1
+            ):
+                raise SchedulingError(f"band: name the rows; cannot solve {op} for {i}")
+            # diff = sign * i + d + rest; at the worst d: sign * i + rest op 0
+            worst = lo if op == ">=" else hi - 1
+            rest = diff - IndexRange({i: sign, d: 1}, 0, 0) + worst
+            lower = (op == ">=") == (sign == 1)  # i >= -rest, or i < rest + 1
+            sides[0 if lower else 1].append(-rest if sign == 1 else rest + 1)
+    rows = []
+    for found, bound in zip(sides, (loop.lo(), loop.hi()), strict=True):
+        texts = {_text(f) for f in found} or {_text(_form(bound))}
+        if len(texts) != 1:
+            raise SchedulingError(f"band: name the rows; the guards give {texts}")
+        rows.append(texts.pop())
+    return tuple(rows)
+
+
+def _conjuncts(cond):
+    """The comparisons `cond` (an `and` of them) is made of."""
+    if cond.op() == "and":
+        return _conjuncts(cond.lhs()) + _conjuncts(cond.rhs())
+    return [cond]
 
 
 def _chain_apart(proc, loop, chain):
@@ -110,7 +174,7 @@ def _chain_apart(proc, loop, chain):
         proc, (before, after) = cut_loop_(proc, loop, at, rc=True)
     except SchedulingError:
         return proc, loop, False  # a band that may be empty
-    dot = reduces(proc, proc.forward(before))
+    dot = bool(scalar_reductions(proc, proc.forward(before)))
     rest = before if chain == "last" else after
     if (chain == "first") == dot:  # the chain's iteration goes to the other end
         proc = reorder_stmts(proc, proc.forward(before).as_block().expand(0, 1))
@@ -173,7 +237,7 @@ def _edge_rows(proc, rows_loop, m, prec, chain=None):
     band_loops = [s for part in parts for s in _band_loops(proc, proc.forward(part))]
     for band_loop in band_loops:
         band_loop = proc.forward(band_loop)
-        if not (_guarded(band_loop) and contiguous(proc, band_loop)):
+        if not (_guarded(band_loop) and is_contiguous_loop(proc, band_loop)):
             continue
         try:
             proc, (clipped,) = clip_loop_to_guard(proc, band_loop, rc=True)
@@ -208,7 +272,7 @@ def _widths(proc, loop, shortest):
     least `shortest` elements long."""
     conds, exprs = [], []
     for band_loop in _band_loops(proc, loop):
-        if _guarded(band_loop) and contiguous(proc, band_loop):
+        if _guarded(band_loop) and is_contiguous_loop(proc, band_loop):
             conds.append(f"{shortest} <= _ - _")
             exprs += [band_loop.hi(), band_loop.lo()]
     return conds, exprs
@@ -252,7 +316,7 @@ def _vector_loops(proc, rows_loop):
     return [
         s
         for s in _band_loops(proc, proc.forward(rows_loop))
-        if not _guarded(s) and contiguous(proc, s)
+        if not _guarded(s) and is_contiguous_loop(proc, s)
     ]
 
 
@@ -365,7 +429,7 @@ def _cut_rows_at_edges(proc, loop, rows):
         except SchedulingError:
             continue  # a guard the body's rows do not make true stays
         band_loop = proc.forward(band_loop)
-        if not _guarded(band_loop) and contiguous(proc, band_loop):
+        if not _guarded(band_loop) and is_contiguous_loop(proc, band_loop):
             unguarded.append(band_loop)
     return proc, proc.forward(body), [proc.forward(e) for e in edges], unguarded
 
@@ -412,7 +476,7 @@ def _rows_in_pairs(proc, loop):
 
 @user_op
 def band(
-    proc, loop, m, prec, rows, r=4, min_vectors=1, empty_from=None, stride=1,
+    proc, loop, m, prec, rows=None, r=4, min_vectors=1, empty_from=None, stride=1,
     chain=None,
 ):  # fmt: skip
     """Schedules `loop` (a cursor, its iterator's name, or None for the
@@ -440,6 +504,7 @@ def band(
     if chain not in (None, "first", "last"):
         raise SchedulingError(f"chain is 'first', 'last' or None, not {chain!r}")
     loop = loop_of(proc, loop)
+    rows = rows or _rows_inside(proc, loop)
     first, end = rows
     name = loop.name()
     guarded = [s for s in _band_loops(proc, loop) if _guarded(s)]
@@ -468,7 +533,7 @@ def band(
     jammed = interleaved = False
     # updates in consecutive rows, a row's only band loop (not sbmv's)
     in_order = unguarded if len(unguarded) == 1 else []
-    if stride > 1 and not all(reduces(proc, s) for s in unguarded):
+    if stride > 1 and not all(scalar_reductions(proc, s) for s in unguarded):
         # rows that update y along the band
         try:
             proc, row_loops, short = _interleave(from_zero(proc, body), body, stride)
@@ -477,7 +542,7 @@ def band(
                 s
                 for rl in short
                 for s in _vector_loops(proc, rl)
-                if reduces(proc, s)  # the updates stay scalar
+                if scalar_reductions(proc, s)  # the updates stay scalar
             ]
             in_order = in_order and _vector_loops(proc, row_loops[-1])
             interleaved = True
@@ -498,7 +563,7 @@ def band(
             band_loop = proc.forward(band_loop)
             align = any(band_loop == proc.forward(s) for s in in_order)
             proc, band_loop, _ = _chain_apart(proc, band_loop, chain)
-            if not reduces(proc, band_loop):
+            if not scalar_reductions(proc, band_loop):
                 if align:
                     proc, band_loop = _aligned(proc, band_loop, m.lanes[prec])
                 proc = from_zero(proc, band_loop)

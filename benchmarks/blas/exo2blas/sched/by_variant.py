@@ -3,7 +3,7 @@ per letter of one variant axis, for kernels whose variants need different
 automations (gemv's NoTrans variant is a dot product per row, its Trans
 variant is not); `by_case`, one per case (gemv's skinny shapes, symv's
 short matrices); `on_narrower`, a schedule on the machine's narrower
-vectors."""
+vectors; `per_letter`, an automation's option per letter."""
 
 from __future__ import annotations
 
@@ -56,11 +56,19 @@ def on_narrower(schedule):
     return narrowed
 
 
+def per_letter(axis, **values):
+    """An option of an `on_variant` schedule whose value is, for each
+    variant, the one named by its letter of `axis`:
+    `by_band(chain=per_letter("upper", u="first", l="last"))`."""
+    return lambda v: values[v.letters[axis]]
+
+
 def on_variant(automation, loop=None):
     """The schedules of `automation(proc, loop, m, prec, **options)`:
     `maker(loop, **options)` (`by_rows`, `by_band`, ...) is the schedule
     that runs it on `loop` (by default the given one) with the variant's
-    machine and precision."""
+    machine and precision; an option whose value is a function (of a
+    `VariantInfo`, as `per_letter` makes) takes its value for the variant."""
     default = loop
 
     def maker(loop=default, **options):
@@ -68,7 +76,9 @@ def on_variant(automation, loop=None):
         inspect.signature(automation).bind(None, loop, None, None, **options)
 
         def schedule(proc, v):
-            return automation(proc, loop, v.machine, v.prec, **options)
+            # an option that is a function of the variant (`per_letter`'s)
+            chosen = {key: o(v) if callable(o) else o for key, o in options.items()}
+            return automation(proc, loop, v.machine, v.prec, **chosen)
 
         return schedule
 

@@ -1,6 +1,6 @@
 """What the level-2 automations (`rows`, `columns`, `triangle`, `band`,
 `skinny`) share: the loop a schedule names, the inner loop of a loop,
-whether a loop is a dot product, and vectorizing a loop with the part of
+its sums into a scalar (a dot product), and vectorizing a loop with the part of
 the machine's instruction table level-2 code uses (`vectorize` tries every
 instruction on every statement of the proc, so a shorter table schedules
 faster)."""
@@ -11,6 +11,8 @@ from exo2.API_cursors import ForCursor, LiteralCursor, ReduceCursor
 from exo2.API_scheduling import SchedulingError, shift_loop
 from exo2.stdlib.inspection import get_symbols, nlr_stmts
 from exo2.stdlib.stdlib import abs_rule, fma_rule, vectorize
+
+from ..machines.instructions import constant
 
 # loads and stores, scalars into vectors, arithmetic, register copies, a
 # dot product's sum into a scalar or an array element
@@ -49,15 +51,16 @@ def inner_loop(proc, loop):
     return inner[0]
 
 
-def reduces(proc, loop):
-    """Whether `loop` sums into one element (a dot product): a reduction
-    whose target does not depend on the loop's iterator."""
+def scalar_reductions(proc, loop):
+    """The reductions in `loop` whose target does not depend on its
+    iterator: a dot product's sum (or a sum into a scalar)."""
     name = loop.name()
-    return any(
-        isinstance(s, ReduceCursor)
-        and all(name not in {str(v) for v in get_symbols(proc, i)} for i in s.idx())
+    return [
+        s
         for s in nlr_stmts(proc, loop.body())
-    )
+        if isinstance(s, ReduceCursor)
+        and name not in {str(v) for i in s.idx() for v in get_symbols(proc, i)}
+    ]
 
 
 def is_zero(expr):
@@ -74,10 +77,12 @@ def from_zero(proc, loop):
 
 def vectorize_loop(proc, loop, m, prec, tail):
     """`vectorize` of `loop` for machine `m` in precision `prec` with the
-    level-2 operations; returns `(proc, vector_loop)`."""
+    level-2 operations (and zero set into the lanes of a masked vector:
+    skinny's sums); returns `(proc, vector_loop)`."""
+    table = m.instructions(prec, OPS) + constant(m.name, prec, 0.0)
     proc, (vector_loop,) = vectorize(
-        proc, loop, m.lanes[prec], prec, m.memory, m.instructions(prec, OPS),
-        (fma_rule, abs_rule), tail=tail, rc=True,
+        proc, loop, m.lanes[prec], prec, m.memory, table, (fma_rule, abs_rule),
+        tail=tail, rc=True,
     )  # fmt: skip
     return proc, vector_loop
 

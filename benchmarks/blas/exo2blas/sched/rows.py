@@ -18,7 +18,13 @@ from exo2.API_scheduling import user_op
 from exo2.stdlib.stdlib import reorder_stmt_backwards, unroll_and_jam, unroll_buffers
 
 from .by_variant import on_variant
-from .level2 import inner_loop, loop_of, reduces, vectorize_loop, vectorize_update
+from .level2 import (
+    inner_loop,
+    loop_of,
+    scalar_reductions,
+    vectorize_loop,
+    vectorize_update,
+)
 
 
 @user_op
@@ -41,7 +47,7 @@ def rows(proc, loop, m, prec, r=4):
         inner = inner_loop(proc, rows_loop)
         # a dot product ends with a masked vector (its scalar tail would
         # wait on the sum), an update without one
-        if reduces(proc, inner):
+        if scalar_reductions(proc, inner):
             proc, _ = vectorize_loop(proc, inner, m, prec, "cut_and_predicate")
         else:
             proc, vector_loops = vectorize_update(proc, inner, m, prec)

@@ -26,15 +26,12 @@ from exo2.API_cursors import (
     AllocCursor,
     CallCursor,
     ForCursor,
-    WindowStmtCursor,
 )
 from exo2.API_scheduling import (
     SchedulingError,
     expand_dim,
     fission,
     fuse,
-    inline,
-    inline_window,
     lift_alloc,
     reorder_loops,
     reorder_stmts,
@@ -45,28 +42,23 @@ from exo2.API_scheduling import (
     unroll_loop,
     user_op,
 )
-from exo2.stdlib.inspection import get_symbols, nlr_stmts
+from exo2.stdlib.inspection import get_symbols, is_contiguous_loop, nlr_stmts
 from exo2.stdlib.stdlib import (
-    abs_rule,
-    fma_rule,
     hoist_stmt,
+    inline_instr,
     move_to_top,
     specialize_,
-    vectorize,
 )
 
-from ..machines.instructions import constant
 from .by_variant import on_variant
 from .level2 import (
-    OPS,
     inner_loop,
     is_zero,
     loop_of,
-    reduces,
+    scalar_reductions,
     vectorize_loop,
     vectorize_update,
 )
-from .triangle import contiguous
 
 MAX_VECS = 10  # the vector and a few temporaries fit AVX2's 16 registers
 
@@ -85,19 +77,6 @@ def _bound_name(proc, loop):
             f"skinny: the loop over {proc.forward(loop).name()} must run to a size"
         )
     return names.pop()
-
-
-def _vectorize(proc, loop, m, prec):
-    """`loop` vectorized, its inner loop moved inside the lanes: returns
-    `(proc, whole, last)`, the loop over whole vectors and the one over
-    the masked last vector."""
-    table = m.instructions(prec, OPS) + constant(m.name, prec, 0.0)
-    proc, (whole,) = vectorize(
-        proc, loop, m.lanes[prec], prec, m.memory, table, (fma_rule, abs_rule),
-        tail="cut_and_predicate", rc=True,
-    )  # fmt: skip
-    whole = proc.forward(whole)
-    return proc, whole, whole.next()
 
 
 def _specialize(proc, block, count, counts):
@@ -198,7 +177,7 @@ def _hoist_load(proc, call):
     by the instruction again. (`hoist_stmt` refuses the call itself: the
     fission check does not see that a call writes the same value in every
     iteration.)"""
-    proc, stmt, instr = _inlined(proc, call)
+    proc, (stmt, instr) = inline_instr(proc, call, rc=True)
     proc = hoist_stmt(proc, stmt)
     return replace(proc, proc.forward(stmt), instr)
 
@@ -221,7 +200,7 @@ def _hoist_vector_load(proc, whole, call, count):
     for alloc in buffers:
         proc = expand_dim(proc, alloc, count, proc.forward(whole).name())
         proc = lift_alloc(proc, proc.forward(alloc))
-    proc, stmt, instr = _inlined(proc, call)
+    proc, (stmt, instr) = inline_instr(proc, call, rc=True)
     proc = move_to_top(proc, stmt)
     proc = fission(proc, proc.forward(stmt).after())
     loads = proc.forward(stmt).parent()
@@ -229,18 +208,6 @@ def _hoist_vector_load(proc, whole, call, count):
     proc = hoist_stmt(proc, loads)
     proc = replace(proc, proc.forward(stmt), instr)
     return proc, proc.forward(loads), proc.forward(rest), buffers
-
-
-def _inlined(proc, call):
-    """`call` inlined, and its window statements: `(proc, stmt, instr)`,
-    the statement the call became and the instruction it called."""
-    call = proc.forward(call)
-    instr, block = call.subproc(), call.parent()
-    index = next(i for i, s in enumerate(block.body()) if s == call)
-    proc = inline(proc, call)
-    while isinstance(proc.forward(block).body()[index], WindowStmtCursor):
-        proc = inline_window(proc, proc.forward(block).body()[index])
-    return proc, proc.forward(block).body()[index], instr
 
 
 def _columns_leaf(proc, siblings, k):
@@ -315,7 +282,7 @@ def skinny(proc, loop, m, prec, max_vecs=MAX_VECS):
     the inner loop down the rows)."""
     loop = loop_of(proc, loop)
     inner = inner_loop(proc, loop)
-    along_rows = contiguous(proc, inner)
+    along_rows = is_contiguous_loop(proc, inner)
     short = _bound_name(proc, inner if along_rows else loop)
     name = loop.name()
     proc = proc.add_assertion(f"{short} <= {threshold(m, prec, max_vecs)}")
@@ -325,7 +292,7 @@ def skinny(proc, loop, m, prec, max_vecs=MAX_VECS):
         inner = inner_loop(proc, loop)
         # a dot product ends with a masked vector, an update without one
         # (`vectorize_update`): `k` vectors from 1, or whole ones from 0
-        masked = reduces(proc, inner)
+        masked = bool(scalar_reductions(proc, inner))
         if masked:
             proc, loop = _short_rows(proc, loop, short, lanes)
             inner = inner_loop(proc, loop)
@@ -341,7 +308,7 @@ def skinny(proc, loop, m, prec, max_vecs=MAX_VECS):
         for k, siblings in leaves:
             proc = _rows_leaf(proc, siblings, k, vector_name, masked)
     else:
-        proc, whole, _ = _vectorize(proc, loop, m, prec)
+        proc, whole = vectorize_loop(proc, loop, m, prec, "cut_and_predicate")
         proc, leaves = _specialize(
             proc,
             whole.as_block().expand(0, 1),

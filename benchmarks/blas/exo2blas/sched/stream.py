@@ -27,7 +27,7 @@ from exo2.API_scheduling import (
     stage_mem,
     user_op,
 )
-from exo2.stdlib.inspection import get_bounding_block, get_symbols, lrn, nlr_stmts
+from exo2.stdlib.inspection import get_bounding_block, lrn, nlr_stmts
 from exo2.stdlib.instruction_selection import replace_all_stmts
 from exo2.stdlib.stdlib import (
     abs_rule,
@@ -41,19 +41,9 @@ from exo2.stdlib.stdlib import (
 
 from ..machines.instructions import constant, nontemporal_store
 from ..machines.reductions import lane_reductions
+from .level2 import scalar_reductions
 
 RULES = (fma_rule, abs_rule, max_rule)
-
-
-def _scalar_reductions(proc, loop):
-    """The reductions in `loop` whose target does not depend on it."""
-    name = loop.name()
-    return [
-        s
-        for s in nlr_stmts(proc, loop.body())
-        if isinstance(s, ReduceCursor)
-        and name not in {str(v) for i in s.idx() for v in get_symbols(proc, i)}
-    ]
 
 
 def _constants(proc, loop):
@@ -95,7 +85,7 @@ def _accumulators(proc, loop, m, prec, factor):
     proc = divide_loop(proc, loop, lanes * factor, [f"{name}o", f"{name}i"], tail="cut")
     blocks = proc.forward(loop)
     tail = blocks.next()
-    for reduction in _scalar_reductions(proc, blocks):
+    for reduction in scalar_reductions(proc, blocks):
         proc = parallelize_reduction(proc, reduction, nth_loop=2)
         blocks = proc.forward(blocks)
         alloc = blocks.prev().prev()
@@ -138,7 +128,7 @@ def stream(
     if isinstance(loop, str):
         loop = proc.find_loop(loop)
     factor = m.interleave if interleave is None else interleave
-    if not _scalar_reductions(proc, loop):
+    if not scalar_reductions(proc, loop):
         narrower = tail is None and m.narrower is not None
         tail = m.tail if tail is None else tail
         if narrower:
@@ -306,17 +296,9 @@ def _vectorize_rest(proc, rest, m, prec):
     width) % width`), vectorized by whole vectors: each lane index is
     proven equal to `ii` (`rewrite_expr`), then the loop is cut into vectors
     and fewer than one vector of scalars."""
-    name = rest.name()
-    while True:
-        rest = proc.forward(rest)
-        lanes = [
-            e
-            for e in lrn(proc, rest.body())
-            if isinstance(e, BinaryOpCursor) and e.op() == "%"
-        ]
-        if not lanes:
-            break
-        proc = rewrite_expr(proc, lanes[0], name)
+    binary = [e for e in lrn(proc, rest.body()) if isinstance(e, BinaryOpCursor)]
+    for lane in [e for e in binary if e.op() == "%"]:
+        proc = rewrite_expr(proc, proc.forward(lane), rest.name())
     try:  # a scan of whole vectors only (iamax's first_max): no scalars
         proc, _ = _vectorize(proc, rest, m, prec, "perfect")
     except SchedulingError:

@@ -44,7 +44,6 @@ from exo2.API_cursors import (
     LiteralCursor,
     ReadCursor,
     ReduceCursor,
-    WindowExprCursor,
 )
 from exo2.API_scheduling import (
     SchedulingError,
@@ -58,7 +57,12 @@ from exo2.API_scheduling import (
     unroll_loop,
     user_op,
 )
-from exo2.stdlib.inspection import expr_to_string, get_symbols, lrn, nlr_stmts
+from exo2.stdlib.inspection import (
+    expr_to_string,
+    is_contiguous_loop,
+    lrn,
+    nlr_stmts,
+)
 from exo2.stdlib.range_analysis import index_range_analysis
 from exo2.stdlib.stdlib import (
     interleave_outer_loop_with_inner_loop,
@@ -71,34 +75,10 @@ from .level2 import (
     from_zero,
     is_zero,
     loop_of,
-    reduces,
+    scalar_reductions,
     vectorize_loop,
     vectorize_update,
 )
-
-
-def _accesses(proc, loop):
-    """Every buffer access in `loop`: reads, and the targets of writes."""
-    found = [e for e in lrn(proc, loop) if isinstance(e, ReadCursor | WindowExprCursor)]
-    found += [
-        s
-        for s in nlr_stmts(proc, loop.body())
-        if isinstance(s, AssignCursor | ReduceCursor)
-    ]
-    return found
-
-
-def contiguous(proc, loop):
-    """Whether every access in `loop` indexes by its iterator in the last
-    dimension only, the one with unit stride (`A[i, j]` over j, not
-    `A[j, i]`)."""
-    name = loop.name()
-    for access in _accesses(proc, loop):
-        idx = access.idx()
-        for index in idx[:-1]:
-            if name in {str(v) for v in get_symbols(proc, index)}:
-                return False
-    return True
 
 
 def _panel_edge(row, lane, r, before):
@@ -119,7 +99,9 @@ def _row_panels(proc, loop, r, panel_first=None, shared_loads=False):
     rest)`: the jammed loop and the loop over the last `n % r` rows."""
     name = loop.name()
     row = next(
-        s for s in loop.body() if isinstance(s, ForCursor) and contiguous(proc, s)
+        s
+        for s in loop.body()
+        if isinstance(s, ForCursor) and is_contiguous_loop(proc, s)
     )
     proc = divide_loop(proc, loop, r, [f"{name}o", f"{name}i"], tail="cut")
     proc = simplify(proc)
@@ -249,7 +231,7 @@ def vectorize_row(proc, loop, m, prec, scalars_first=False, narrower=False):
         proc = from_zero(proc, loop)
         return vectorize_loop(proc, loop, m, prec, "perfect")[0]
     proc = from_zero(proc, loop)
-    if not reduces(proc, loop):
+    if not scalar_reductions(proc, loop):
         return vectorize_update(proc, loop, m, prec)[0]
     proc, vector_loop = vectorize_loop(proc, loop, m, prec, "cut")
     if narrow is None:
@@ -312,7 +294,7 @@ def triangle(
     rows = [
         s
         for s in nlr_stmts(proc, proc.forward(rest).body())
-        if isinstance(s, ForCursor) and contiguous(proc, s)
+        if isinstance(s, ForCursor) and is_contiguous_loop(proc, s)
     ]  # the small triangles of the blocks stay scalar
     for row in rows:
         proc = vectorize_row(proc, row, m, prec, narrower=narrower)

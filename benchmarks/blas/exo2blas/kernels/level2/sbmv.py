@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_band, by_letter
+from ...sched import by_band
 from ...variants import Uplo, kernel
 
 
@@ -54,9 +54,5 @@ def sbmv(
 KERNEL = kernel(
     sbmv,
     axes=[Uplo()],
-    schedule=by_letter(
-        "upper",
-        u=by_band(rows=("0", "n - k"), min_vectors=0.75, stride=16),
-        l=by_band(rows=("k", "n"), min_vectors=0.75, stride=16),
-    ),
+    schedule=by_band(min_vectors=0.75, stride=16),
 )

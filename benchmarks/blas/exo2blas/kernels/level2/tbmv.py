@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_band, by_trans
+from ...sched import by_band, per_letter
 from ...variants import Diag, Flag, Uplo, kernel
 
 
@@ -81,5 +81,5 @@ def tbmv(
 KERNEL = kernel(
     tbmv,
     axes=[Uplo(), Flag("trans", ("t", "n")), Diag()],
-    schedule=by_trans(by_band(rows=("0", "n - k")), by_band(rows=("k", "n"), r=1)),
+    schedule=by_band(r=per_letter("trans", n=4, t=1)),
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_band, by_letter, by_trans
+from ...sched import by_band, per_letter
 from ...variants import Diag, Flag, Uplo, kernel
 
 
@@ -69,20 +69,11 @@ def tbsv(
 
 
 # every case reads the rows of the storage forwards: vectorized in the
-# rows (of its loop) whose band lies inside the matrix (docs/blas-library.md)
-def _substitution(rows):
-    """`band` of the rows `rows`, the chain from row to row through the
-    band's first entry in the upper variants (the row before solved x[i +
-    1]), through its last in the lower (x[i - 1])."""
-    return by_letter(
-        "upper",
-        u=by_band(rows=rows, min_vectors=2, chain="first"),
-        l=by_band(rows=rows, min_vectors=2, chain="last"),
-    )
-
-
+# rows (of its loop) whose band lies inside the matrix (docs/blas-library.md);
+# the chain from row to row runs through the band's first entry in the upper
+# variants (the row before solved x[i + 1]), its last in the lower (x[i - 1])
 KERNEL = kernel(
     tbsv,
     axes=[Uplo(), Flag("trans", ("t", "n")), Diag()],
-    schedule=by_trans(_substitution(("k", "n")), _substitution(("0", "n - k"))),
+    schedule=by_band(min_vectors=2, chain=per_letter("upper", u="first", l="last")),
 )
