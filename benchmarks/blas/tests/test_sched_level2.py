@@ -14,7 +14,7 @@ from cpu import RUNS_AVX2, RUNS_AVX512
 from exo2 import SchedulingError, proc
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512
-from exo2blas.sched import by_letter, columns, rows, triangle
+from exo2blas.sched import by_letter, by_rows, columns, per_letter, rows, triangle
 from exo2blas.variants import Trans, assert_unit_strides, kernel
 
 
@@ -349,6 +349,21 @@ def test_by_letter_names_a_letter_without_a_schedule():
     k = kernel(gemv, axes=[Trans("A")], schedule=by_letter("trans", n=None))
     with pytest.raises(ValueError, match="by_letter: no schedule for trans = 't'"):
         k.variants(AVX2)
+
+
+def test_per_letter_gives_an_option_its_value_per_variant():
+    gemv = module(2, "gemv").gemv
+    # r=1 for NoTrans: one row at a time, no jam; r=4 for Trans's columns
+    k = kernel(gemv, axes=[Trans("A")], schedule=by_rows(r=per_letter("trans", n=1)))
+    with pytest.raises(ValueError, match="per_letter: trans = 't' has no value"):
+        k.variants(AVX2)
+    k = kernel(
+        gemv,
+        axes=[Trans("A")],
+        schedule=by_letter("trans", n=by_rows(r=per_letter("trans", n=1)), t=None),
+    )
+    one_row = str({v.name: v for v in k.variants(AVX2)}["sgemv_n"].procs["stride_1"])
+    assert "avx2_fma_f32(" in one_row and "io" not in one_row  # no block of rows
 
 
 def test_an_instruction_table_can_be_cut_to_named_operations():

@@ -4,8 +4,8 @@ loops run over the band's diagonal offsets `d` with a guard that keeps
 the row's column inside the matrix (`if i - kl + d >= 0 and i - kl + d <
 n:`).
 
-In the rows named by `rows=(first, end)` that guard holds for the whole
-band, so the row loop is cut into a head (rows before `first`), a body of
+In the rows `first <= i < end` (solved from the guards, `_rows_inside`,
+or named by `rows=(first, end)`) that guard holds for the whole band, so the row loop is cut into a head (rows before `first`), a body of
 constant band width and a tail (rows from `end`), under a `specialize` on
 `first <= end` within the loop's bounds and a band of at least
 `min_vectors` vectors (a short band is cut and clipped the same way but
@@ -35,8 +35,8 @@ stride in either loop: the kernels' sources read rows instead
 (docs/blas-library.md). A band row must run forwards along the storage
 row (`A[i, d]`, not `A[i, k - d]`): the lanes of a vector load ascend.
 In the head and tail rows each guarded band loop is clipped to the
-columns inside the matrix (`clip_loop_to_guard`) and vectorized, a loop of varying
-length."""
+columns inside the matrix (`clip_loop_to_guard`) and vectorized, a loop
+of varying length."""
 
 from __future__ import annotations
 
@@ -218,9 +218,9 @@ def _aligned(proc, loop, lanes):
 def _edge_rows(proc, rows_loop, m, prec, chain=None):
     """Vectorizes for machine `m` (None: leaves scalar) the contiguous band
     loops of `rows_loop`, rows whose band crosses the matrix's edge, each
-    clipped to the columns inside it (`clip_loop_to_guard`), its product on the chain
-    apart (`_chain_apart`); one that cannot be clipped stays guarded and
-    scalar."""
+    clipped to the columns inside it (`clip_loop_to_guard`), its product on
+    the chain apart (`_chain_apart`); one that cannot be clipped stays
+    guarded and scalar."""
     parts = [proc.forward(rows_loop)]
     if chain is not None:
         # the first and the last row alone, where the band may be empty
@@ -482,7 +482,8 @@ def band(
     """Schedules `loop` (a cursor, its iterator's name, or None for the
     proc's one outermost loop), a loop over the rows of a band, for machine
     `m` in precision `prec`. `rows = (first, end)` (expressions in the
-    proc's parameters) are the rows whose band lies inside the matrix:
+    proc's parameters; by default solved from the guards, `_rows_inside`)
+    are the rows whose band lies inside the matrix:
     there every band loop along a contiguous row of the storage is
     unguarded and vectorized; `r` rows are jammed when the band loop is
     the row's only loop (`rows`). A band shorter than `min_vectors`

@@ -60,7 +60,14 @@ def per_letter(axis, **values):
     """An option of an `on_variant` schedule whose value is, for each
     variant, the one named by its letter of `axis`:
     `by_band(chain=per_letter("upper", u="first", l="last"))`."""
-    return lambda v: values[v.letters[axis]]
+
+    def value(v):
+        letter = v.letters.get(axis)
+        if letter not in values:
+            raise ValueError(f"per_letter: {axis} = {letter!r} has no value ({v.name})")
+        return values[letter]
+
+    return value
 
 
 def on_variant(automation, loop=None):
