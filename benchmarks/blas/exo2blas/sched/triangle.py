@@ -263,9 +263,11 @@ def triangle(
     proc's one outermost loop), a loop over rows, for machine `m` in
     precision `prec`: with `r > 1`, blocks of `r` rows jammed along the
     columns outside the block (`_row_panels`), the panel before each row's
-    triangle or after it as `panel_first` says (None: as in the row);
-    every loop that runs along a row (`is_contiguous_loop`) vectorized, with a
-    narrower vector before its scalars with `narrower` (`vectorize_row`);
+    triangle or after it as `panel_first` says (None: as in the row where
+    the effect check accepts that, else on the other side, `_jam_rows`);
+    every loop that runs along a row (`is_contiguous_loop`) vectorized,
+    with a narrower vector before its scalars with `narrower`
+    (`vectorize_row`);
     with `shared_loads`, each element of A that a pass both updates with
     and sums a dot product with is loaded once (`_share_loads`: symv)."""
     loop = loop_of(proc, loop)
