@@ -1,7 +1,8 @@
 """exo2.stdlib.stdlib keeps its public names while its operations live in
-modules by concern: `__all__` is the list recorded before the split
-(tests/python/golden/stdlib_all.txt), and each name is the very object of
-the module that defines it."""
+modules by concern: `__all__` is the list recorded before the split, with
+the operations added since at the end of their module's group
+(tests/python/golden/stdlib_all.txt; a name added to the stdlib is added
+there), and each name is the very object of the module that defines it."""
 
 from __future__ import annotations
 
