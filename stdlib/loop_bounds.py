@@ -123,6 +123,8 @@ def clip_loop_to_guard(proc, loop, rc=False):
     comparisons hold throughout the part (SchedulingError otherwise). rc:
     `(loop,)`, the clipped loop."""
     loop = proc.forward(loop)
+    if not isinstance(loop, ForCursor):
+        raise SchedulingError(f"expected a loop, not {type(loop).__name__}")
     body = loop.body()
     if len(body) != 1 or not isinstance(body[0], IfCursor) or body[0].orelse():
         raise SchedulingError("expected a loop whose body is one if without else")

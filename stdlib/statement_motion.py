@@ -72,6 +72,8 @@ def move_to_top(proc, stmt, rc=False):
     (`lift_alloc`) instead of passed. rc: `(allocs, stmt)` (the lifted
     allocations, the statement)."""
     stmt = proc.forward(stmt)
+    if not isinstance(stmt, StmtCursor):
+        raise SchedulingError(f"expected a statement, not {type(stmt).__name__}")
     deps = _free_names(proc, [stmt])
     allocs = []
     while not isinstance(stmt.prev(), InvalidCursor):

@@ -455,6 +455,8 @@ def test_clip_loop_to_guard_refusals():
         clip_loop_to_guard(scaled_guard, scaled_guard.find_loop("d"))
     with pytest.raises(SchedulingError, match="one if without else"):
         clip_loop_to_guard(double_add, double_add.find_loop("i"))
+    with pytest.raises(SchedulingError, match="expected a loop, not ReduceCursor"):
+        clip_loop_to_guard(window_sum, window_sum.find("y += _"))
 
 
 def test_undo_divide_and_guard_loop_restores_one_loop():

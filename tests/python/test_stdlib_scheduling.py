@@ -33,6 +33,7 @@ from exo2.stdlib.stdlib import (
     checked_replace,
     cleanup,
     dce,
+    inline_instr,
     reorder_stmt_backwards,
     reorder_stmt_forward,
     replace_all_stmts,
@@ -193,6 +194,22 @@ def test_checked_replace_and_check_call_site():
     assert info.value.__cause__ is not None
     with pytest.raises(TypeError, match="call_cursor must be a CallCursor"):
         check_call_site(blocks, blocks.find_loop("i"))
+
+
+def test_inline_instr_undoes_replace():
+    # the call inlined with its windows: the loop over the caller's buffers
+    replaced = replace_all_stmts(blocks, [acc4, copy4])
+    call = replaced.body()[1]
+    p, (stmt, instruction) = inline_instr(replaced, call, rc=True)
+    assert body(p)[1:3] == [
+        "    for i in seq(0, 4):",
+        "        y[i + 4] += x[i + 4]",
+    ]
+    assert instruction.name() == "acc4" and stmt == p.body()[1]
+    assert body(checked_replace(p, stmt, instruction)) == body(replaced)
+    assert_same_results(blocks, p, {})
+    with pytest.raises(SchedulingError, match="expected a call, not ForCursor"):
+        inline_instr(blocks, blocks.find_loop("i"))
 
 
 def test_replace_all_stmts_tries_each_instruction_on_each_statement():

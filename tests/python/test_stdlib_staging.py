@@ -240,6 +240,8 @@ def test_move_to_top_passes_statements_and_lifts_the_allocations_it_uses():
     # a write that may hit what one before it writes does not pass it
     with pytest.raises(SchedulingError, match="do not commute"):
         move_to_top(scratch_last, scratch_last.find("x[0] = _"))
+    with pytest.raises(SchedulingError, match="expected a statement, not"):
+        move_to_top(scratch_last, scratch_last.find("t = _").rhs())
 
 
 @proc

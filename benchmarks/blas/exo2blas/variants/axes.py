@@ -34,8 +34,8 @@ from exo2.stdlib.inspection import nlr_stmts
 
 
 @dataclass(frozen=True)
-class Flag:
-    """A `bool` parameter; `letters` name its True and False variants."""
+class _TwoLetters:
+    """A yes-or-no axis: `letters` name its True and False variants."""
 
     param: str
     letters: tuple  # (letter when True, letter when False)
@@ -46,6 +46,11 @@ class Flag:
 
     def values(self):
         return dict(zip(self.letters, (True, False), strict=True))
+
+
+@dataclass(frozen=True)
+class Flag(_TwoLetters):
+    """A `bool` parameter of the naive proc."""
 
 
 @dataclass(frozen=True)
@@ -81,18 +86,9 @@ class Transposed:
 
 
 @dataclass(frozen=True)
-class Emit:
-    """A flag the naive Python function takes to emit its proc."""
-
-    param: str
-    letters: tuple  # (letter when True, letter when False)
-
-    @property
-    def key(self):
-        return self.param
-
-    def values(self):
-        return dict(zip(self.letters, (True, False), strict=True))
+class Emit(_TwoLetters):
+    """A flag the naive Python function takes to emit its proc (not a
+    parameter of the proc: a `Flag` it is not)."""
 
 
 def Uplo(param="upper"):  # noqa: N802 -- reads as the BLAS axis it is
