@@ -98,11 +98,7 @@ def _row_panels(proc, loop, r, panel_first=None, shared_loads=False):
     docstring); `shared_loads` as `_share_loads`. Returns `(proc, panel,
     rest)`: the jammed loop and the loop over the last `n % r` rows."""
     name = loop.name()
-    row = next(
-        s
-        for s in loop.body()
-        if isinstance(s, ForCursor) and is_contiguous_loop(proc, s)
-    )
+    row = _row_of(proc, loop)
     proc = divide_loop(proc, loop, r, [f"{name}o", f"{name}i"], tail="cut")
     proc = simplify(proc)
     blocks = proc.forward(loop)
@@ -126,17 +122,25 @@ def _row_panels(proc, loop, r, panel_first=None, shared_loads=False):
     return proc, proc.forward(panel), proc.forward(blocks).next()
 
 
+def _row_of(proc, loop):
+    """The loop along a row in the body of the row loop `loop`."""
+    body = loop.body()
+    return next(
+        s for s in body if isinstance(s, ForCursor) and is_contiguous_loop(proc, s)
+    )
+
+
 def _jam_rows(proc, loop, r, panel_first, shared_loads):
     """`_row_panels` with each panel where `panel_first` puts it; None: as
     in the row or, where the effect check refuses that order (trsv: a row
     would read an entry before the block writes it), on the other side."""
-    refused = None
-    for order in (None, True, False) if panel_first is None else (panel_first,):
-        try:
-            return _row_panels(proc, loop, r, order, shared_loads)
-        except SchedulingError as error:
-            refused = error
-    raise refused
+    if panel_first is not None:
+        return _row_panels(proc, loop, r, panel_first, shared_loads)
+    try:
+        return _row_panels(proc, loop, r, None, shared_loads)
+    except SchedulingError:  # the side the row's order does not put it on
+        before = isinstance(_row_of(proc, loop).lo(), LiteralCursor)
+        return _row_panels(proc, loop, r, not before, shared_loads)
 
 
 def _shared_update(proc, loop):
