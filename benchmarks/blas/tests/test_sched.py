@@ -12,15 +12,23 @@ from exo2 import SchedulingError, proc
 from exo2.errors import KernelCheckError
 from exo2.libs.externs import sin
 from exo2blas.externs import fabs
-from exo2blas.kernels import module
+from exo2blas.kernels import kernels_of, module
 from exo2blas.machines import AVX2, AVX512, MACHINES
-from exo2blas.sched import by_lanes, stream, streamed
+from exo2blas.sched import scanned, stream, streamed
 from exo2blas.sched.stream import _short_path
 from exo2blas.variants import assert_unit_strides, kernel
 
 
-def _scheduled(name, variant, machine, attribute="KERNEL"):
-    k = getattr(module(1, name), attribute)
+def _helper(name, variant):
+    """The kernel of level 1's file `name` (or one of its helpers) that
+    makes `variant` ("isamax_blockmax")."""
+    return next(
+        k for k in kernels_of(1, name) if variant in (v.name for v in k.variants(AVX2))
+    )
+
+
+def _scheduled(name, variant, machine):
+    k = _helper(name, variant)
     procs = {v.name: v.procs for v in k.variants(machine)}[variant]
     return str(procs["stride_1"]), str(procs["stride_any"])
 
@@ -55,14 +63,14 @@ def test_a_reduction_of_fewer_elements_than_a_vector_runs_scalar_in_a_register(
     unit, _ = _scheduled("dot", "ddot", machine)
     short, vectors = unit.split("else:")
     assert f"if n < {machine.lanes['f64']}:" in short
-    assert "result_sum += x[i] * y[i]" in short and "_f64(" not in short
+    assert "result_reg += x[i] * y[i]" in short and "_f64(" not in short
     assert f"{machine.name}_fma_f64(" in vectors
     # the result lives in a register from its zeroing to the end of both
     # paths (the last elements of the vector path sum into it too): one
     # store, no load
-    assert "result_sum = 0.0\n    if n <" in short and "= result\n" not in unit
-    assert vectors.rstrip().endswith("\n    result = result_sum")
-    assert unit.count("result = result_sum") == 1
+    assert "result_reg = 0.0\n    if n <" in short and "= result\n" not in unit
+    assert vectors.rstrip().endswith("\n    result = result_reg")
+    assert unit.count("result = result_reg") == 1
 
 
 def test_widening_kernels_run_the_widening_machine():
@@ -106,11 +114,8 @@ def test_mixed_precision_kernels_widen_on_load():
 
 
 def test_iamax_lanes_stay_in_index_order():
-    for attribute, variant in (
-        ("FIRST_MAX", "isamax"),
-        ("BLOCKMAX", "isamax_blockmax"),
-    ):
-        unit, _ = _scheduled("iamax", variant, AVX512, attribute)
+    for variant in ("isamax", "isamax_blockmax"):
+        unit, _ = _scheduled("iamax", variant, AVX512)
         # 32 lanes (16 x 2 vectors), kept in registers across the block loop
         assert "m_lanes: f32[2, 16] @ ZeroedAVX512" in unit
         # each lane's maximum by one max instruction (`max_rule`)
@@ -119,8 +124,8 @@ def test_iamax_lanes_stay_in_index_order():
 
 
 def test_iamax_maxima_need_no_compare_and_blend():
-    first_max, _ = _scheduled("iamax", "isamax", AVX2, "FIRST_MAX")
-    blockmax, _ = _scheduled("iamax", "isamax_blockmax", AVX2, "BLOCKMAX")
+    first_max, _ = _scheduled("iamax", "isamax", AVX2)
+    blockmax, _ = _scheduled("iamax", "isamax_blockmax", AVX2)
     # per vector of x (two in a block; one in the rest), first_max blends
     # only the index of a larger maximum into `row`; the maxima are max
     # instructions
@@ -135,11 +140,8 @@ def test_iamax_takes_each_absolute_value_by_one_instruction(machine):
     # `fabs` clears the sign bit (an AND), where `select(0.0, x, x, -x)`
     # is a negation and a max: per vector of x, first_max and blockmax
     # each take one, in a block and in its rest
-    for attribute, variant in (
-        ("FIRST_MAX", "isamax"),
-        ("BLOCKMAX", "isamax_blockmax"),
-    ):
-        unit, _ = _scheduled("iamax", variant, machine, attribute)
+    for variant in ("isamax", "isamax_blockmax"):
+        unit, _ = _scheduled("iamax", variant, machine)
         vectors = machine.block_vectors()
         assert unit.count(f"{machine.name}_fabs_f32(") >= vectors + 1, unit
         assert f"{machine.name}_abs_f32(" not in unit
@@ -159,7 +161,7 @@ def test_iamax_blockmax_with_fabs_matches_the_naive_proc_bit_for_bit():
     # signed zeros and ties in every draw: the vector AND and the C
     # library's fabsf agree, the sign of a zero included; the block's
     # largest maximum comes out of the kernel's own reduction of its lanes
-    k = module(1, "iamax").BLOCKMAX
+    k = _helper("iamax", "isamax_blockmax")
     v = {v.name: v for v in k.variants(AVX2)}["isamax_blockmax"]
     naive = assert_unit_strides(v.naive).jit()
     scheduled = v.procs["stride_1"].jit()
@@ -178,16 +180,16 @@ def test_iamax_blockmax_with_fabs_matches_the_naive_proc_bit_for_bit():
 def test_iamax_state_fits_the_registers():
     # three vectors of state per vector of x: four side by side would
     # spill AVX2's 16 registers, two do not
-    unit, _ = _scheduled("iamax", "isamax", AVX2, "FIRST_MAX")
+    unit, _ = _scheduled("iamax", "isamax", AVX2)
     for buffer in ("m", "row", "seen"):
         assert f"{buffer}_lanes: f32[2, 8] @ ZeroedAVX2" in unit
 
 
 def test_iamax_scan_keeps_its_index_in_a_register_and_finds_the_first_maximum():
-    unit, _ = _scheduled("iamax", "isamax_scan", AVX2, "SCAN_KERNEL")
+    unit, _ = _scheduled("iamax", "isamax_scan", AVX2)
     # `first` staged from its zeroing: stored once, after the loop
-    assert "index = 0.0\n" in unit and unit.rstrip().endswith("first = index")
-    k = module(1, "iamax").SCAN_KERNEL
+    assert "first_reg = 0.0\n" in unit and unit.rstrip().endswith("first = first_reg")
+    k = _helper("iamax", "isamax_scan")
     variant = {v.name: v for v in k.variants(AVX2)}["isamax_scan"]
     scheduled = variant.procs["stride_1"].jit()
     rng = np.random.default_rng(5)
@@ -209,7 +211,7 @@ def test_iamax_lanes_of_one_vector_find_the_first_maximum(monkeypatch):
     with the loops left, and the kernel finds what the naive one finds."""
     monkeypatch.setattr(type(AVX2), "block_vectors", lambda self: 1)
     first_max = module(1, "iamax").first_max
-    k = kernel(first_max, name="i{p}amax", schedule=by_lanes("m", "row", "seen"))
+    k = kernel(first_max, name="i{p}amax", schedule=scanned())
     v = {v.name: v for v in k.variants(AVX2)}["isamax"]
     assert "m_lanes: f32[1, 8] @ ZeroedAVX2" in str(v.procs["stride_1"])
     naive = assert_unit_strides(v.naive).jit()
@@ -225,14 +227,14 @@ def test_iamax_lanes_of_one_vector_find_the_first_maximum(monkeypatch):
 
 
 def test_iamax_lanes_are_set_in_registers():
-    unit, _ = _scheduled("iamax", "isamax", AVX512, "FIRST_MAX")
+    unit, _ = _scheduled("iamax", "isamax", AVX512)
     # zeroed in the registers, never stored and loaded back
     assert "avx512_zero_f32(m_lanes[laneo, 0:16])" in unit
     assert "avx512_load_f32(m_lanes" not in unit
 
 
 def test_iamax_rest_of_a_block_runs_by_whole_vectors():
-    unit, _ = _scheduled("iamax", "isamax_blockmax", AVX512, "BLOCKMAX")
+    unit, _ = _scheduled("iamax", "isamax_blockmax", AVX512)
     # the lanes of the rest, `(ii + n / 32 * 32) % 32`, proven to be `ii`
     assert "for iio in seq(0, n % 32 / 16):" in unit
     assert "avx512_max_f32(" in unit.split("for iio in seq(0, n % 32 / 16):")[1]
@@ -241,7 +243,7 @@ def test_iamax_rest_of_a_block_runs_by_whole_vectors():
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
 def test_iamax_first_max_reduces_its_lanes_in_the_kernel(machine):
-    unit, _ = _scheduled("iamax", "isamax", machine, "FIRST_MAX")
+    unit, _ = _scheduled("iamax", "isamax", machine)
     width = machine.lanes["f32"]
     vectors = machine.block_vectors()
     # lanes over whole vectors only: no scalar in the rest of a block

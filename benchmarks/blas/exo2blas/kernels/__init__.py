@@ -25,8 +25,10 @@ def module(level, name):
 
 
 def kernels_of(level, name):
-    """The `Kernel`s of the kernel file `name` of `level`, in file order."""
-    return [v for v in vars(module(level, name)).values() if isinstance(v, Kernel)]
+    """The `Kernel`s of the kernel file `name` of `level`, in file order,
+    each followed by its helpers."""
+    found = [v for v in vars(module(level, name)).values() if isinstance(v, Kernel)]
+    return [k for kernel in found for k in (kernel, *kernel.helpers)]
 
 
 def kernels(levels=(1, 2, 3)):

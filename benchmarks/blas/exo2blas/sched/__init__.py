@@ -8,5 +8,5 @@ from .by_variant import by_case, by_letter, by_trans, on_narrower, per_letter
 from .columns import by_columns, columns
 from .rows import by_rows, rows
 from .skinny import by_skinny, skinny
-from .stream import by_lanes, in_register, lanes, stream, streamed
+from .stream import lanes, scanned, stream, streamed
 from .triangle import by_triangle, triangle

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from exo2 import SchedulingError
 from exo2.API_cursors import (
+    AllocCursor,
+    AssignCursor,
     BinaryOpCursor,
     ForCursor,
     InvalidCursor,
@@ -178,24 +180,29 @@ def _short_path(proc, loop, lanes):
     return proc, proc.forward(branch).orelse()[0]
 
 
+def _written(proc, block):
+    """The names of the buffers that the statements in `block` write."""
+    return {
+        s.name()
+        for s in nlr_stmts(proc, block)
+        if isinstance(s, AssignCursor | ReduceCursor)
+    }
+
+
 def _in_registers(proc, stmt):
-    """Each scalar argument that a reduction in the proc's body around
-    `stmt` sums into (`result`) staged in a local variable (`result_sum`)
-    across the body, from its zeroing to its last sum, in both paths: a
-    register, where through memory each `+=` waits for the store of the
-    one before; the result is stored once, at the end."""
+    """Each scalar argument that the block of the proc's body around
+    `stmt` writes (`result`, which a reduction sums into; the index of
+    iamax's scan) staged in a local variable (`result_reg`) across that
+    block, in both paths: a register, where through memory each `+=` waits
+    for the store of the one before; the result is stored once, at the
+    end."""
     stmt = proc.forward(stmt)
     while not isinstance(stmt.parent(), InvalidCursor):
         stmt = stmt.parent()  # the statement of the proc's body around it
     block = stmt.expand()
     args = {str(a.name()) for a in proc.args() if not a.is_tensor()}
-    targets = {
-        s.name()
-        for s in nlr_stmts(proc, block)
-        if isinstance(s, ReduceCursor) and not list(s.idx())
-    }
-    for target in sorted(targets & args):
-        proc = stage_mem(proc, proc.forward(block), target, f"{target}_sum")
+    for target in sorted(_written(proc, block) & args):
+        proc = stage_mem(proc, proc.forward(block), target, f"{target}_reg")
     return proc
 
 
@@ -306,29 +313,25 @@ def _vectorize_rest(proc, rest, m, prec):
     return proc
 
 
-def in_register(name, local="index"):
-    """The schedule `kernel(..., schedule=in_register("first"))` names:
-    the scalar argument `name` staged in the variable `local` from its
-    first assignment (`name = ...`) to the end of that block: a register,
-    where through memory each statement that reads it waits for the store
-    of the one before (iamax's scan)."""
+def _is_array(stmt):
+    return isinstance(stmt, AllocCursor) and stmt.is_tensor()
+
+
+def scanned(loop="i"):
+    """The schedule `kernel(..., schedule=scanned())` names, for a scan
+    `loop` (iamax's kernels): `lanes` where the specification is blocked by
+    lanes, its buffers the arrays that `loop` updates (at `i % lanes`), its
+    `last` buffers the other arrays; where it has no array, each scalar
+    argument it writes in a register (`_in_registers`)."""
 
     def schedule(proc, v):
-        first = proc.find(f"{name} = _")
-        return stage_mem(proc, first.expand(0, None), name, local)
-
-    return schedule
-
-
-def by_lanes(*buffers, loop="i", last=()):
-    """The schedule naming `lanes` of `buffers` (`kernel(...,
-    schedule=by_lanes("m"))`), and of its `last` buffers."""
-
-    def schedule(proc, v):
-        m = v.machine
-        return lanes(
-            proc, loop, m, v.prec, buffers, interleave=m.block_vectors(), last=last
-        )
+        scan, m = proc.find_loop(loop), v.machine
+        updated = _written(proc, scan.body())
+        arrays = [a.name() for a in proc.body() if _is_array(a)]
+        if buffers := [a for a in arrays if a in updated]:
+            last = tuple(a for a in arrays if a not in updated)
+            return lanes(proc, loop, m, v.prec, buffers, m.block_vectors(), last)
+        return _in_registers(proc, scan)
 
     return schedule
 

@@ -87,14 +87,20 @@ class Variant:
 class Kernel:
     """See `kernel`."""
 
-    def __init__(self, naive, axes, schedule, precisions, cases, name, counted):
+    def __init__(
+        self, naive, axes, schedule, precisions, cases, name, helpers, counted=True
+    ):
         self.naive = naive
         self.axes = tuple(axes)
         self.schedule = schedule
         self.precisions = tuple(precisions)
         self.cases = tuple(cases)
         self.name = name or "{p}" + _source_name(naive)
-        self.counted = counted
+        self.counted = counted  # False: a helper, not BLAS variants of its own
+        self.helpers = tuple(
+            Kernel(h, axes, schedule, precisions, cases, f"{self.name}_{s}", {}, False)
+            for s, h in helpers.items()
+        )
         self._axis = {a.key: a for a in self.axes}
         self._built = {}
 
@@ -215,7 +221,7 @@ def kernel(
     precisions=PRECISIONS,
     cases=STRIDES,
     name=None,
-    counted=True,
+    helpers=None,
 ):
     """A BLAS kernel: `naive` (a proc; a dict precision -> proc with
     explicit types; or a Python function emitting the proc from its `Emit`
@@ -224,6 +230,8 @@ def kernel(
     applied to every scheduled case (`v` is a `VariantInfo`). `precisions`
     `(None,)` keeps the source's explicit types. `name` is the variant
     name's template, `{p}` standing for the precision letter (default:
-    `{p}` + the source's name). `counted=False` marks a helper kernel
-    (iamax's `blockmax`), not a BLAS variant of its own."""
-    return Kernel(naive, axes, schedule, precisions, cases, name, counted)
+    `{p}` + the source's name). `helpers` (suffix -> naive source) are
+    kernels the C layer calls besides this one for the same routine
+    (iamax's `blockmax` and `scan`), with its axes, cases and schedule,
+    named `name` + `_suffix`, not BLAS variants of their own."""
+    return Kernel(naive, axes, schedule, precisions, cases, name, helpers or {})

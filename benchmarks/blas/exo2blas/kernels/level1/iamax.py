@@ -45,7 +45,7 @@ from exo2 import proc
 from exo2.libs.memories import DRAM_STACK
 
 from ...externs import fabs, select
-from ...sched import by_lanes, in_register
+from ...sched import scanned
 from ...variants import kernel
 
 BLOCK = 4096
@@ -159,18 +159,12 @@ def iamax_scan(n: size, x: [R][n], first: R):
         seen += 1.0
 
 
-FIRST_MAX = kernel(
+# `scanned` keeps the lanes of `first_max` and `blockmax` in vector
+# registers, and `scan`'s `first` in a register: through memory each
+# element's select waited for the store of the one before
+KERNEL = kernel(
     first_max,
     name="i{p}amax",
-    schedule=by_lanes("m", "row", "seen", last=("last",)),
-)
-BLOCKMAX = kernel(
-    blockmax, name="i{p}amax_blockmax", counted=False, schedule=by_lanes("m")
-)
-
-
-# `first` in a register: through memory each element's select waited for
-# the store of the one before
-SCAN_KERNEL = kernel(
-    iamax_scan, name="i{p}amax_scan", counted=False, schedule=in_register("first")
+    helpers={"blockmax": blockmax, "scan": iamax_scan},
+    schedule=scanned(),
 )
