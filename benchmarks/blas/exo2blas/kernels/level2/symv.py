@@ -45,12 +45,14 @@ def symv(n: size, upper: bool, alpha: R, A: [R][n, n], x: [R][n], y: [R][n]):
 #
 # Each pass loads an element of A once for both its uses (`shared_loads`):
 # 1.1 to 1.3 times faster at 64 to 512 rows, except in dsymv upper's short
-# case, which it made slower (64 rows 373 -> 429 ns, 256 rows 5.2 -> 5.9 us
-# on the AMD EPYC Zen 4 machine) for a reason not known, where A lies
-# playing a part (docs/blas-library.md).
+# case, which it made slower in the library (64 rows 373 -> 429 ns, 256 rows
+# 5.2 -> 5.9 us on the AMD EPYC Zen 4 machine; 128 rows 1.43 -> 1.65 us,
+# 256 rows 5.4 -> 6.3 us on an Intel Xeon (family 6 model 207) machine),
+# while the same C compiled on its own, outside the library, ran 1.2 to 1.3
+# times faster with them on the Intel machine: the slowdown follows the
+# build (where the code lies), not the loads (docs/blas-library.md).
 def _short(proc, v):
-    shared = not (v.prec == "f64" and v.letters["upper"] == "u")
-    return on_narrower(by_triangle(r=4, shared_loads=shared))(proc, v)
+    return on_narrower(by_triangle(r=4, shared_loads=v.name != "dsymv_u"))(proc, v)
 
 
 KERNEL = kernel(
