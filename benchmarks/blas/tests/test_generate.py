@@ -56,6 +56,20 @@ def test_cases_per_variant():
     assert procs["dtrsm_rlnu"][""].name() == "exo2_avx2_dtrsm_rlnu"
 
 
+def test_helpers_are_kernels_of_their_own_with_the_kernel_s_cases():
+    # iamax's blockmax and scan: named after the kernel, its cases and
+    # schedule, not counted among the BLAS variants
+    (iamax,) = [k for _, k in kernels((1,)) if k.name == "i{p}amax"]
+    names = [h.name for h in iamax.helpers]
+    assert names == ["i{p}amax_blockmax", "i{p}amax_scan"]
+    for helper in iamax.helpers:
+        assert not helper.counted and helper.cases == iamax.cases
+        assert helper.schedule is iamax.schedule
+    assert [k.name for _, k in kernels((1,))][-3:] == ["i{p}amax", *names]
+    procs = {v.name: v.procs for v in iamax.helpers[1].variants(AVX2)}
+    assert procs["idamax_scan"]["stride_1"].name() == "exo2_avx2_idamax_scan_stride_1"
+
+
 def test_stride_1_asserts_unit_strides_and_stride_any_does_not():
     procs = {v.name: v.procs for _, _, v in _variants(AVX2, (2,))}
     unit, anything = (

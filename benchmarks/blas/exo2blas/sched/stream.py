@@ -314,6 +314,7 @@ def _vectorize_rest(proc, rest, m, prec):
 
 
 def _is_array(stmt):
+    """Whether `stmt` allocates an array (not a scalar)."""
     return isinstance(stmt, AllocCursor) and stmt.is_tensor()
 
 
