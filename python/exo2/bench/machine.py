@@ -2,8 +2,9 @@
 
 `probe()` measures, on one core, and caches per machine:
 
-- the **sustained clock**: a chain of dependent integer adds (one per
-  cycle on every x86 core since the Pentium Pro) timed with
+- the **sustained clock**: a chain of dependent integer adds of a
+  register (one per cycle on every x86 core since the Pentium Pro; adds of
+  an immediate run faster on newer Intel cores) timed with
   `clock_gettime`;
 - the **FMA throughput** per ISA (AVX2, AVX-512 where the CPU has it) and
   precision: 12 (AVX2) or 24 (AVX-512) independent vector FMA chains,
@@ -38,7 +39,9 @@ import numpy as np
 from ..jit import cache_dir
 from . import native
 
-PROBE_VERSION = 1
+# 2: the clock from register adds (version 1's immediate adds read it too
+# high on newer Intel cores); a cached probe of another version is redone
+PROBE_VERSION = 2
 
 # Lanes per vector of each ISA and precision.
 LANES = {
@@ -57,17 +60,20 @@ static double now(void) {
   return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-/* Seconds for `n` x 64 dependent adds (one cycle each). */
-double add_chain(long n) {
+/* Seconds for `n` x 64 dependent adds (one cycle each). Each adds a
+   register, not an immediate: Intel's Golden Cove cores and later fold
+   immediate adds at rename, several a cycle (the probe read 10-15 GHz on a
+   Xeon of family 6, model 207). */
+double add_chain(long n, uint64_t one) {
   uint64_t x = 0;
   double t0 = now();
   for (long i = 0; i < n; i++) {
 #if defined(__x86_64__)
-#define A8 "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" \
-           "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t" "add $1, %0\n\t"
-    __asm__ volatile(A8 A8 A8 A8 A8 A8 A8 A8 : "+r"(x));
+#define A8 "add %1, %0\n\t" "add %1, %0\n\t" "add %1, %0\n\t" "add %1, %0\n\t" \
+           "add %1, %0\n\t" "add %1, %0\n\t" "add %1, %0\n\t" "add %1, %0\n\t"
+    __asm__ volatile(A8 A8 A8 A8 A8 A8 A8 A8 : "+r"(x) : "r"(one));
 #else
-    for (int j = 0; j < 64; j++) __asm__ volatile("" : "+r"(x));
+    for (int j = 0; j < 64; j++) __asm__ volatile("" : "+r"(x) : "r"(one));
 #endif
   }
   return now() - t0;
@@ -227,7 +233,7 @@ def _library():
     if library is None:
         return None
     library.add_chain.restype = ctypes.c_double
-    library.add_chain.argtypes = [ctypes.c_long]
+    library.add_chain.argtypes = [ctypes.c_long, ctypes.c_uint64]
     for name in ("stream_read", "stream_copy", "stream_triad"):
         getattr(library, name).restype = ctypes.c_double
     library.stream_read.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_int]
@@ -250,7 +256,9 @@ def _best_rate(run, work, seconds, tries=3):
 
 
 def _clock(library, seconds):
-    return _best_rate(library.add_chain, lambda n: n * 64, seconds) / 1e9
+    return (
+        _best_rate(lambda n: library.add_chain(n, 1), lambda n: n * 64, seconds) / 1e9
+    )
 
 
 def _fma(library, isa, prec, seconds):
