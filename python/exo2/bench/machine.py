@@ -3,8 +3,8 @@
 `probe()` measures, on one core, and caches per machine:
 
 - the **sustained clock**: a chain of dependent integer adds of a
-  register (one per cycle on every x86 core since the Pentium Pro; adds of
-  an immediate run faster on newer Intel cores) timed with
+  register (one per cycle on every x86 core since the Pentium Pro; a chain
+  of adds of an immediate runs faster on newer Intel cores) timed with
   `clock_gettime`;
 - the **FMA throughput** per ISA (AVX2, AVX-512 where the CPU has it) and
   precision: 12 (AVX2) or 24 (AVX-512) independent vector FMA chains,
@@ -61,9 +61,9 @@ static double now(void) {
 }
 
 /* Seconds for `n` x 64 dependent adds (one cycle each). Each adds a
-   register, not an immediate: Intel's Golden Cove cores and later fold
-   immediate adds at rename, several a cycle (the probe read 10-15 GHz on a
-   Xeon of family 6, model 207). */
+   register, not an immediate: a Xeon of family 6, model 207 ran a chain of
+   immediate adds several a cycle (the probe read 10-15 GHz), as newer Intel
+   cores can execute them at rename. */
 double add_chain(long n, uint64_t one) {
   uint64_t x = 0;
   double t0 = now();
