@@ -48,9 +48,10 @@ def symv(n: size, upper: bool, alpha: R, A: [R][n, n], x: [R][n], y: [R][n]):
 # case, which it made slower in the library (64 rows 373 -> 429 ns, 256 rows
 # 5.2 -> 5.9 us on the AMD EPYC Zen 4 machine; 128 rows 1.43 -> 1.65 us,
 # 256 rows 5.4 -> 6.3 us on an Intel Xeon (family 6 model 207) machine),
-# while the same C compiled on its own, outside the library, ran 1.2 to 1.3
-# times faster with them on the Intel machine: the slowdown follows the
-# build (where the code lies), not the loads (docs/blas-library.md).
+# while the same kernel not inlined into the C layer's routine (the
+# library's exported copy, called directly) ran 1.26 times faster with them
+# on the Intel machine: the slowdown comes with the inlining, not the loads
+# (docs/blas-library.md).
 def _short(proc, v):
     return on_narrower(by_triangle(r=4, shared_loads=v.name != "dsymv_u"))(proc, v)
 
