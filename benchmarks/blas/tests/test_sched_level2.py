@@ -186,20 +186,20 @@ def test_triangle_puts_each_panel_on_the_side_the_effect_check_accepts(name):
 
 
 def test_triangle_loads_each_element_of_a_once_for_both_uses_in_symv():
-    """shared_loads: a symv pass loads a vector of each of its four rows of A
-    into one register that y's update and the dot product both use, and
-    stores y's vector before the dot products (so the C compiler cannot fold
-    the load into both as memory operands); dsymv upper's short case, which
-    measured slower with it, keeps a load per use."""
+    """A symv pass loads a vector of each of its four rows of A into one
+    register that y's update and the dot product both use, and stores y's
+    vector before the dot products (so the C compiler cannot fold the load
+    into both as memory operands); in every variant and case."""
     lower = str(_scheduled("symv", "dsymv_l", AVX512))
     pass_ = lower[lower.index("for jo in seq(0, io / 2):") :].split("avx512_hsum")[0]
     assert len(re.findall(r"avx512_load_f64\(\s*Aj_\d", pass_)) == 4
     assert "A[" not in pass_.split("avx512_store_f64(y[")[1]  # no reload
     dots = [m.start() for m in re.finditer(r"avx512_fma_f64\(", pass_)]
     assert len(dots) == 4 and pass_.index("avx512_store_f64(y[") < min(dots)
-    short = str(_variant("symv", "dsymv_u", AVX512).procs["short"])
-    assert "Aj_" not in short
-    assert "Aj_0" in str(_variant("symv", "ssymv_u", AVX512).procs["short"])
+    for name in ("ssymv_u", "ssymv_l", "dsymv_u", "dsymv_l"):
+        for case in ("stride_1", "short"):
+            text = str(_variant("symv", name, AVX512).procs[case])
+            assert "Aj_3" in text, (name, case)
 
 
 @proc
@@ -216,16 +216,25 @@ def symv_updating_a(n: size, alpha: f32, A: [f32][n, n], x: [f32][n], y: [f32][n
         y[i] += alpha * acc
 
 
-def test_triangle_refuses_to_share_a_load_across_a_write_to_it():
-    """With shared_loads, an element of A that y's update and the dot
-    product both read is loaded once; where a statement between them
-    writes it (the dot product reads the new value), the effect check
-    refuses the binding."""
+def test_triangle_keeps_a_load_per_use_where_a_write_lies_between_the_uses():
+    """An element of A that y's update and the dot product both read is
+    loaded once, except where a statement between them writes it (the dot
+    product reads the new value): the effect check refuses that binding,
+    and the pass keeps a load per use, with the naive results."""
     p = assert_unit_strides(symv_updating_a)
-    text = str(triangle(p, None, AVX2, "f32", 4))  # a load per use: fine
-    assert "yj: f32[8] @ ZeroedAVX2" in text
-    with pytest.raises(SchedulingError, match="Unsafe to bind"):
-        triangle(p, None, AVX2, "f32", 4, shared_loads=True)
+    scheduled = triangle(p, None, AVX2, "f32", 4)
+    text = str(scheduled)
+    assert "yj: f32[8] @ ZeroedAVX2" in text and "Aj_" not in text
+    if not RUNS_AVX2:
+        pytest.skip("needs AVX2 with FMA to run")
+    rng = np.random.default_rng(7)
+    naive, fast = p.jit(), scheduled.jit()
+    for n in (1, 3, 4, 5, 13, 37):  # sizes are positive
+        A, x, y = (_ints(rng, s, np.float32) for s in ((n, n), n, n))
+        expected, result = (A.copy(), y.copy()), (A.copy(), y.copy())
+        naive(n, np.float32(-2), expected[0], x, expected[1])
+        fast(n, np.float32(-2), result[0], x, result[1])
+        assert (result[0] == expected[0]).all() and (result[1] == expected[1]).all(), n
 
 
 @pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")

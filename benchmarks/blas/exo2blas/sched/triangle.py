@@ -10,31 +10,32 @@ rows cannot be jammed whole as `rows` jams them.
   whole vectors and then scalars; with `narrower=True` (symv's large
   matrices), a vector of the machine's narrower machine before the scalars
   (after them where they come first) in the loops with a dot product too.
-- With `r > 1`, rows (ascending or descending) in blocks of `r`: each
-  row's loop is cut into the small triangle next to the diagonal (scalar,
-  fewer than `r` elements) and a panel of the columns that every row of
-  the block visits; the panels are jammed into one pass (a vector of x or
-  y loaded once for `r` rows, `r` independent fused multiply-adds) and
-  vectorized. The statements of each row before its panel run for the
-  whole block before the pass, those after it after the pass, so the rows'
-  dependences within the block (trmv, trsv: in place) must lie on one
-  side: `panel_first` puts the panel before the triangle (trsv NoTrans,
-  whose triangles read the entries of x the block solves; its panels read
-  only entries solved before) or after it (trsv Trans, whose triangles
-  update the entries the block solves next); by default the parts keep
-  their order in the row. The effect check refuses an order whose rows
-  would read an entry before the block writes it. Where the rows all
-  update one vector (symv's y[j], trmv's and trsv's Trans x[j]), its
-  element is staged in a register across the rows: loaded and stored once
-  per pass. With `shared_loads=True` (symv), an element of A that a row
-  both updates y with and sums its dot product with is loaded into one
-  register for both, and y's element stored before the dot products. The
-  last `n % r` rows are vectorized one at a time; fewer than `r` rows in
-  all keep the naive loop.
+- With `r > 1` (4 by default), rows (ascending or descending) in blocks of
+  `r`: each row's loop is cut into the small triangle next to the diagonal
+  (scalar, fewer than `r` elements) and a panel of the columns that every
+  row of the block visits; the panels are jammed into one pass (a vector of
+  x or y loaded once for `r` rows, `r` independent fused multiply-adds) and
+  vectorized. The statements of each row before its panel run for the whole
+  block before the pass, those after it after the pass, so the rows'
+  dependences within the block (trmv, trsv: in place) must lie on one side:
+  `panel_first` puts the panel before the triangle (trsv NoTrans, whose
+  triangles read the entries of x the block solves; its panels read only
+  entries solved before) or after it (trsv Trans, whose triangles update the
+  entries the block solves next); by default the parts keep their order in
+  the row. The effect check refuses an order whose rows would read an entry
+  before the block writes it. Where the rows all update one vector (symv's
+  y[j], trmv's and trsv's Trans x[j]), its element is staged in a register
+  across the rows: loaded and stored once per pass. Where a row also sums a
+  dot product in the pass (symv), an element of A that it both updates y
+  with and sums with is loaded into one register for both (unless the pass
+  writes it between the two), and y's element stored before the dot
+  products. The last `n % r` rows are vectorized one at a time; fewer than
+  `r` rows in all keep the naive loop.
 """
 
 from __future__ import annotations
 
+from contextlib import suppress
 from itertools import groupby
 
 from exo2.API_cursors import (
@@ -92,11 +93,12 @@ def _panel_edge(row, lane, r, before):
     return " + ".join(terms)
 
 
-def _row_panels(proc, loop, r, panel_first=None, shared_loads=False):
+def _row_panels(proc, loop, r, panel_first=None):
     """Rows in blocks of `r`, each row's loop cut at the block, its panel
-    put first or last (`panel_first`), and the panels jammed (module
-    docstring); `shared_loads` as `_share_loads`. Returns `(proc, panel,
-    rest)`: the jammed loop and the loop over the last `n % r` rows."""
+    put first or last (`panel_first`), and the panels jammed, its shared
+    update staged and its loads shared (`_share_loads`; module docstring).
+    Returns `(proc, panel, rest)`: the jammed loop and the loop over the
+    last `n % r` rows."""
     name = loop.name()
     row = _row_of(proc, loop)
     proc = divide_loop(proc, loop, r, [f"{name}o", f"{name}i"], tail="cut")
@@ -117,7 +119,8 @@ def _row_panels(proc, loop, r, panel_first=None, shared_loads=False):
     if element := _shared_update(proc, panel):
         name = f"{element.split('[')[0]}j"
         proc = _stage_updates(proc, panel, element, name)
-        if shared_loads:
+        # a pass that writes the element between its uses: a load per use
+        with suppress(SchedulingError):
             proc = _share_loads(proc, panel, name)
     return proc, proc.forward(panel), proc.forward(blocks).next()
 
@@ -130,17 +133,17 @@ def _row_of(proc, loop):
     )
 
 
-def _jam_rows(proc, loop, r, panel_first, shared_loads):
+def _jam_rows(proc, loop, r, panel_first):
     """`_row_panels` with each panel where `panel_first` puts it; None: as
     in the row or, where the effect check refuses that order (trsv: a row
     would read an entry before the block writes it), on the other side."""
     if panel_first is not None:
-        return _row_panels(proc, loop, r, panel_first, shared_loads)
+        return _row_panels(proc, loop, r, panel_first)
     try:
-        return _row_panels(proc, loop, r, None, shared_loads)
+        return _row_panels(proc, loop, r, None)
     except SchedulingError:  # the side the row's order does not put it on
         before = isinstance(_row_of(proc, loop).lo(), LiteralCursor)
-        return _row_panels(proc, loop, r, not before, shared_loads)
+        return _row_panels(proc, loop, r, not before)
 
 
 def _shared_update(proc, loop):
@@ -260,9 +263,7 @@ FEWEST_ROWS = 4
 
 
 @user_op
-def triangle(
-    proc, loop, m, prec, r=1, panel_first=None, narrower=False, shared_loads=False
-):
+def triangle(proc, loop, m, prec, r=4, panel_first=None, narrower=False):
     """Schedules `loop` (a cursor, its iterator's name, or None for the
     proc's one outermost loop), a loop over rows, for machine `m` in
     precision `prec`: with `r > 1`, blocks of `r` rows jammed along the
@@ -271,9 +272,7 @@ def triangle(
     the effect check accepts that, else on the other side, `_jam_rows`);
     every loop that runs along a row (`is_contiguous_loop`) vectorized,
     with a narrower vector before its scalars with `narrower`
-    (`vectorize_row`);
-    with `shared_loads`, each element of A that a pass both updates with
-    and sums a dot product with is loaded once (`_share_loads`: symv)."""
+    (`vectorize_row`)."""
     loop = loop_of(proc, loop)
     # fewer rows than a block, or than FEWEST_ROWS, keep the naive loop: the
     # bounds of the vector loops cost more than their few products (ssyr_u
@@ -285,7 +284,7 @@ def triangle(
     proc, (many,) = specialize_(proc, loop, f"{fewest} <= {rows}", rc=True)
     loop = rest = many.body()[0]
     if r > 1:
-        proc, panel, rest = _jam_rows(proc, loop, r, panel_first, shared_loads)
+        proc, panel, rest = _jam_rows(proc, loop, r, panel_first)
         # a panel that starts next to the block (right of it) begins with
         # its scalars: its first elements are those the block's rows
         # just wrote one by one (trsv), and a vector load of them would

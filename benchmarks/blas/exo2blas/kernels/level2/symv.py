@@ -43,24 +43,16 @@ def symv(n: size, upper: bool, alpha: R, A: [R][n, n], x: [R][n], y: [R][n]):
 # narrower vector between each pass's scalars and its whole vectors
 # (ssymv upper of 1040 rows: 43.2 -> 41.6 us).
 #
-# Each pass loads an element of A once for both its uses (`shared_loads`):
-# 1.1 to 1.3 times faster at 64 to 512 rows, except in dsymv upper's short
-# case, which it made slower in the library (64 rows 373 -> 429 ns, 256 rows
-# 5.2 -> 5.9 us on the AMD EPYC Zen 4 machine; 128 rows 1.43 -> 1.65 us,
-# 256 rows 5.4 -> 6.3 us on an Intel Xeon (family 6 model 207) machine),
-# while the same kernel not inlined into the C layer's routine (the
-# library's exported copy, called directly) ran 1.26 times faster with them
-# on the Intel machine: the slowdown comes with the inlining, not the loads
-# (docs/blas-library.md).
-def _short(proc, v):
-    return on_narrower(by_triangle(r=4, shared_loads=v.name != "dsymv_u"))(proc, v)
-
-
+# Each pass loads an element of A once for both its uses (the triangle
+# schedule shares them): 1.1 to 1.3 times faster at 64 to 512 rows on the
+# AMD EPYC Zen 4 machine. dsymv upper's short case was the exception until
+# the library's levels were built with `-fira-region=all`: inlined into the
+# C layer's routine, GCC's default register allocation spilled three of
+# the pass's four vectors of A to the stack (benchmarks/blas/CMakeLists.txt,
+# docs/blas-library.md).
 KERNEL = kernel(
     symv,
     axes=[Uplo()],
-    schedule=by_case(
-        "short", _short, by_triangle(r=4, narrower=True, shared_loads=True)
-    ),
+    schedule=by_case("short", on_narrower(by_triangle()), by_triangle(narrower=True)),
     cases=STRIDES + (Case("short"),),
 )

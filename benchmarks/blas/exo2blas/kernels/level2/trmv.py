@@ -72,5 +72,5 @@ def trmv(trans):
 
 
 KERNEL = kernel(
-    trmv, axes=[Uplo(), Emit("trans", ("t", "n")), Diag()], schedule=by_triangle(r=4)
+    trmv, axes=[Uplo(), Emit("trans", ("t", "n")), Diag()], schedule=by_triangle()
 )
