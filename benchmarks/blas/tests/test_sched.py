@@ -114,10 +114,12 @@ def test_mixed_precision_kernels_widen_on_load():
 
 
 def test_iamax_lanes_stay_in_index_order():
-    for variant in ("isamax", "isamax_blockmax"):
+    # first_max's 32 lanes (16 x 2 vectors), blockmax's 64 (one register of
+    # state per vector: twice the chains), kept in registers across the
+    # block loop
+    for variant, vectors in (("isamax", 2), ("isamax_blockmax", 4)):
         unit, _ = _scheduled("iamax", variant, AVX512)
-        # 32 lanes (16 x 2 vectors), kept in registers across the block loop
-        assert "m_lanes: f32[2, 16] @ ZeroedAVX512" in unit
+        assert f"m_lanes: f32[{vectors}, 16] @ ZeroedAVX512" in unit
         # each lane's maximum by one max instruction (`max_rule`)
         assert "avx512_max_f32(" in unit
         assert "hsum" not in unit  # no maximum reassociated
@@ -126,13 +128,13 @@ def test_iamax_lanes_stay_in_index_order():
 def test_iamax_maxima_need_no_compare_and_blend():
     first_max, _ = _scheduled("iamax", "isamax", AVX2)
     blockmax, _ = _scheduled("iamax", "isamax_blockmax", AVX2)
-    # per vector of x (two in a block; one in the rest), first_max blends
-    # only the index of a larger maximum into `row`; the maxima are max
-    # instructions
+    # per vector of x (two in a block of first_max, four of blockmax; one
+    # in the rest), first_max blends only the index of a larger maximum
+    # into `row`; the maxima are max instructions
     assert first_max.count("avx2_select_f32(") == 3
     assert first_max.count("avx2_max_f32(") == 3
     assert "avx2_select_f32" not in blockmax
-    assert blockmax.count("avx2_max_f32(") == 3
+    assert blockmax.count("avx2_max_f32(") == 5
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
@@ -235,10 +237,10 @@ def test_iamax_lanes_are_set_in_registers():
 
 def test_iamax_rest_of_a_block_runs_by_whole_vectors():
     unit, _ = _scheduled("iamax", "isamax_blockmax", AVX512)
-    # the lanes of the rest, `(ii + n / 32 * 32) % 32`, proven to be `ii`
-    assert "for iio in seq(0, n % 32 / 16):" in unit
-    assert "avx512_max_f32(" in unit.split("for iio in seq(0, n % 32 / 16):")[1]
-    assert "for iii in seq(0, n % 32 % 16):" in unit  # fewer than 16 left
+    # the lanes of the rest, `(ii + n / 64 * 64) % 64`, proven to be `ii`
+    assert "for iio in seq(0, n % 64 / 16):" in unit
+    assert "avx512_max_f32(" in unit.split("for iio in seq(0, n % 64 / 16):")[1]
+    assert "for iii in seq(0, n % 64 % 16):" in unit  # fewer than 16 left
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)

@@ -207,29 +207,29 @@ def _in_registers(proc, stmt):
 
 
 @user_op
-def lanes(proc, loop, m, prec, buffers, interleave=None, last=()):
+def lanes(proc, loop, m, prec, buffers, last=()):
     """The level-1 automation of a specification already blocked by lanes
-    (iamax): `loop` updates the `buffers`, each of `interleave` x vector
-    width elements, at `i % width`, after loops that set every element of
-    them. Dividing the loop by that width makes each element of a buffer
-    one lane; the buffers are staged into vector registers around the
-    setting loops and the loop over blocks (set in registers, never loaded:
-    a store into memory then a load back costs more than the loop at small
-    n), and both are vectorized, the loop over lanes inside the loop over
-    blocks (an interchange, no reassociation). The rest of a block is
-    vectorized by whole vectors, its last few elements scalar. Loops after
-    `loop` that reduce the lanes into a scalar (iamax's largest maximum and
-    its first index) become one instruction each, which combines the
-    vectors lane-wise, then the lanes of one vector. Each of the `last`
-    buffers (one vector, set after `loop` by a loop over every lane and
-    then one over the last elements of x, fewer than a vector) is set in a
-    register, the last elements by masked instructions: scalar stores just
-    before the vector loads of the reductions would stall their
-    store-to-load forwarding."""
+    (iamax): `loop` updates the `buffers`, each of a whole number of
+    vectors (`width` elements, the first buffer's size), at `i % width`,
+    after loops that set every element of them. Dividing the loop by that
+    width makes each element of a buffer one lane; the buffers are staged
+    into vector registers around the setting loops and the loop over blocks
+    (set in registers, never loaded: a store into memory then a load back
+    costs more than the loop at small n), and both are vectorized, the loop
+    over lanes inside the loop over blocks (an interchange, no
+    reassociation). The rest of a block is vectorized by whole vectors, its
+    last few elements scalar. Loops after `loop` that reduce the lanes into
+    a scalar (iamax's largest maximum and its first index) become one
+    instruction each, which combines the vectors lane-wise, then the lanes
+    of one vector. Each of the `last` buffers (one vector, set after `loop`
+    by a loop over every lane and then one over the last elements of x,
+    fewer than a vector) is set in a register, the last elements by masked
+    instructions: scalar stores just before the vector loads of the
+    reductions would stall their store-to-load forwarding."""
     if isinstance(loop, str):
         loop = proc.find_loop(loop)
-    factor = m.interleave if interleave is None else interleave
-    width = m.lanes[prec] * factor
+    width = proc.find_alloc_or_arg(buffers[0]).shape()[0].value()
+    factor = width // m.lanes[prec]
     name = loop.name()
     proc = divide_loop(proc, loop, width, [f"{name}o", f"{name}i"], tail="cut")
     blocks = proc.forward(loop)
@@ -331,7 +331,7 @@ def scanned(loop="i"):
         arrays = [a.name() for a in proc.body() if _is_array(a)]
         if buffers := [a for a in arrays if a in updated]:
             last = tuple(a for a in arrays if a not in updated)
-            return lanes(proc, loop, m, v.prec, buffers, m.block_vectors(), last)
+            return lanes(proc, loop, m, v.prec, buffers, last)
         return _in_registers(proc, scan)
 
     return schedule

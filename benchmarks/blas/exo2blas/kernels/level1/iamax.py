@@ -27,7 +27,11 @@ larger one (ties keep the first):
   lane-wise, then the lanes of one vector in halves
   (benchmarks/blas/exo2blas/machines/reductions.py).
 - `blockmax` records only the maxima, for less work per element, and
-  reduces its lanes into the block's largest maximum, `best`.
+  reduces its lanes into the block's largest maximum, `best`. Its state is
+  one register per vector, so it keeps twice `first_max`'s lanes: four
+  vectors' chains of maxima, where two waited on the latency of each
+  maximum (4 cycles on an Intel Xeon, family 6 model 207: AVX-512, 4096
+  floats 178 -> 110 ns, isamax of 65536 elements 3.26 -> 2.40 us).
 - `scan` goes through x once, element by element, keeping the largest
   |x_i| so far and its index (replaced only by a strictly larger one): no
   lanes to set up and reduce, for vectors shorter than SCAN.
@@ -120,21 +124,23 @@ def first_max(lanes, width):
 
 
 def blockmax(lanes):
+    chains = 2 * lanes
+
     @proc
     def iamax_blockmax(n: size, x: [R][n], best: R):
         assert n <= BLOCK
-        m: R[lanes] @ DRAM_STACK
-        for lane in seq(0, lanes):
+        m: R[chains] @ DRAM_STACK
+        for lane in seq(0, chains):
             m[lane] = 0.0
         for i in seq(0, n):
-            m[i % lanes] = select(
-                m[i % lanes],
+            m[i % chains] = select(
+                m[i % chains],
                 fabs(x[i]),
                 fabs(x[i]),
-                m[i % lanes],
+                m[i % chains],
             )
         best = 0.0
-        for lane in seq(0, lanes):
+        for lane in seq(0, chains):
             best = select(best, m[lane], m[lane], best)
 
     return iamax_blockmax
