@@ -72,13 +72,15 @@ class Machine:
         return self.widening or self
 
     def block_vectors(self):
-        """Vectors iamax's lane-blocked scan keeps side by side: each holds
-        three registers of state (maximum, row, rows seen) and needs about
-        two temporaries, so no more than the registers hold (AVX2's 16 hold
-        2: four spilled the state), and no more than 32 lanes of f32: the
-        lanes are set before the scan and reduced after it, which costs at
-        small n (AVX-512 on Zen 4: 19 ns from 2 to 64 elements with four
-        vectors, 12 ns with two, and two as fast above 4096)."""
+        """Vectors iamax's lane-blocked scan (`first_max`; `blockmax`, one
+        register of state per vector, keeps twice as many: its kernel file)
+        keeps side by side: each holds three registers of state (maximum, row,
+        rows seen) and needs about two temporaries, so no more than the
+        registers hold (AVX2's 16 hold 2: four spilled the state), and no more
+        than 32 lanes of f32: the lanes are set before the scan and reduced
+        after it, which costs at small n (AVX-512 on Zen 4: 19 ns from 2 to 64
+        elements with four vectors, 12 ns with two, and two as fast above
+        4096)."""
         return min(self.interleave, (self.registers - 2) // 5, 32 // self.lanes["f32"])
 
     def block_lanes(self, prec):
