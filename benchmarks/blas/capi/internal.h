@@ -32,6 +32,11 @@ static inline const struct exo2blas_kernels *exo2blas_active_kernels(void) {
 /* copy of this many bytes or more stores past the caches (nontemporal.c). */
 EXO2BLAS_HIDDEN extern size_t exo2blas_nontemporal_bytes;
 
+/* 1 on CPUs that convert 512-bit vectors of f32 to f64 at half the rate of
+ * 256-bit ones (Zen 4): the routines that widen call their `narrow` kernels
+ * at every size (isa.c, level1_isa.inc). */
+EXO2BLAS_HIDDEN extern int exo2blas_narrow_widening;
+
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define STR_(x) #x
 #define STR(x) STR_(x)

@@ -5,6 +5,7 @@
  * OS saving the registers), else AVX2 with FMA. $EXO2BLAS_ISA=avx2|avx512
  * forces one; forcing one the CPU cannot run is a fatal error with a message,
  * as is a CPU without AVX2 and FMA. */
+#include <cpuid.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,10 +54,26 @@ static const struct exo2blas_kernels *chosen(char *why, size_t size) {
   return NULL;
 }
 
+int exo2blas_narrow_widening;
+
+/* Whether the CPU is an AMD of family 19h (Zen 3 and Zen 4; of them only
+ * Zen 4 runs AVX-512), whose 512-bit `vcvtps2pd` takes two cycles for the
+ * one cycle of its 256-bit form. */
+static int half_rate_widening(void) {
+  unsigned eax, ebx, ecx, edx;
+  if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return 0;
+  const int amd = ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163;
+  if (!amd || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
+  unsigned family = (eax >> 8) & 0xf;
+  if (family == 0xf) family += (eax >> 20) & 0xff;
+  return family == 0x19;
+}
+
 /* The kernels `table` and its ISA's routines of levels 1 and 2 made
  * active. */
 static void activate(const struct exo2blas_kernels *table) {
   const int avx512 = table == &exo2blas_kernels_avx512;
+  exo2blas_narrow_widening = half_rate_widening();
   __atomic_store_n(&exo2blas_active_level1,
                    avx512 ? &exo2blas_level1_avx512 : &exo2blas_level1_avx2,
                    __ATOMIC_RELEASE);

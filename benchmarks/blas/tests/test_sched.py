@@ -73,15 +73,20 @@ def test_a_reduction_of_fewer_elements_than_a_vector_runs_scalar_in_a_register(
     assert unit.count("result = result_reg") == 1
 
 
-def test_widening_kernels_run_the_widening_machine():
-    # AVX-512 converts f32 to f64 faster in AVX2's 256-bit vectors (Zen 4)
-    assert AVX512.widening_machine() is AVX2 and AVX2.widening_machine() is AVX2
-    unit, _ = _scheduled("dsdot", "dsdot", AVX512)
-    assert "avx2_load_widen_f64" in unit and "avx512_" not in unit.split(":", 1)[1]
-    snrm2, _ = _scheduled("nrm2", "snrm2", AVX512)
-    dnrm2, _ = _scheduled("nrm2", "dnrm2", AVX512)
-    assert "avx2_load_widen_f64" in snrm2
-    assert "avx512_" in dnrm2.split(":", 1)[1]  # f64 data: AVX-512's own
+def test_widening_kernels_have_a_narrow_case_in_the_narrower_machines_vectors():
+    # AVX-512 widens in its own vectors; its `narrow` case (short vectors,
+    # Zen 4) in AVX2's; AVX2, with no narrower machine, has no such case
+    for name, variant in (("dsdot", "dsdot"), ("sdsdot", "sdsdot"), ("nrm2", "snrm2")):
+        procs = {v.name: v.procs for v in module(1, name).KERNEL.variants(AVX512)}
+        unit, narrow = str(procs[variant]["stride_1"]), str(procs[variant]["narrow"])
+        body = narrow.split(":", 1)[1]  # past the name
+        assert "avx512_load_widen_f64" in unit and "avx2_" not in unit
+        assert "avx2_load_widen_f64" in body and "avx512_" not in body
+        avx2 = {v.name: v.procs for v in module(1, name).KERNEL.variants(AVX2)}
+        assert set(avx2[variant]) == {"stride_1", "stride_any"}
+    # f64 data is not widened: dnrm2 has no narrow case
+    procs = {v.name: v.procs for v in module(1, "nrm2").KERNEL.variants(AVX512)}
+    assert set(procs["dnrm2"]) == {"stride_1", "stride_any"}
 
 
 def test_an_update_ends_without_a_masked_store():

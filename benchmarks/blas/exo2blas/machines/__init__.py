@@ -31,8 +31,6 @@ class Machine:
     registers: int  # vector registers
     masking: bool  # mask registers (else masked loads and blends)
     interleave: int = 4  # vectors processed side by side by level-1 loops
-    # The machine whose vectors convert f32 to f64 fastest (None: this one).
-    widening: Machine | None = None
     # The machine of half as wide vectors (None: there is none).
     narrower: Machine | None = None
 
@@ -59,17 +57,6 @@ class Machine:
         (`vmaskmovps`) and the blends around it cost about 7 ns per loop on
         the AMD EPYC machine, more than seven scalar iterations."""
         return "cut_and_predicate" if self.masking else "cut"
-
-    def widening_machine(self):
-        """The machine of the kernels that widen f32 data to f64 (dsdot,
-        sdsdot, snrm2). On AVX-512 it is AVX2, whose 256-bit instructions
-        AVX-512 CPUs run too: Zen 4 converts 4 floats in one cycle
-        (`vcvtps2pd ymm`), 8 in two (`vcvtps2pd zmm`, crossing its
-        256-bit halves), so the conversions of whole 512-bit vectors bound
-        dsdot at half the rate: its kernel took 112 ns on 1024 elements in
-        512-bit vectors, 77 ns in 256-bit ones (the AMD EPYC Zen 4
-        machine)."""
-        return self.widening or self
 
     def block_vectors(self):
         """Vectors iamax's lane-blocked scan (`first_max`; `blockmax`, one
@@ -104,7 +91,6 @@ AVX512 = Machine(
     ZeroedAVX512,
     registers=32,
     masking=True,
-    widening=AVX2,
     narrower=AVX2,
 )
 MACHINES = {m.name: m for m in (AVX2, AVX512)}

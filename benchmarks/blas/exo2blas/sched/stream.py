@@ -340,16 +340,14 @@ def scanned(loop="i"):
 def streamed(loop="i", prec=None, nontemporal_case=None, **options):
     """The schedule `kernel(..., schedule=streamed())` names: `stream` of
     `loop` with the variant's machine, in the variant's precision or, for
-    kernels of explicit types (dsdot), in `prec`; a kernel computing in f64
-    on f32 data runs the machine's `widening_machine()`. The variants of
+    kernels of explicit types (dsdot), in `prec`. The variants of
     the case `nontemporal_case` (a suffix: copy's "nontemporal") store
     past the caches (`nontemporal`)."""
 
     def schedule(proc, v):
-        m = v.machine
-        if prec == "f64" and v.prec != "f64":
-            m = m.widening_machine()
         nontemporal = v.case == nontemporal_case
-        return stream(proc, loop, m, prec or v.prec, nontemporal=nontemporal, **options)
+        return stream(
+            proc, loop, v.machine, prec or v.prec, nontemporal=nontemporal, **options
+        )
 
     return schedule

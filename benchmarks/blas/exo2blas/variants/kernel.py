@@ -17,10 +17,14 @@ more *cases*, each a public proc `exo2_<isa>_<variant>_<case>`:
   dimension (benchmarks/blas/exo2blas/sched/skinny.py); the C layer calls
   it for the short shapes. `Case("short")` (symv): one scheduled for small
   matrices, on the narrower machine's vectors (`on_narrower`); the C
-  layer calls it for them. `by_case` (benchmarks/blas/exo2blas/sched/
-  by_variant.py) names a case's own schedule.
+  layer calls it for them. `Case("narrow", narrowed=True)` (dsdot, sdsdot,
+  snrm2): the kernel on the narrower machine's vectors, on machines that
+  have one (AVX-512), which the C layer calls for short vectors and on CPUs
+  that widen f32 to f64 faster in them. `by_case`
+  (benchmarks/blas/exo2blas/sched/by_variant.py) names a case's own
+  schedule.
   `Case(..., only=((axis, letter), ...))` gives a case to the variants of
-  those letters only.
+  those letters only; `("prec", "f32")` to those of that precision.
 """
 
 from __future__ import annotations
@@ -50,7 +54,8 @@ class Case:
     fixes: tuple = ()  # (param, value) pairs fixed by partial_eval
     unit: bool = True  # unit strides asserted
     scheduled: bool = True
-    only: tuple = ()  # (axis key, letter) pairs: the variants that have it
+    only: tuple = ()  # (axis key or "prec", letter or precision) pairs
+    narrowed: bool = False  # True: only machines with a narrower one have it
 
 
 STRIDES = (Case("stride_1"), Case("stride_any", unit=False, scheduled=False))
@@ -137,7 +142,9 @@ class Kernel:
             return variant
         variant.naive = self._derive(machine, prec, letters, memo)
         for case in self.cases:
-            if any(letters[key] != letter for key, letter in case.only):
+            if any({"prec": prec, **letters}[k] != value for k, value in case.only):
+                continue
+            if case.narrowed and machine.narrower is None:
                 continue
             proc = fix(variant.naive, dict(case.fixes))
             if case.unit:

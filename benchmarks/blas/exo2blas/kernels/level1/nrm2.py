@@ -16,8 +16,8 @@ from __future__ import annotations
 from exo2 import proc
 
 from ...externs import select
-from ...sched import streamed
-from ...variants import kernel
+from ...sched import by_case, on_narrower, streamed
+from ...variants import STRIDES, Case, kernel
 
 # Blue's thresholds and scales for f64 (LAPACK's la_constants): squares of
 # values in [TSML, TBIG] neither overflow nor underflow; SSML and SBIG bring
@@ -56,6 +56,10 @@ def dnrm2(n: size, x: [f64][n], sums: f64[3]):
     sums[2] = big
 
 
+# The `narrow` case: as dsdot's (dsdot.py).
 KERNEL = kernel(
-    {"f32": snrm2, "f64": dnrm2}, name="{p}nrm2", schedule=streamed(prec="f64")
+    {"f32": snrm2, "f64": dnrm2},
+    name="{p}nrm2",
+    schedule=by_case("narrow", on_narrower(streamed(prec="f64")), streamed(prec="f64")),
+    cases=STRIDES + (Case("narrow", narrowed=True, only=(("prec", "f32"),)),),
 )

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import streamed
-from ...variants import kernel
+from ...sched import by_case, on_narrower, streamed
+from ...variants import STRIDES, Case, kernel
 
 
 @proc
@@ -22,6 +22,11 @@ def sdsdot(n: size, sb: f32, x: [f32][n], y: [f32][n], result: f32):
     result = acc
 
 
+# The `narrow` case: as dsdot's (dsdot.py).
 KERNEL = kernel(
-    sdsdot, precisions=(None,), name="sdsdot", schedule=streamed(prec="f64")
+    sdsdot,
+    precisions=(None,),
+    name="sdsdot",
+    schedule=by_case("narrow", on_narrower(streamed(prec="f64")), streamed(prec="f64")),
+    cases=STRIDES + (Case("narrow", narrowed=True),),
 )
