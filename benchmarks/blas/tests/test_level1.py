@@ -192,16 +192,19 @@ def test_iamax_first_of_tied_maxima_in_the_lanes_and_the_last_elements(p):
 
 @pytest.mark.parametrize("p", ["s", "d"])
 def test_iamax_finds_the_first_maximum_across_blocks_and_chunks(p):
-    """Beyond 8 KiB, blockmax finds the largest maximum per block of 4096
-    elements, then per chunk of 256 of the first block holding it, and
-    first_max runs on that chunk: the maximum in the first, a middle or
-    the last (partial) chunk or block, ties in later chunks and blocks, and
-    every increment the C layer passes on, give numpy's first index."""
+    """Beyond 8 KiB, blockmax finds the largest maximum per block (of 1024
+    elements up to 64 KiB of x, else of 4096), then per chunk of 256 of the
+    first block holding it, and first_max runs on that chunk: the maximum
+    in the first, a middle or the last (partial) chunk or block, ties in
+    later chunks and blocks, and every increment the C layer passes on,
+    give numpy's first index."""
     dtype = DTYPES[p]
+    size = dtype.itemsize
     rng = np.random.default_rng(5)
-    chunk, block = 256, 4096
-    for n in (8192 // dtype.itemsize + 1, 4096, 4097, 2 * block + 300):
-        spots = {0, chunk - 1, chunk, 5 * chunk + 7, block - 1, n - 1}
+    chunk = 256
+    for n in (8192 // size + 1, 4096, 4097, 65536 // size, 65536 // size + 1, 8492):
+        block = 1024 if n * size <= 65536 else 4096
+        spots = {0, chunk - 1, chunk, 5 * chunk + 7, block - 1, block, n - 1}
         for first in sorted(s for s in spots if s < n):
             x = rng.uniform(-1, 1, n).astype(dtype)
             later = [i for i in (first + 1, first + chunk, first + block) if i < n]
