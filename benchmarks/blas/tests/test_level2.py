@@ -295,6 +295,39 @@ def test_triangular(p, lower, trans, unit, profile):
     failures.assert_none()
 
 
+@pytest.mark.parametrize("p", ["s", "d"])
+def test_square_routines_on_both_sides_of_their_short_kernels(p):
+    """symv calls its `_short` kernel for rows of at most 2 KiB, trmv and
+    trsv theirs (AVX-512) for rows of at most 1 KiB, at increment 1
+    (capi/level2.inc), which the sweep's small sizes keep below: at the
+    thresholds and one row beyond, every triangle, Trans and diagonal, on
+    small integers (exact in any order; trsv's diagonal +-1 and solution
+    integers), against numpy."""
+    dtype = DTYPES[p]
+    size = dtype.itemsize
+    rng = np.random.default_rng(11)
+    for n in (1024 // size, 1024 // size + 1, 2048 // size, 2048 // size + 1):
+        A = rng.integers(-4, 5, (n, n)).astype(dtype)
+        xs = rng.integers(-4, 5, n).astype(dtype)
+        for lower in (False, True):
+            full = np.tril(A) if lower else np.triu(A)
+            sym = full + np.tril(A, -1).T if lower else full + np.triu(A, 1).T
+            y = np.ones(n, dtype)
+            blas.symv(dtype.type(3), A, xs, dtype.type(-2), y, lower=lower)
+            assert (y == 3 * (sym @ xs) - 2).all(), (n, lower)
+            for trans, unit in itertools.product((False, True), repeat=2):
+                t = full.copy()
+                np.fill_diagonal(t, 1 if unit else rng.choice([-1, 1], n))
+                op = t.T if trans else t
+                flags = dict(lower=lower, trans=trans, unit_diag=unit)
+                x = xs.copy()
+                blas.trmv(A if unit else t, x, **flags)
+                assert (x == op @ xs).all(), ("trmv", n, flags)
+                x = (op @ xs).astype(dtype)
+                blas.trsv(A if unit else t, x, **flags)
+                assert (x == xs).all(), ("trsv", n, flags)
+
+
 def _gemv(alpha, op, xs, beta, ys, dtype, exact):
     """The BLAS returns at once when m or n is 0: y is not even scaled."""
     if 0 in op.shape:

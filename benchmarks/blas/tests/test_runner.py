@@ -162,7 +162,10 @@ def test_loc_splits_algorithm_variants_and_schedule():
     # kernel(, gemv, axes=, cases=, ): variants; the schedule= line: schedule
     assert c["kernels"]["level2/gemv"]["variants"] == 5
     assert c["kernels"]["level2/gemv"]["schedule"] == 1
-    assert c["kernels"]["level2/trmv"]["variants"] == 2  # its axes, its ")"
+    assert c["kernels"]["level2/trmv"]["variants"] == 5  # as gemv's
+    # a kernel(...) on one line is its schedule's line
+    assert c["kernels"]["level2/syr"]["variants"] == 0
+    assert c["kernels"]["level2/syr"]["schedule"] == 1
     assert c["library"] > 0 and c["variants"] > 0  # counted apart
 
 

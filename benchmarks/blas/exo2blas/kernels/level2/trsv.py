@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_triangle
-from ...variants import Diag, Emit, Uplo, kernel
+from ...sched import by_case, by_triangle, on_narrower
+from ...variants import STRIDES, Case, Diag, Emit, Uplo, kernel
 
 
 def trsv(trans):
@@ -76,5 +76,8 @@ def trsv(trans):
 KERNEL = kernel(
     trsv,
     axes=[Uplo(), Emit("trans", ("t", "n")), Diag()],
-    schedule=by_triangle(),  # each panel on the side the effect check accepts
+    # each panel on the side the effect check accepts; the `short` case as
+    # trmv's (trmv.py)
+    schedule=by_case("short", on_narrower(by_triangle()), by_triangle()),
+    cases=STRIDES + (Case("short", narrowed=True),),
 )
