@@ -17,10 +17,11 @@ more *cases*, each a public proc `exo2_<isa>_<variant>_<case>`:
   dimension (benchmarks/blas/exo2blas/sched/skinny.py); the C layer calls
   it for the short shapes. `Case("short")` (symv): one scheduled for small
   matrices, on the narrower machine's vectors (`on_narrower`); the C
-  layer calls it for them. `Case("narrow", narrowed=True)` (dsdot, sdsdot,
-  snrm2): the kernel on the narrower machine's vectors, on machines that
-  have one (AVX-512), which the C layer calls for short vectors and on CPUs
-  that widen f32 to f64 faster in them. `by_case`
+  layer calls it for them. `Case(..., narrowed=True)`: the kernel's own
+  schedule run on the narrower machine's vectors, on machines that have
+  one (AVX-512): dsdot's, sdsdot's and snrm2's `narrow` case (short
+  vectors; CPUs that widen f32 to f64 faster in them), trmv's and trsv's
+  `short` one (short rows). `by_case`
   (benchmarks/blas/exo2blas/sched/by_variant.py) names a case's own
   schedule.
   `Case(..., only=((axis, letter), ...))` gives a case to the variants of
@@ -55,7 +56,9 @@ class Case:
     unit: bool = True  # unit strides asserted
     scheduled: bool = True
     only: tuple = ()  # (axis key or "prec", letter or precision) pairs
-    narrowed: bool = False  # True: only machines with a narrower one have it
+    # True: scheduled on the machine's narrower one (only machines with one
+    # have the case)
+    narrowed: bool = False
 
 
 STRIDES = (Case("stride_1"), Case("stride_any", unit=False, scheduled=False))
@@ -150,8 +153,9 @@ class Kernel:
             if case.unit:
                 proc = assert_unit_strides(proc)
             if case.scheduled and self.schedule is not None:
+                on = machine.narrower if case.narrowed else machine
                 info = VariantInfo(
-                    self.source_name, name, prec, letters, case.suffix, machine
+                    self.source_name, name, prec, letters, case.suffix, on
                 )
                 proc = self.schedule(proc, info)
             public = f"exo2_{machine.name}_{name}" + (

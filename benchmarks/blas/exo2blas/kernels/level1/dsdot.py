@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_case, on_narrower, streamed
+from ...sched import streamed
 from ...variants import STRIDES, Case, kernel
 
 
@@ -20,14 +20,14 @@ def dsdot(n: size, x: [f32][n], y: [f32][n], result: f64):
         result += xd * yd
 
 
-# The `narrow` case widens in the narrower machine's vectors (AVX2 under
-# AVX-512): the C layer calls it for short vectors, and always on CPUs that
+# The `narrow` case (`narrowed`) widens in the narrower machine's vectors
+# (AVX2 under AVX-512): the C layer calls it for short vectors, and always on CPUs that
 # convert 512-bit vectors at half rate (Zen 4; benchmarks/blas/capi/
 # level1_isa.inc has the measurements).
 KERNEL = kernel(
     dsdot,
     precisions=(None,),
     name="dsdot",
-    schedule=by_case("narrow", on_narrower(streamed(prec="f64")), streamed(prec="f64")),
+    schedule=streamed(prec="f64"),
     cases=STRIDES + (Case("narrow", narrowed=True),),
 )

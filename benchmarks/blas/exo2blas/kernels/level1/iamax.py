@@ -39,10 +39,10 @@ larger one (ties keep the first):
 The C layer (benchmarks/blas/capi/level1.inc) calls `scan` on x when n <
 SCAN, `first_max` up to 8 KiB of x; longer vectors get `blockmax` per
 block of BLOCK elements (of 1024 up to 64 KiB of x; the last one partial),
-then, in the first block
-holding the largest maximum, `blockmax` per chunk of 256 elements up to
-the first chunk holding it, and `first_max` on that chunk. NaN never replaces a maximum (a NaN-only x gives 0); NaN
-inputs are outside the contract.
+then, in the first block holding the largest maximum, `blockmax` per chunk
+of 256 elements up to the first chunk holding it, and `first_max` on that
+chunk. NaN never replaces a maximum (a NaN-only x gives 0); NaN inputs are
+outside the contract.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from __future__ import annotations
 from exo2 import proc
 
 from ...externs import select
-from ...sched import by_case, on_narrower, streamed
+from ...sched import streamed
 from ...variants import STRIDES, Case, kernel
 
 # Blue's thresholds and scales for f64 (LAPACK's la_constants): squares of
@@ -60,6 +60,6 @@ def dnrm2(n: size, x: [f64][n], sums: f64[3]):
 KERNEL = kernel(
     {"f32": snrm2, "f64": dnrm2},
     name="{p}nrm2",
-    schedule=by_case("narrow", on_narrower(streamed(prec="f64")), streamed(prec="f64")),
+    schedule=streamed(prec="f64"),
     cases=STRIDES + (Case("narrow", narrowed=True, only=(("prec", "f32"),)),),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_case, on_narrower, streamed
+from ...sched import streamed
 from ...variants import STRIDES, Case, kernel
 
 
@@ -27,6 +27,6 @@ KERNEL = kernel(
     sdsdot,
     precisions=(None,),
     name="sdsdot",
-    schedule=by_case("narrow", on_narrower(streamed(prec="f64")), streamed(prec="f64")),
+    schedule=streamed(prec="f64"),
     cases=STRIDES + (Case("narrow", narrowed=True),),
 )

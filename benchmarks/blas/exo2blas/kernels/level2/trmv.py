@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_case, by_triangle, on_narrower
+from ...sched import by_triangle
 from ...variants import STRIDES, Case, Diag, Emit, Uplo, kernel
 
 
@@ -71,12 +71,12 @@ def trmv(trans):
     return trmv
 
 
-# The `short` case runs on the narrower machine's vectors (AVX2 under
+# The `short` case (`narrowed`) runs on the narrower machine's vectors (AVX2 under
 # AVX-512, where the C layer calls it for rows of at most 1 KiB:
 # benchmarks/blas/capi/level2.inc has the measurements).
 KERNEL = kernel(
     trmv,
     axes=[Uplo(), Emit("trans", ("t", "n")), Diag()],
-    schedule=by_case("short", on_narrower(by_triangle()), by_triangle()),
+    schedule=by_triangle(),
     cases=STRIDES + (Case("short", narrowed=True),),
 )

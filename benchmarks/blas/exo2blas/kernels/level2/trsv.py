@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_case, by_triangle, on_narrower
+from ...sched import by_triangle
 from ...variants import STRIDES, Case, Diag, Emit, Uplo, kernel
 
 
@@ -78,6 +78,6 @@ KERNEL = kernel(
     axes=[Uplo(), Emit("trans", ("t", "n")), Diag()],
     # each panel on the side the effect check accepts; the `short` case as
     # trmv's (trmv.py)
-    schedule=by_case("short", on_narrower(by_triangle()), by_triangle()),
+    schedule=by_triangle(),
     cases=STRIDES + (Case("short", narrowed=True),),
 )
