@@ -14,12 +14,12 @@ namespace exo2 {
 
 namespace {
 
-// Process-wide cache of query answers, keyed by the complete formula and
-// the timeout. Z3 shares equal terms of one context (hash-consing), so two
-// formulas are equal exactly when they are one term, with one id while it
-// lives: the cache keeps each formula alive beside its answer. The formula
-// names every constant and contains every fact, so the cache is shared by
-// all encoders (of the one shared context).
+// Process-wide cache of query answers, keyed by the complete formula, its
+// constants renamed (`renamed_constants`), and the timeout. Z3 shares equal
+// terms of one context (hash-consing), so two formulas are equal exactly
+// when they are one term, with one id while it lives: the cache keeps each
+// formula alive beside its answer. The formula contains every fact, so the
+// cache is shared by all encoders (of the one shared context).
 struct QueryCache {
   struct Entry {
     z3::expr formula;
@@ -70,6 +70,42 @@ void collect_constants(const z3::expr& e, std::unordered_set<unsigned>& seen,
   }
   for (unsigned i = 0; i < e.num_args(); ++i)
     collect_constants(e.arg(i), seen, out);
+}
+
+// A formula whose uninterpreted constants are renamed `q!0`, `q!1`, ... in
+// the order a depth-first walk meets them, and their names by index. Whether
+// a formula has a model does not depend on its constants' names: the same
+// question about the iterators of another variant, or about a loop a rewrite
+// gave a new symbol, becomes the same term, which the cache answers once
+// (in the level-2 BLAS kernels, half the solver's queries).
+struct RenamedFormula {
+  z3::expr formula;
+  std::vector<std::string> names;
+
+  // `q!k` back to the name it stands for.
+  std::string original(const std::string& name) const {
+    if (name.rfind("q!", 0) != 0) return name;
+    const size_t k = std::stoul(name.substr(2));
+    return k < names.size() ? names[k] : name;
+  }
+};
+
+RenamedFormula renamed_constants(const z3::expr& formula) {
+  std::unordered_set<unsigned> seen;
+  std::vector<z3::expr> constants;
+  collect_constants(formula, seen, constants);
+  z3::context& ctx = formula.ctx();
+  z3::expr_vector from(ctx), to(ctx);
+  std::vector<std::string> names;
+  for (size_t k = 0; k < constants.size(); ++k) {
+    from.push_back(constants[k]);
+    to.push_back(
+        ctx.constant(fmt::format("q!{}", k).c_str(), constants[k].get_sort()));
+    names.push_back(constants[k].decl().name().str());
+  }
+  // Every constant is replaced at once: none keeps a name `q!k` could clash
+  // with.
+  return {z3::expr(formula).substitute(from, to), std::move(names)};
 }
 
 std::string numeral_text(const z3::expr& v) {
@@ -425,7 +461,16 @@ bool SmtEncoder::defines_free_constant(const z3::expr& formula) {
 }
 
 QueryResult SmtEncoder::check(const z3::expr& formula) {
-  const std::pair<unsigned, unsigned> key{formula.id(), timeout_ms_};
+  const RenamedFormula renamed = renamed_constants(formula);
+  // The answer, its model in the caller's names.
+  auto answer = [&](QueryResult result) {
+    std::map<std::string, std::string> model;
+    for (auto& [name, value] : result.model)
+      model.emplace(renamed.original(name), std::move(value));
+    result.model = std::move(model);
+    return result;
+  };
+  const std::pair<unsigned, unsigned> key{renamed.formula.id(), timeout_ms_};
   QueryCache& cache = query_cache();
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
@@ -433,7 +478,7 @@ QueryResult SmtEncoder::check(const z3::expr& formula) {
     auto it = cache.results.find(key);
     if (it != cache.results.end()) {
       ++cache.hits;
-      return it->second.result;
+      return answer(it->second.result);
     }
   }
   // A one-shot solver built from the `smt` tactic: about 30 times faster to
@@ -446,7 +491,7 @@ QueryResult SmtEncoder::check(const z3::expr& formula) {
   z3::params params(ctx_);
   params.set("timeout", timeout_ms_);
   solver.set(params);
-  solver.add(formula);
+  solver.add(renamed.formula);
   QueryResult result;
   switch (solver.check()) {
     case z3::sat: {
@@ -468,8 +513,8 @@ QueryResult SmtEncoder::check(const z3::expr& formula) {
       break;
   }
   std::lock_guard<std::mutex> lock(cache.mutex);
-  cache.results.emplace(key, QueryCache::Entry{formula, result});
-  return result;
+  cache.results.emplace(key, QueryCache::Entry{renamed.formula, result});
+  return answer(std::move(result));
 }
 
 std::optional<bool> SmtEncoder::interval_value(const z3::expr& formula) {

@@ -175,6 +175,37 @@ TEST(SmtEncoder, CachesAnswersAcrossEncoders) {
   EXPECT_EQ(SmtEncoder::cache_hits(), 1u);
 }
 
+TEST(SmtEncoder, CachesOneAnswerForQueriesThatDifferOnlyInNames) {
+  SmtEncoder::clear_cache();
+  // The same refutation about two loops (i < n, j < m): one solver call,
+  // each counterexample in its own names.
+  auto ask = [](const Sym& i, const Sym& n) {
+    SmtEncoder smt;
+    smt.assume(smt.var(n) == 5);
+    smt.assume(0 <= smt.var(i) && smt.var(i) <= smt.var(n));
+    QueryResult r = smt.prove(smt.var(i) < smt.var(n));
+    EXPECT_TRUE(r.no());
+    return smt.counterexample(r,
+                              {{n.name(), smt.var(n)}, {i.name(), smt.var(i)}});
+  };
+  EXPECT_EQ(ask(Sym("i"), Sym("n")), " n = 5, i = 5");
+  EXPECT_EQ(ask(Sym("j"), Sym("m")), " m = 5, j = 5");
+  EXPECT_EQ(SmtEncoder::cache_size(), 1u);
+  EXPECT_EQ(SmtEncoder::cache_hits(), 1u);
+  // The same shape with another constant is another question.
+  SmtEncoder smt;
+  Sym i("i"), n("n");
+  smt.assume(smt.var(n) == 6);
+  smt.assume(0 <= smt.var(i) && smt.var(i) <= smt.var(n));
+  EXPECT_TRUE(smt.prove(smt.var(i) < smt.var(n)).no());
+  EXPECT_EQ(SmtEncoder::cache_size(), 2u);
+  // Renaming keeps distinct variables distinct: i < j is not i < i.
+  Sym a("a"), b("b");
+  EXPECT_TRUE(
+      smt.prove(smt.var(a) < smt.var(b) || smt.var(b) < smt.var(a)).no());
+  EXPECT_TRUE(smt.prove(!(smt.var(a) < smt.var(a))).yes());
+}
+
 TEST(SmtEncoder, QueriesOnlyIncludeDefinitionsTheyMention) {
   SmtEncoder smt;
   Sym a("a"), b("b");
