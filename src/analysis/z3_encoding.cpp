@@ -49,15 +49,6 @@ void count_interval_answer() {
   ++cache.interval_answers;
 }
 
-// The value of `formula` the intervals of its variables give under `facts`
-// (interval_bounds.hpp), when they decide it and are used at all.
-std::optional<bool> by_intervals(bool used, const std::vector<z3::expr>& facts,
-                                 const IntervalBounds::Quotients& quotients,
-                                 const z3::expr& formula) {
-  if (!used) return std::nullopt;
-  return IntervalBounds(facts, quotients).decide(formula);
-}
-
 // The uninterpreted constants of `e` (numerals and operators excluded).
 void collect_constants(const z3::expr& e, std::unordered_set<unsigned>& seen,
                        std::vector<z3::expr>& out) {
@@ -182,6 +173,8 @@ z3::context& SmtEncoder::shared_context() {
 
 SmtEncoder::SmtEncoder(unsigned timeout_ms)
     : ctx_(shared_context()), timeout_ms_(timeout_ms) {}
+
+SmtEncoder::~SmtEncoder() = default;
 
 z3::expr SmtEncoder::int_value(int64_t v) { return ctx_.int_val(v); }
 z3::expr SmtEncoder::bool_value(bool v) { return ctx_.bool_val(v); }
@@ -405,12 +398,16 @@ void SmtEncoder::pop() {
   scopes_.pop_back();
   facts_.erase(facts_.begin() + static_cast<std::ptrdiff_t>(s.facts),
                facts_.end());
+  ++facts_version_;
   var_bindings_.undo_to(s.vars);
   stride_bindings_.undo_to(s.strides);
   config_bindings_.undo_to(s.configs);
 }
 
-void SmtEncoder::assume(const z3::expr& fact) { facts_.push_back(fact); }
+void SmtEncoder::assume(const z3::expr& fact) {
+  facts_.push_back(fact);
+  ++facts_version_;
+}
 
 // ---- Queries
 // -----------------------------------------------------------------
@@ -517,9 +514,22 @@ QueryResult SmtEncoder::check(const z3::expr& formula) {
   return answer(std::move(result));
 }
 
+std::optional<bool> SmtEncoder::decided_by_intervals(const z3::expr& formula) {
+  if (!use_intervals_) return std::nullopt;
+  // What the intervals learn depends on the facts and on the quotients
+  // known (a quotient's interval is its numerator's divided): either
+  // changing means learning again.
+  if (!bounds_ || bounds_version_ != facts_version_ ||
+      bounds_quotients_ != quotient_parts_.size()) {
+    bounds_ = std::make_unique<IntervalBounds>(facts_, quotient_parts_);
+    bounds_version_ = facts_version_;
+    bounds_quotients_ = quotient_parts_.size();
+  }
+  return bounds_->decide(formula);
+}
+
 std::optional<bool> SmtEncoder::interval_value(const z3::expr& formula) {
-  std::optional<bool> v =
-      by_intervals(use_intervals_, facts_, quotient_parts_, formula);
+  std::optional<bool> v = decided_by_intervals(formula);
   if (v) count_interval_answer();
   return v;
 }
@@ -527,7 +537,7 @@ std::optional<bool> SmtEncoder::interval_value(const z3::expr& formula) {
 QueryResult SmtEncoder::prove(const z3::expr& goal) {
   // A goal the variables' intervals prove needs no solver; a refutation
   // does, for its counterexample.
-  if (by_intervals(use_intervals_, facts_, quotient_parts_, goal) == true)
+  if (decided_by_intervals(goal) == true)
     return quick_answer(QueryResult::Answer::Yes);
   // The facts imply `goal` exactly when facts ∧ ¬goal has no model.
   QueryResult r = check(query_formula(!goal));
@@ -545,7 +555,7 @@ QueryResult SmtEncoder::prove(const z3::expr& goal) {
 }
 
 QueryResult SmtEncoder::satisfiable(const z3::expr& formula) {
-  if (by_intervals(use_intervals_, facts_, quotient_parts_, formula) == false)
+  if (decided_by_intervals(formula) == false)
     return quick_answer(QueryResult::Answer::No);
   // A model of the facts and `formula` also satisfies the comparisons that
   // `formula` conjoins at its top (the ranges of the fresh iterators of an
@@ -553,7 +563,8 @@ QueryResult SmtEncoder::satisfiable(const z3::expr& formula) {
   // is then false for every value in the intervals, it has no model.
   std::vector<z3::expr> facts = facts_;
   facts.push_back(formula);
-  if (by_intervals(use_intervals_, facts, quotient_parts_, formula) == false)
+  if (use_intervals_ &&
+      IntervalBounds(facts, quotient_parts_).decide(formula) == false)
     return quick_answer(QueryResult::Answer::No);
   return check(query_formula(formula));
 }

@@ -27,7 +27,9 @@
 #include <z3++.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -37,6 +39,8 @@
 #include "exo2/core_ir/proc.hpp"
 
 namespace exo2 {
+
+class IntervalBounds;
 
 // The answer of one query.
 struct QueryResult {
@@ -71,6 +75,7 @@ class SmtEncoder {
   explicit SmtEncoder(unsigned timeout_ms = kDefaultTimeoutMs);
   SmtEncoder(const SmtEncoder&) = delete;
   SmtEncoder& operator=(const SmtEncoder&) = delete;
+  ~SmtEncoder();
 
   z3::context& context() { return ctx_; }
   unsigned timeout_ms() const { return timeout_ms_; }
@@ -164,6 +169,9 @@ class SmtEncoder {
   // mention, transitively; returns every constant mentioned, theirs too.
   std::vector<z3::expr> add_definitions(z3::expr_vector& parts);
   QueryResult check(const z3::expr& formula);
+  // The value of `formula` the intervals of the facts' variables give, when
+  // they decide it and are used at all.
+  std::optional<bool> decided_by_intervals(const z3::expr& formula);
   static QueryResult quick_answer(QueryResult::Answer answer);
   std::string fresh_name(const std::string& hint);
 
@@ -200,7 +208,15 @@ class SmtEncoder {
   bool use_intervals_ = true;
   int fresh_counter_ = 0;
   std::vector<z3::expr> facts_;
+  // Changes with every fact assumed or popped.
+  uint64_t facts_version_ = 0;
   std::vector<Scope> scopes_;
+  // The intervals of `facts_`, learned for the facts of `bounds_version_`
+  // and the first `bounds_quotients_` quotients: the queries of one scope
+  // (simplify's of every index in a loop body) share them.
+  std::unique_ptr<IntervalBounds> bounds_;
+  uint64_t bounds_version_ = 0;
+  size_t bounds_quotients_ = 0;
   ScopedMap<Sym> var_bindings_;
   ScopedMap<std::pair<Sym, int>, StrideKeyHash> stride_bindings_;
   ScopedMap<std::pair<const Config*, std::string>, ConfigKeyHash>
