@@ -91,6 +91,32 @@ TEST(SmtEncoder, PopForgetsFactsAndBindings) {
   EXPECT_THROW(smt.pop(), std::logic_error);
 }
 
+TEST(SmtEncoder, IntervalsFollowTheFactsAndQuotientsOfEachQuery) {
+  // The intervals are learned once per change of the facts: each query
+  // below sees exactly the facts in scope when it is asked.
+  SmtEncoder smt;
+  Sym i("i"), n("n");
+  smt.assume(0 <= smt.var(i) && smt.var(i) < 8);
+  EXPECT_EQ(smt.interval_value(smt.var(i) < 8), true);
+  EXPECT_EQ(smt.interval_value(smt.var(i) < 4), std::nullopt);
+  smt.push();
+  smt.assume(smt.var(i) < 4);
+  EXPECT_EQ(smt.interval_value(smt.var(i) < 4), true);
+  smt.pop();
+  EXPECT_EQ(smt.interval_value(smt.var(i) < 4), std::nullopt);
+  EXPECT_TRUE(smt.prove(smt.var(i) < 4).no());
+  // Popped and assumed again to as many facts, other ones.
+  smt.push();
+  smt.assume(smt.var(i) >= 6);
+  EXPECT_EQ(smt.interval_value(smt.var(i) < 4), false);
+  smt.pop();
+  // A quotient encoded after the facts gets its interval from them.
+  smt.assume(0 <= smt.var(n) && smt.var(n) < 16);
+  EXPECT_EQ(smt.interval_value(smt.var(n) < 16), true);
+  z3::expr q = smt.encode(op(BinOpKind::Div, var(n), lit(4)));
+  EXPECT_EQ(smt.interval_value(q < 4), true);
+}
+
 TEST(SmtEncoder, StridesAreVariablesUnlessBound) {
   SmtEncoder smt;
   Sym x("x"), y("y");
