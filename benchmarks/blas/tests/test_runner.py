@@ -317,7 +317,8 @@ def test_report_judges_c1_on_the_cold_regeneration(tmp_path):
     report = write_report(tmp_path).read_text()
     assert (
         "| C1 (avx2) | levels 1 and 2 generated cold with 2 jobs: wall 10.50 s "
-        "(FAIL against 10 s; 1.00 s of it starting Python and importing exo2), "
+        "(FAIL against 10 s; 1.00 s of it starting Python, importing exo2 and "
+        "loading the kernels), "
         "CPU 7.50 s; slowest kernel tbmv 4.50 s CPU "
         "(pass against 5 s), 6.00 s wall; load average 1.25 |"
     ) in report

@@ -166,7 +166,8 @@ def _targets(tables, fractions, regenerate, lines):
             startup_text = (
                 "its start-up and imports not recorded"
                 if startup is None
-                else f"{startup:.2f} s of it starting Python and importing exo2"
+                else f"{startup:.2f} s of it starting Python, importing exo2 "
+                "and loading the kernels"
             )
             cpu = sum(k["cpu_s"] for k in kernels.values())
             cpu += sum(
