@@ -68,6 +68,11 @@ def checked(fn):
                 f"[-2**31, 2**31), not {value}"
             )
 
+    # (position, type) of the arguments that passed the checks by their
+    # type alone (not ints, whose range is checked too): a cursor's class,
+    # a subclass of the annotation's
+    passed = set()
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         if positional and not kwargs and positional[0] <= len(args) <= positional[1]:
@@ -75,9 +80,12 @@ def checked(fn):
                 if k >= len(args):
                     break
                 value = args[k]
-                if type(value) in kinds and type(value) is not int:
+                kind = type(value)
+                if (kind in kinds and kind is not int) or (k, kind) in passed:
                     continue  # the usual case, decided without the checks
                 check(k, arg_name, kinds, message, value)
+                if not isinstance(value, int):
+                    passed.add((k, kind))
             return fn(*args)
         arguments = bind(args, kwargs)
         if arguments is None:

@@ -137,7 +137,8 @@ def parse_new_expr(value, cursor):
     text = formatted.expr_str if formatted else value
     if not isinstance(text, str):
         raise TypeError(f"expected an expression string, not {type(value)}")
-    tree = parse_python_expr(text)
+    # filling holes rewrites the tree: a formatted text gets one of its own
+    tree = parse_python_expr(text) if formatted else _parsed_expr(text)
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     for hole in formatted.expr_holes if formatted else ():
         if not isinstance(hole, PC.WindowExprCursor):
@@ -171,6 +172,13 @@ def parse_python_expr(text):
         return ast.parse(text.strip(), mode="eval").body
     except SyntaxError as e:
         raise ParseFragmentError(f"cannot parse '{text}': {e.msg}") from e
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed_expr(text):
+    """`parse_python_expr`, once per text (scheduling libraries pass the
+    same few texts thousands of times); the tree is only read."""
+    return parse_python_expr(text)
 
 
 def variables_before(statement, names=None):
