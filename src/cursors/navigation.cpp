@@ -135,15 +135,17 @@ NodeRef resolve(const Proc& proc, const Path& path) {
     ref.param = &element(proc->args, path[0].index, path);
     i = 1;
   } else {
-    // Statement steps.
-    Stmt owner;
+    // Statement steps, by pointer into the (immutable) procedure: no
+    // reference count changes on the way down.
+    static const Stmt kProcedure;  // the owner of the top-level body
+    const Stmt* owner = &kProcedure;
     for (; i < path.size() && is_statement_slot(path[i].slot); i++) {
-      const Block& list = statement_list(proc, owner, path[i].slot);
-      owner = element(list, path[i].index, path);
+      const Block& list = statement_list(proc, *owner, path[i].slot);
+      owner = &element(list, path[i].index, path);
     }
-    if (!owner) no_such_node(path);
+    if (!*owner) no_such_node(path);
     ref.kind = NodeRef::Kind::Stmt;
-    ref.stmt = owner;
+    ref.stmt = *owner;
   }
   // Expression steps.
   for (; i < path.size(); i++) {

@@ -40,15 +40,21 @@ def user_op(fn):
     """Records `fn` (a scheduling library function) on the operation stack of
     errors raised while it runs."""
 
+    name = fn.__name__
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        with running(fn.__name__, call_site()):
-            try:
-                return fn(*args, **kwargs)
-            except Exception as e:
-                # a refusal of the library itself, not of a primitive it ran
-                if getattr(e, "op", False) is None and hasattr(e, "_set_operation"):
-                    e._set_operation(fn.__name__, current_stack())
-                raise
+        # `running`, inlined: library functions run by the hundred thousand
+        frame = sys._getframe(1)
+        _stack.append((name, frame.f_code.co_filename, frame.f_lineno))
+        try:
+            return fn(*args, **kwargs)
+        except Exception as e:
+            # a refusal of the library itself, not of a primitive it ran
+            if getattr(e, "op", False) is None and hasattr(e, "_set_operation"):
+                e._set_operation(name, current_stack())
+            raise
+        finally:
+            _stack.pop()
 
     return wrapper
