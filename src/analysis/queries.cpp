@@ -1503,8 +1503,8 @@ Truth decide(QueryContext& ctx, const Expr& cond) {
   z3::expr c = enc.encode(cond);
   if (std::optional<bool> v = enc.interval_value(c))
     return *v ? Truth::AlwaysTrue : Truth::AlwaysFalse;
-  if (enc.prove(c).yes()) return Truth::AlwaysTrue;
-  if (enc.prove(!c).yes()) return Truth::AlwaysFalse;
+  if (enc.proves(c)) return Truth::AlwaysTrue;
+  if (enc.proves(!c)) return Truth::AlwaysFalse;
   return Truth::Unknown;
 }
 

@@ -606,7 +606,7 @@ class Simplifier final : public StmtFunctor<void(Block&)> {
     SmtEncoder& enc = ctx_.encoder();
     z3::expr v = enc.encode(e);
     z3::expr goal = 0 <= v && v < enc.int_value(bound);
-    if (!reads_only_arguments(e)) return enc.prove(goal).yes();
+    if (!reads_only_arguments(e)) return enc.proves(goal);
     // Keyed by the goal's term: equal goals are one term of the shared
     // context (its id is stable while the map keeps it alive).
     for (unsigned scope : scopes_) {
@@ -615,7 +615,7 @@ class Simplifier final : public StmtFunctor<void(Block&)> {
       if (it->second.second || scope == scopes_.back())
         return it->second.second;
     }
-    const bool proven = enc.prove(goal).yes();
+    const bool proven = enc.proves(goal);
     argument_facts_.emplace(std::make_pair(goal.id(), scopes_.back()),
                             std::make_pair(goal, proven));
     return proven;

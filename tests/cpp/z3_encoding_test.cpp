@@ -232,6 +232,32 @@ TEST(SmtEncoder, CachesOneAnswerForQueriesThatDifferOnlyInNames) {
   EXPECT_TRUE(smt.prove(!(smt.var(a) < smt.var(a))).yes());
 }
 
+TEST(SmtEncoder, ProvesAgreesWithProveAndLeavesNoModelBehind) {
+  SmtEncoder::clear_cache();
+  SmtEncoder smt;
+  Sym i("i"), j("j"), n("n");
+  smt.assume(0 <= smt.var(i) && smt.var(i) < smt.var(n));
+  smt.assume(0 <= smt.var(j) && smt.var(j) < smt.var(n));
+  // Beyond the intervals (n is unbounded): the solver decides both.
+  const z3::expr holds = smt.var(i) + smt.var(j) < 2 * smt.var(n);
+  const z3::expr fails = smt.var(i) + smt.var(j) < smt.var(n);
+  EXPECT_EQ(smt.interval_value(holds), std::nullopt);
+  EXPECT_TRUE(smt.proves(holds));
+  EXPECT_FALSE(smt.proves(fails));
+  EXPECT_EQ(SmtEncoder::cache_size(), 2u);
+  // The refutation cached without its counterexample: a query that needs
+  // one asks again and gets it.
+  QueryResult r = smt.prove(fails);
+  ASSERT_TRUE(r.no());
+  const std::optional<std::string> sum =
+      smt.value_in(r, smt.var(i) + smt.var(j));
+  const std::optional<std::string> bound = smt.value_in(r, smt.var(n));
+  ASSERT_TRUE(sum && bound);
+  EXPECT_GE(std::stoll(*sum), std::stoll(*bound));
+  EXPECT_TRUE(smt.prove(holds).yes());
+  EXPECT_EQ(SmtEncoder::cache_size(), 2u);
+}
+
 TEST(SmtEncoder, QueriesOnlyIncludeDefinitionsTheyMention) {
   SmtEncoder smt;
   Sym a("a"), b("b");

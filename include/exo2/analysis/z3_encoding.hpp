@@ -119,6 +119,10 @@ class SmtEncoder {
   // Yes when the facts imply `goal` for every value of the free variables;
   // No with a counterexample otherwise.
   QueryResult prove(const z3::expr& goal);
+  // Whether the facts imply `goal`: `prove(goal).yes()` without the
+  // counterexample, which lets the solver keep what it built between
+  // queries (`simplify` and `decide` ask thousands).
+  bool proves(const z3::expr& goal);
   // Yes with a model when the facts and `formula` can hold together.
   QueryResult satisfiable(const z3::expr& formula);
   // Whether `formula` is `c == e` (either way round) for a constant `c`
@@ -168,7 +172,9 @@ class SmtEncoder {
   // Appends to `parts` the div/mod definitions of the fresh variables they
   // mention, transitively; returns every constant mentioned, theirs too.
   std::vector<z3::expr> add_definitions(z3::expr_vector& parts);
-  QueryResult check(const z3::expr& formula);
+  // The solver's answer on `formula`; a model of a satisfiable one when
+  // `with_model`.
+  QueryResult check(const z3::expr& formula, bool with_model = true);
   // The value of `formula` the intervals of the facts' variables give, when
   // they decide it and are used at all.
   std::optional<bool> decided_by_intervals(const z3::expr& formula);
