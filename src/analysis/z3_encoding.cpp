@@ -101,25 +101,40 @@ RenamedFormula renamed_constants(const z3::expr& formula) {
   return {z3::expr(formula).substitute(from, to), std::move(names)};
 }
 
-// The solver of the queries that need no model: one for the process,
-// each query between a push and a pop, so that what it builds for the
-// theory (the constants `q!k` of renamed formulas recur) is kept; about
-// twice as fast as a one-shot solver. Whether a formula has a model does
-// not depend on what it answered before; its models would, which is why
-// queries that need one take the one-shot solver.
-z3::solver& incremental_solver(z3::context& ctx, unsigned timeout_ms) {
+// Whether `formula` has a model, by the one solver of the queries that need
+// none (unknown when it gives up): each query between a push and a pop, so
+// that what the solver builds for the theory (the constants `q!k` of
+// renamed formulas recur) is kept; about twice as fast as a one-shot
+// solver. Whether a formula has a model does not depend on what the solver
+// answered before; its models would, which is why queries that need one
+// take the one-shot solver.
+z3::check_result check_incrementally(const z3::expr& formula,
+                                     unsigned timeout_ms) {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
   // Leaked with the context it belongs to (shared_context).
-  static auto* solver = new z3::solver(ctx);
+  static auto* solver = new z3::solver(formula.ctx());
   // Setting parameters rebuilds the solver's configuration, which costs
   // more than most queries: only when the timeout changes.
   static unsigned timeout_set = 0;
   if (timeout_ms != timeout_set) {
-    z3::params params(ctx);
+    z3::params params(formula.ctx());
     params.set("timeout", timeout_ms);
     solver->set(params);
     timeout_set = timeout_ms;
   }
-  return *solver;
+  solver->push();
+  try {
+    solver->add(formula);
+    const z3::check_result r = solver->check();
+    solver->pop();
+    return r;
+  } catch (...) {
+    // nothing of this query may stay for the next
+    solver->reset();
+    timeout_set = 0;
+    throw;
+  }
 }
 
 std::string numeral_text(const z3::expr& v) {
@@ -502,11 +517,8 @@ QueryResult SmtEncoder::check(const z3::expr& formula, bool with_model) {
     }
   }
   if (!with_model) {
-    z3::solver& solver = incremental_solver(ctx_, timeout_ms_);
-    solver.push();
-    solver.add(renamed.formula);
-    const z3::check_result r = solver.check();
-    solver.pop();
+    const z3::check_result r =
+        check_incrementally(renamed.formula, timeout_ms_);
     if (r != z3::unknown) {  // else the one-shot solver tries, as for others
       QueryResult result;
       result.answer =
