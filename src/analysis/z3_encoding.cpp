@@ -101,13 +101,13 @@ RenamedFormula renamed_constants(const z3::expr& formula) {
   return {z3::expr(formula).substitute(from, to), std::move(names)};
 }
 
-// Whether `formula` has a model, by the one solver of the queries that need
-// none (unknown when it gives up): each query between a push and a pop, so
-// that what the solver builds for the theory (the constants `q!k` of
-// renamed formulas recur) is kept; about twice as fast as a one-shot
-// solver. Whether a formula has a model does not depend on what the solver
-// answered before; its models would, which is why queries that need one
-// take the one-shot solver.
+// Whether `formula` has a model, by one incremental solver for the process
+// (unknown when it gives up): each query between a push and a pop, so that
+// what the solver builds for the theory (the constants `q!k` of renamed
+// formulas recur) is kept; about twice as fast as a one-shot solver.
+// Whether a formula has a model does not depend on what the solver answered
+// before; its models would, which is why a model is asked of a one-shot
+// solver.
 z3::check_result check_incrementally(const z3::expr& formula,
                                      unsigned timeout_ms) {
   static std::mutex mutex;
@@ -507,6 +507,9 @@ QueryResult SmtEncoder::check(const z3::expr& formula, bool with_model) {
   };
   const std::pair<unsigned, unsigned> key{renamed.formula.id(), timeout_ms_};
   QueryCache& cache = query_cache();
+  // A cached answer without its model (of a satisfiable formula) is asked
+  // again only for the model.
+  bool known_satisfiable = false;
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
     ++cache.checked;
@@ -515,11 +518,15 @@ QueryResult SmtEncoder::check(const z3::expr& formula, bool with_model) {
       ++cache.hits;
       return answer(it->second.result);
     }
+    known_satisfiable = it != cache.results.end();
   }
-  if (!with_model) {
+  // Most formulas have no model (a safety condition proven, two accesses
+  // that do not meet): the incremental solver says so. A model is asked of
+  // the one-shot solver, as is a formula the incremental one gives up on.
+  if (!known_satisfiable) {
     const z3::check_result r =
         check_incrementally(renamed.formula, timeout_ms_);
-    if (r != z3::unknown) {  // else the one-shot solver tries, as for others
+    if (r == z3::unsat || (r == z3::sat && !with_model)) {
       QueryResult result;
       result.answer =
           r == z3::sat ? QueryResult::Answer::Yes : QueryResult::Answer::No;

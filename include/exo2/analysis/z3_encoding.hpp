@@ -120,8 +120,8 @@ class SmtEncoder {
   // No with a counterexample otherwise.
   QueryResult prove(const z3::expr& goal);
   // Whether the facts imply `goal`: `prove(goal).yes()` without the
-  // counterexample, which lets the solver keep what it built between
-  // queries (`simplify` and `decide` ask thousands).
+  // counterexample, which a refutation would take a second solver call
+  // to find (`simplify` and `decide` ask thousands).
   bool proves(const z3::expr& goal);
   // Yes with a model when the facts and `formula` can hold together.
   QueryResult satisfiable(const z3::expr& formula);
