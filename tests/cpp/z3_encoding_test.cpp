@@ -253,6 +253,10 @@ TEST(SmtEncoder, ProvesAgreesWithProveAndLeavesNoModelBehind) {
       smt.value_in(r, smt.var(i) + smt.var(j));
   const std::optional<std::string> bound = smt.value_in(r, smt.var(n));
   ASSERT_TRUE(sum && bound);
+  // A witness of the facts (a missing model would read as all zeros,
+  // which 0 <= i < n excludes).
+  EXPECT_FALSE(r.model.empty());
+  EXPECT_GE(std::stoll(*bound), 1);
   EXPECT_GE(std::stoll(*sum), std::stoll(*bound));
   EXPECT_TRUE(smt.prove(holds).yes());
   EXPECT_EQ(SmtEncoder::cache_size(), 2u);

@@ -21,9 +21,9 @@ def dsdot(n: size, x: [f32][n], y: [f32][n], result: f64):
 
 
 # The `narrow` case (`narrowed`) widens in the narrower machine's vectors
-# (AVX2 under AVX-512): the C layer calls it for short vectors, and always on CPUs that
-# convert 512-bit vectors at half rate (Zen 4; benchmarks/blas/capi/
-# level1_isa.inc has the measurements).
+# (AVX2 under AVX-512): the C layer calls it for short vectors, and always
+# on CPUs that convert 512-bit vectors at half rate (Zen 4;
+# benchmarks/blas/capi/level1_isa.inc has the measurements).
 KERNEL = kernel(
     dsdot,
     precisions=(None,),

@@ -71,9 +71,9 @@ def trmv(trans):
     return trmv
 
 
-# The `short` case (`narrowed`) runs on the narrower machine's vectors (AVX2 under
-# AVX-512, where the C layer calls it for rows of at most 1 KiB:
-# benchmarks/blas/capi/level2.inc has the measurements).
+# The `short` case (`narrowed`) runs on the narrower machine's vectors
+# (AVX2 under AVX-512, where the C layer calls it for rows of at most
+# 1 KiB: benchmarks/blas/capi/level2.inc has the measurements).
 KERNEL = kernel(
     trmv,
     axes=[Uplo(), Emit("trans", ("t", "n")), Diag()],
