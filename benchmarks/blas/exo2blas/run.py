@@ -20,7 +20,9 @@ Baselines: MKL (pip `mkl`, or $MKLROOT), OpenBLAS and BLIS (Debian
 `libopenblas0-serial`, `libblis4-serial`, which scripts/bench_setup.sh
 installs), found where benchmarks/baselines.py finds them, or named by
 $EXO2_BENCH_MKL, $EXO2_BENCH_OPENBLAS, $EXO2_BENCH_BLIS. A missing one is
-reported `unavailable`.
+reported `unavailable`; a (library, variant) whose level-1
+reduction misses the routine's error bound (exo2blas/accuracy.py) is timed
+but reported `inaccurate`, and enters no ratio.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from pathlib import Path
 
 from exo2 import bench  # probe, statistics, rooflines (docs/tuning-and-measuring.md)
 
-from . import benchcases
+from . import accuracy, benchcases
 from .report.progress import Progress
 
 PACKAGE = Path(__file__).resolve().parent
@@ -258,8 +260,10 @@ def benchmark(build_dir, out, found, cases, settings, progress):
     return out / "gbench.json", out / "status.txt"
 
 
-def results(cases, gbench, status, missing):
-    """One record per (library, case)."""
+def results(cases, gbench, status, missing, inaccurate=None):
+    """One record per (library, case); a case of a (library, variant) in
+    `inaccurate` (accuracy.inaccurate) is timed but marked `inaccurate`."""
+    inaccurate = inaccurate or {}
     runs = {}
     data = (
         json.loads(Path(gbench).read_text())
@@ -303,6 +307,9 @@ def results(cases, gbench, status, missing):
             record.update(median=median, min=timing.min, iqr=timing.iqr)
             record["gflops"] = flops / median / 1e9 if flops else None
             record["gbs"] = nbytes / median / 1e9
+            if (library, c.variant) in inaccurate:
+                record["status"] = "inaccurate"
+                record["detail"] = inaccurate[(library, c.variant)]
         records.append(record)
     for library, why in missing.items():
         for c in cases:
@@ -367,8 +374,13 @@ def run(args):
     (out / "machine.json").write_text(json.dumps(machine_record(isa), indent=1) + "\n")
     progress.advance(10, "probed")
     if not args.skip_bench and kept:
+        checked = accuracy.inaccurate(found, {c.variant for c in kept})
+        summary["inaccurate"] = [
+            {"library": library, "variant": variant, "detail": detail}
+            for (library, variant), detail in sorted(checked.items())
+        ]
         gbench, status = benchmark(build_dir, out, found, kept, settings, progress)
-        records = results(kept, gbench, status, missing)
+        records = results(kept, gbench, status, missing, checked)
         summary["drift"] = drift(out / "drift.txt")
         (out / "results.json").write_text(
             json.dumps({"summary": summary, "records": records}, indent=1)

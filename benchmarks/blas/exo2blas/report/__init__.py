@@ -8,9 +8,10 @@ run (P1 and P2: per size bin, the geo-mean over variants of
 t_baseline / t_exo2 >= 1.0 against MKL and against the fastest baseline;
 P6: no cell below 0.8; P3: the DRAM bandwidth reached beyond the caches,
 report/bandwidth.py; C1: levels 1 and 2 of one ISA generated cold with two
-jobs within 10 s, no kernel over 5 s of CPU), the table per kernel family
-and size bin, the statuses other than ok, the cases the budget dropped,
-the schedule sizes and links to every figure.
+jobs within 10 s, no kernel over 5 s of CPU), the libraries left out of
+a variant's ratios for inaccurate results (exo2blas/accuracy.py), the
+table per kernel family and size bin, the statuses other than ok, the
+cases the budget dropped, the schedule sizes and links to every figure.
 """
 
 from __future__ import annotations
@@ -216,6 +217,11 @@ def write_report(out):
             f"- drift sentinel {name}: {len(times)} checks over {checks[-1][0] / 60:.0f} min, "
             f"slowest / fastest {max(times) / min(times):.2f}"
         )
+    for miss in summary.get("inaccurate", []):
+        lines.append(
+            f"- {miss['library']} {miss['variant']}: inaccurate, left out of every ratio "
+            f"(its result misses the routine's error bound, {miss['detail']})"
+        )
     failures = summary.get("correctness_failures")
     lines.append(
         f"\nCorrectness: {'not run' if failures is None else 'passed' if not failures else 'FAILED: ' + ', '.join(failures)}.\n"
@@ -231,7 +237,7 @@ def write_report(out):
         _bandwidth_table(fractions, lines)
     statuses = defaultdict(list)
     for r in records:
-        if r.get("status") not in ("ok", "unavailable"):
+        if r.get("status") not in ("ok", "unavailable", "inaccurate"):
             statuses[r["status"]].append(
                 f"{r['library']} {r['variant']} {r['sizes']} {r.get('detail', '')}".strip()
             )
