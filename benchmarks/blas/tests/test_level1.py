@@ -248,6 +248,38 @@ def test_updates_split_off_the_elements_before_a_64_byte_boundary(p):
             assert (abs(y - (c * x0 - s * y0)) <= bound).all(), (n, shift)
 
 
+@pytest.mark.parametrize("p", ["s", "d"])
+def test_reductions_split_off_the_elements_before_a_64_byte_boundary(p):
+    """dot, asum (from 4 KiB) and iamax (beyond 8 KiB) of unit-stride x run
+    its elements before its first 64-byte boundary as a call of their own,
+    then the rest: at every offset from a boundary, on small integers (exact
+    sums in any order), they are numpy's; iamax's maximum in the head, at
+    the boundary or after it, a tie of the head's maximum after it, and NaN
+    in the head (it never replaces a maximum), give numpy's first index."""
+    dtype = DTYPES[p]
+    size = dtype.itemsize
+    rng = np.random.default_rng(7)
+    base = np.zeros(2 * 20000 + 64, dtype)
+    start = (-base.ctypes.data % 64) // size  # a 64-byte boundary
+    for n in (4096 // size - 1, 4096 // size, 8192 // size + 1, 20000):
+        for shift in range(64 // size):
+            head = (-shift) % (64 // size)
+            x = base[start + shift : start + shift + n]
+            y = base[start + 20000 + shift :][:n]
+            x[:], y[:] = rng.integers(-4, 5, n), rng.integers(-4, 5, n)
+            exact = np.float64 if p == "s" else np.longdouble
+            assert blas.dot(x, y) == np.dot(x.astype(exact), y.astype(exact))
+            assert blas.asum(x) == np.abs(x.astype(exact)).sum(), (n, shift)
+            for first in {0, max(head - 1, 0), head, head + 1, n - 1}:
+                x[:] = rng.uniform(-1, 1, n)
+                x[first] = -2 if first % 2 else 2
+                x[min(first + 3, n - 1)] = 2
+                assert blas.iamax(x) == first, (n, shift, first)
+            x[: head + 1] = np.nan
+            x[head + 5] = 3
+            assert blas.iamax(x) == head + 5, (n, shift)
+
+
 def copies_at_every_offset():
     """copy of lengths around its thresholds (one vector; 768 bytes, from
     which it aligns y's vectors to 64 bytes), y at every offset from a
