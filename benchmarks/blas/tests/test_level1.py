@@ -250,10 +250,10 @@ def test_updates_split_off_the_elements_before_a_64_byte_boundary(p):
 
 @pytest.mark.parametrize("p", ["s", "d"])
 def test_reductions_split_off_the_elements_before_a_64_byte_boundary(p):
-    """dot, asum (from 4 KiB) and iamax (beyond 8 KiB) of unit-stride x run
-    its elements before its first 64-byte boundary as a call of their own,
-    then the rest: at every offset from a boundary, on small integers (exact
-    sums in any order), they are numpy's; iamax's maximum in the head, at
+    """dot, asum, dsdot, sdsdot (from 4 KiB) and iamax (beyond 8 KiB) of
+    unit-stride x run its elements before its first 64-byte boundary as a
+    call of their own, then the rest: at every offset from a boundary, on
+    small integers (exact sums in any order), they are numpy's; iamax's maximum in the head, at
     the boundary or after it, a tie of the head's maximum after it, and NaN
     in the head (it never replaces a maximum), give numpy's first index."""
     dtype = DTYPES[p]
@@ -270,6 +270,10 @@ def test_reductions_split_off_the_elements_before_a_64_byte_boundary(p):
             exact = np.float64 if p == "s" else np.longdouble
             assert blas.dot(x, y) == np.dot(x.astype(exact), y.astype(exact))
             assert blas.asum(x) == np.abs(x.astype(exact)).sum(), (n, shift)
+            if p == "s":  # dsdot and sdsdot sum in f64, their heads apart too
+                total = np.dot(x.astype(np.float64), y.astype(np.float64))
+                assert blas.dsdot(x, y) == total, (n, shift)
+                assert blas.sdsdot(0.25, x, y) == np.float32(total + 0.25), (n, shift)
             for first in {0, max(head - 1, 0), head, head + 1, n - 1}:
                 x[:] = rng.uniform(-1, 1, n)
                 x[first] = -2 if first % 2 else 2
