@@ -156,6 +156,37 @@ def test_ger_at_every_offset_from_a_boundary():
             assert np.array_equal(base[outside], before[outside], equal_nan=True), what
 
 
+def test_gemv_at_every_offset_from_a_boundary():
+    """gemv, NoTrans and Trans, of rows around 1024 bytes (from which it
+    runs the columns before the first 64-byte boundary as a call of their
+    own, where the leading dimension is a whole number of 64 bytes), A at
+    every offset from a boundary, both layouts, lda of whole and not whole
+    64 bytes, beta applied once: exact results (small integers)."""
+    rng = np.random.default_rng(8)
+    for dtype in DTYPES.values():
+        size, lanes = dtype.itemsize, 64 // dtype.itemsize
+        for long, order, trans, extra, shift in itertools.product(
+            (1024 // size - 1, 1024 // size, 1024 // size + 3),
+            "CF",
+            (False, True),
+            (0, 1),
+            range(lanes),
+        ):
+            short = 5
+            lda = -(-long // lanes) * lanes + lanes + extra
+            base = np.full(short * lda + 2 * lanes, np.nan, dtype)
+            start = (-base.ctypes.data % 64) // size + shift  # past a boundary
+            rows = base[start : start + short * lda].reshape(short, lda)
+            A = rows[:, :long] if order == "C" else rows[:, :long].T
+            A[...] = rng.integers(-4, 5, A.shape)
+            op = A.T if trans else A
+            x = rng.integers(-4, 5, op.shape[1]).astype(dtype)
+            y = rng.integers(-4, 5, op.shape[0]).astype(dtype)
+            expected = 3 * op @ x + 2 * y
+            blas.gemv(3.0, A, x, 2.0, y, trans=trans)
+            assert (y == expected).all(), (dtype, long, order, trans, lda, shift)
+
+
 @pytest.mark.parametrize("p", ["s", "d"])
 @pytest.mark.parametrize("lower", [False, True])
 def test_symmetric(p, lower, profile):
