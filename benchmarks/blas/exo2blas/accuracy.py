@@ -2,10 +2,11 @@
 bounds, checked before the runner times them.
 
 A reduction's speed says little when its result is not the routine's: the
-OpenBLAS of Debian 12 (0.3.21) sums dsdot's and sdsdot's products in f32,
-which is fast and misses the f64 accumulation these routines are for by
-four orders of magnitude (dsdot of 4096 uniform elements: off by about
-1e-6, bound 5e-10). So the runner calls every library's dot, asum, nrm2,
+OpenBLAS of Debian 12 (0.3.21), with the kernels it picks on the Intel Xeon
+model 167, sums dsdot's and sdsdot's products in f32, which is fast and
+misses the f64 accumulation these routines are for by four orders of
+magnitude (dsdot of 4096 uniform elements: off by about 1e-6, bound
+5e-10); its generic kernels, which it runs on model 207, do not. So the runner calls every library's dot, asum, nrm2,
 dsdot and sdsdot on random operands of the sweep's rounding tier (uniform
 in [-1, 1], lengths from 33 to 262147) and compares each result with the
 bound of the routine's definition (exo2blas/reference.py: accumulation in

@@ -28,6 +28,7 @@ but reported `inaccurate`, and enters no ratio.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import datetime
 import json
 import os
@@ -93,6 +94,26 @@ def libraries(build):
         else:
             missing[name] = "not found (bash scripts/bench_setup.sh installs it)"
     return found, missing
+
+
+def dispatch(found):
+    """{baseline: the kernels its run-time dispatch picked on this CPU}, for
+    those that say: OpenBLAS's core, BLIS's configuration. A library older
+    than the CPU falls back to generic kernels (Debian 12's OpenBLAS 0.3.21
+    runs its SSE3 `Prescott` ones on the Intel Xeon model 207), which the
+    report states beside its timings."""
+    picked = {}
+    for name, path in found.items():
+        library = ctypes.CDLL(path)
+        if name == "openblas" and hasattr(library, "openblas_get_corename"):
+            library.openblas_get_corename.restype = ctypes.c_char_p
+            picked[name] = f"core {library.openblas_get_corename().decode()}"
+        elif name == "blis" and hasattr(library, "bli_arch_query_id"):
+            library.bli_arch_string.restype = ctypes.c_char_p
+            library.bli_arch_string.argtypes = [ctypes.c_int]
+            arch = library.bli_arch_string(library.bli_arch_query_id())
+            picked[name] = f"configuration {arch.decode()}"
+    return picked
 
 
 def machine_record(isa):
@@ -362,7 +383,8 @@ def run(args):
     progress = Progress(total + 60)
     shown = {name: _in_repository(path) for name, path in found.items()}
     summary = {"profile": args.profile, "budget_s": budget, "dropped": [c.id for c in dropped],
-               "libraries": shown, "unavailable": missing}  # fmt: skip
+               "libraries": shown, "dispatch": dispatch(found),
+               "unavailable": missing}  # fmt: skip
     if not args.skip_build:
         build(build_dir, progress)
     regeneration(isa, out)

@@ -131,6 +131,7 @@ def test_report_is_drawn_from_the_json_alone(tmp_path):
     summary = {
         "profile": "quick",
         "libraries": {"exo2blas": "x", "mkl": "y"},
+        "dispatch": {"openblas": "core Prescott"},
         "dropped": ["sdot_9_warm"],
     }
     (tmp_path / "results.json").write_text(
@@ -148,9 +149,22 @@ def test_report_is_drawn_from_the_json_alone(tmp_path):
     assert "| P1 (level 1) vs mkl | pass (4^2: 1.50, 4^5: 1.50)" in report
     assert "| 1 | dot | " in report and "1.50 / 1.50" in report
     assert "sdot_9_warm" in report
+    assert "- openblas: core Prescott picked at run time on this CPU" in report
     if (tmp_path / "figures").exists():
         assert (tmp_path / "figures" / "heatmap_level1_mkl_warm.png").exists()
         assert (tmp_path / "figures" / "sdot.png").exists()
+
+
+def test_dispatch_names_the_kernels_each_baseline_picked():
+    found, _ = runner.libraries(default_path().parent)
+    baselines = {k: v for k, v in found.items() if k in ("openblas", "blis")}
+    if not baselines:
+        pytest.skip("neither OpenBLAS nor BLIS is installed")
+    picked = runner.dispatch(baselines)
+    prefix = {"openblas": "core ", "blis": "configuration "}
+    for name in baselines:
+        assert picked[name].startswith(prefix[name]), picked
+        assert len(picked[name]) > len(prefix[name]), picked
 
 
 def test_loc_splits_algorithm_variants_and_schedule():

@@ -207,6 +207,8 @@ def write_report(out):
         lines.append(f"Probe: {machine['probe_missing']}.\n")
     libs = summary.get("libraries", {})
     lines.append("Libraries: " + ", ".join(f"{k} ({v})" for k, v in libs.items()) + ".")
+    for name, kernels in summary.get("dispatch", {}).items():
+        lines.append(f"- {name}: {kernels} picked at run time on this CPU")
     for name, why in summary.get("unavailable", {}).items():
         lines.append(
             f"- {name}: unavailable, {why}; MKL targets are judged against the fastest baseline."
