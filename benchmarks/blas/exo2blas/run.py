@@ -103,8 +103,10 @@ def dispatch(found):
     runs its SSE3 `Prescott` ones on the Intel Xeon model 207), which the
     report states beside its timings."""
     picked = {}
-    for name, path in found.items():
-        library = ctypes.CDLL(path)
+    for name in ("openblas", "blis"):
+        if name not in found:
+            continue
+        library = ctypes.CDLL(found[name])
         if name == "openblas" and hasattr(library, "openblas_get_corename"):
             library.openblas_get_corename.restype = ctypes.c_char_p
             picked[name] = f"core {library.openblas_get_corename().decode()}"
