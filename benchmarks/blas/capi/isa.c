@@ -55,14 +55,21 @@ static const struct exo2blas_kernels *chosen(char *why, size_t size) {
 }
 
 int exo2blas_narrow_widening;
+int exo2blas_align_head_bytes = 64;
+
+/* Whether the CPU's vendor string (cpuid leaf 0) reads `b`, `d`, `c`. */
+static int vendor_is(unsigned b, unsigned d, unsigned c) {
+  unsigned eax, ebx, ecx, edx;
+  return __get_cpuid(0, &eax, &ebx, &ecx, &edx) && ebx == b && edx == d &&
+         ecx == c;
+}
 
 /* Whether the CPU is an AMD of family 19h (Zen 3 and Zen 4; of them only
  * Zen 4 runs AVX-512), whose 512-bit `vcvtps2pd` takes two cycles for the
  * one cycle of its 256-bit form. */
 static int half_rate_widening(void) {
   unsigned eax, ebx, ecx, edx;
-  if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return 0;
-  const int amd = ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163;
+  const int amd = vendor_is(0x68747541, 0x69746e65, 0x444d4163);
   if (!amd || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
   unsigned family = (eax >> 8) & 0xf;
   if (family == 0xf) family += (eax >> 20) & 0xff;
@@ -74,6 +81,10 @@ static int half_rate_widening(void) {
 static void activate(const struct exo2blas_kernels *table) {
   const int avx512 = table == &exo2blas_kernels_avx512;
   exo2blas_narrow_widening = half_rate_widening();
+  /* GenuineIntel: the head's call costs more there than the crossings of up
+   * to 192 bytes (align_head, level1.inc) */
+  if (vendor_is(0x756e6547, 0x49656e69, 0x6c65746e))
+    exo2blas_align_head_bytes = 192;
   __atomic_store_n(&exo2blas_active_level1,
                    avx512 ? &exo2blas_level1_avx512 : &exo2blas_level1_avx2,
                    __ATOMIC_RELEASE);

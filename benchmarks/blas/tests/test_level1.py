@@ -222,13 +222,14 @@ def test_updates_split_off_the_elements_before_a_64_byte_boundary(p):
     """scal, axpy, swap and rot run the elements of x (axpy: y) before its
     first 64-byte boundary as a call of their own, then the rest: at every
     offset from a boundary, with x and y at different ones, and lengths
-    around one vector, every element is updated once."""
+    around one vector and around 192 bytes (below which Intel CPUs keep one
+    call), every element is updated once."""
     dtype = DTYPES[p]
     size = dtype.itemsize
     rng = np.random.default_rng(3)
     base = np.zeros(2 * 4200 + 64, dtype)
     start = (-base.ctypes.data % 64) // size  # a 64-byte boundary
-    for n in (16 // size * 4 + 1, 33, 100, 257):
+    for n in (16 // size * 4 + 1, 33, 192 // size, 192 // size + 1, 100, 257):
         for shift in range(64 // size):
             x = base[start + shift : start + shift + n]
             y = base[start + 4200 + (shift * 3) % (64 // size) :][:n]
