@@ -82,9 +82,9 @@ static void activate(const struct exo2blas_kernels *table) {
   const int avx512 = table == &exo2blas_kernels_avx512;
   exo2blas_narrow_widening = half_rate_widening();
   /* GenuineIntel: the head's call costs more there than the crossings of up
-   * to 192 bytes (align_head, level1.inc) */
+   * to ALIGN_HEAD_INTEL_BYTES (align_head, level1.inc) */
   if (vendor_is(0x756e6547, 0x49656e69, 0x6c65746e))
-    exo2blas_align_head_bytes = 192;
+    exo2blas_align_head_bytes = ALIGN_HEAD_INTEL_BYTES;
   __atomic_store_n(&exo2blas_active_level1,
                    avx512 ? &exo2blas_level1_avx512 : &exo2blas_level1_avx2,
                    __ATOMIC_RELEASE);
