@@ -119,6 +119,25 @@ def test_ger(p, profile):
     failures.assert_none()
 
 
+SHORT = 5  # the short dimension of the matrices past a boundary
+
+
+def _matrix_past_a_boundary(rng, dtype, long, order, extra, shift):
+    """A SHORT x `long` matrix (its transpose, stored column-major, for
+    `order` "F") of small integers whose rows start `shift` elements past a
+    64-byte boundary, lda `extra` elements past a whole number of 64 bytes,
+    inside a NaN-filled `base`: (A, base, start of its storage in base,
+    lda)."""
+    size, lanes = dtype.itemsize, 64 // dtype.itemsize
+    lda = -(-long // lanes) * lanes + lanes + extra
+    base = np.full(SHORT * lda + 2 * lanes, np.nan, dtype)
+    start = (-base.ctypes.data % 64) // size + shift  # past a boundary
+    rows = base[start : start + SHORT * lda].reshape(SHORT, lda)
+    A = rows[:, :long] if order == "C" else rows[:, :long].T
+    A[...] = rng.integers(-4, 5, A.shape)
+    return A, base, start, lda
+
+
 def test_ger_at_every_offset_from_a_boundary():
     """ger of rows around 1024 bytes (from which it updates the columns
     before the first 64-byte boundary as a call of their own, where the
@@ -135,13 +154,9 @@ def test_ger_at_every_offset_from_a_boundary():
             (0, 1),
             range(lanes),
         ):
-            short = 5
-            lda = -(-long // lanes) * lanes + lanes + extra
-            base = np.full(short * lda + 2 * lanes, np.nan, dtype)
-            start = (-base.ctypes.data % 64) // size + shift  # past a boundary
-            rows = base[start : start + short * lda].reshape(short, lda)
-            A = rows[:, :long] if order == "C" else rows[:, :long].T
-            A[...] = rng.integers(-4, 5, A.shape)
+            A, base, start, lda = _matrix_past_a_boundary(
+                rng, dtype, long, order, extra, shift
+            )
             x = rng.integers(-4, 5, A.shape[0]).astype(dtype)
             y = rng.integers(-4, 5, A.shape[1]).astype(dtype)
             expected = A + 3 * np.outer(x, y)
@@ -150,8 +165,8 @@ def test_ger_at_every_offset_from_a_boundary():
             what = (dtype, long, order, lda, shift)
             assert (A == expected).all(), what
             outside = np.ones(base.size, bool)
-            outside[start : start + short * lda] = np.tile(
-                np.arange(lda) >= long, short
+            outside[start : start + SHORT * lda] = np.tile(
+                np.arange(lda) >= long, SHORT
             )
             assert np.array_equal(base[outside], before[outside], equal_nan=True), what
 
@@ -172,13 +187,9 @@ def test_gemv_at_every_offset_from_a_boundary():
             (0, 1),
             range(lanes),
         ):
-            short = 5
-            lda = -(-long // lanes) * lanes + lanes + extra
-            base = np.full(short * lda + 2 * lanes, np.nan, dtype)
-            start = (-base.ctypes.data % 64) // size + shift  # past a boundary
-            rows = base[start : start + short * lda].reshape(short, lda)
-            A = rows[:, :long] if order == "C" else rows[:, :long].T
-            A[...] = rng.integers(-4, 5, A.shape)
+            A, _, _, lda = _matrix_past_a_boundary(
+                rng, dtype, long, order, extra, shift
+            )
             op = A.T if trans else A
             x = rng.integers(-4, 5, op.shape[1]).astype(dtype)
             y = rng.integers(-4, 5, op.shape[0]).astype(dtype)
