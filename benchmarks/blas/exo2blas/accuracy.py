@@ -6,13 +6,14 @@ OpenBLAS of Debian 12 (0.3.21), with the kernels it picks on the Intel Xeon
 model 167, sums dsdot's and sdsdot's products in f32, which is fast and
 misses the f64 accumulation these routines are for by four orders of
 magnitude (dsdot of 4096 uniform elements: off by about 1e-6, bound
-5e-10); its generic kernels, which it runs on model 207, do not. So the runner calls every library's dot, asum, nrm2,
-dsdot and sdsdot on random operands of the sweep's rounding tier (uniform
-in [-1, 1], lengths from 33 to 262147) and compares each result with the
-bound of the routine's definition (exo2blas/reference.py: accumulation in
-the routine's precision, in f64 for dsdot and sdsdot). A (library, variant) that misses one is reported `inaccurate` with
-its first miss: its timings are listed but enter no ratio, exo2blas's as
-any other's. The other routines are not checked here: their results are
+5e-10); its generic kernels, which it runs on model 207, do not. So the
+runner calls every library's dot, asum, nrm2, dsdot and sdsdot on random
+operands of the sweep's rounding tier (uniform in [-1, 1], lengths from 33
+to 262147) and compares each result with the bound of the routine's
+definition (exo2blas/reference.py: accumulation in the routine's
+precision, in f64 for dsdot and sdsdot). A (library, variant) that misses
+one is reported `inaccurate` with its first miss: its timings are listed
+but enter no ratio, exo2blas's as any other's. The other routines are not checked here: their results are
 arrays the harness does not read back (the correctness sweep checks
 exo2blas's).
 """
