@@ -64,27 +64,29 @@ static int vendor_is(unsigned b, unsigned d, unsigned c) {
          ecx == c;
 }
 
-/* Whether the CPU is an AMD of family 19h (Zen 3 and Zen 4; of them only
- * Zen 4 runs AVX-512), whose 512-bit `vcvtps2pd` takes two cycles for the
- * one cycle of its 256-bit form. */
-static int half_rate_widening(void) {
+/* The CPU's family if it is an AMD (AuthenticAMD), else 0: 19h is Zen 3
+ * and Zen 4, 1Ah Zen 5. */
+static unsigned amd_family(void) {
   unsigned eax, ebx, ecx, edx;
   const int amd = vendor_is(0x68747541, 0x69746e65, 0x444d4163);
   if (!amd || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
   unsigned family = (eax >> 8) & 0xf;
   if (family == 0xf) family += (eax >> 20) & 0xff;
-  return family == 0x19;
+  return family;
 }
 
 /* The kernels `table` and its ISA's routines of levels 1 and 2 made
  * active. */
 static void activate(const struct exo2blas_kernels *table) {
   const int avx512 = table == &exo2blas_kernels_avx512;
-  exo2blas_narrow_widening = half_rate_widening();
-  /* GenuineIntel: the head's call costs more there than the crossings of up
-   * to ALIGN_HEAD_INTEL_BYTES (align_head, level1.inc) */
-  if (vendor_is(0x756e6547, 0x49656e69, 0x6c65746e))
-    exo2blas_align_head_bytes = ALIGN_HEAD_INTEL_BYTES;
+  const unsigned family = amd_family();
+  /* Zen 4's 512-bit `vcvtps2pd` takes two cycles for the one cycle of its
+   * 256-bit form (of family 19h only Zen 4 runs AVX-512) */
+  exo2blas_narrow_widening = family == 0x19;
+  /* GenuineIntel and Zen 5: the head's call costs more there than the
+   * crossings of up to ALIGN_HEAD_WHOLE_BYTES (align_head, level1.inc) */
+  if (vendor_is(0x756e6547, 0x49656e69, 0x6c65746e) || family >= 0x1a)
+    exo2blas_align_head_bytes = ALIGN_HEAD_WHOLE_BYTES;
   __atomic_store_n(&exo2blas_active_level1,
                    avx512 ? &exo2blas_level1_avx512 : &exo2blas_level1_avx2,
                    __ATOMIC_RELEASE);

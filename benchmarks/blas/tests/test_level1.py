@@ -222,8 +222,8 @@ def test_updates_split_off_the_elements_before_a_64_byte_boundary(p):
     """scal, axpy, swap and rot run the elements of x (axpy: y) before its
     first 64-byte boundary as a call of their own, then the rest: at every
     offset from a boundary, with x and y at different ones, and lengths
-    around one vector and around 192 bytes (below which Intel CPUs keep one
-    call), every element is updated once."""
+    around one vector and around 192 bytes (below which Intel CPUs and Zen
+    5 keep one call), every element is updated once."""
     dtype = DTYPES[p]
     size = dtype.itemsize
     rng = np.random.default_rng(3)
