@@ -216,6 +216,7 @@ from exo2.stdlib.vector_forms import (
 from exo2.stdlib.vectorization import (
     vectorize,
     vectorize_cursors,
+    vectorize_predicate_head,
     vectorize_predicate_tail,
 )
 
@@ -243,6 +244,7 @@ _OWN_NAMES = [
     "vectorize",
     "vectorize_predicate_tail",
     "vectorize_cursors",
+    "vectorize_predicate_head",
     "accumulate_in_registers",
     "accumulate_in_registers_cursors",
     "tile_loops",

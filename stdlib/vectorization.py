@@ -16,6 +16,7 @@ from exo2.API_cursors import (
     ForCursor,
     IfCursor,
     InvalidCursorError,
+    LiteralCursor,
     ReduceCursor,
     WindowStmtCursor,
 )
@@ -43,8 +44,11 @@ from exo2.stdlib.scheduling import (
     lift_scope,
     reorder_loops,
     set_memory,
+    shift_loop,
     simplify,
+    unroll_loop,
     user_op,
+    widen_loop,
 )
 from exo2.stdlib.statement_motion import fission_into_singles
 from exo2.stdlib.vector_forms import (
@@ -393,3 +397,69 @@ def vectorize(
     if not rc:
         return proc
     return proc, vectorize_cursors(proc.forward(outer))
+
+
+@user_op
+def vectorize_predicate_head(
+    proc,
+    loop,
+    vec_width,
+    precision,
+    mem_type,
+    instructions=(),
+    rules=(),
+    rc=False,
+):
+    """**[exo2]** `vectorize` with the whole vectors aligned to the end of
+    `loop` (`for i in seq(0, n)`, which must run at least one iteration)
+    and its first `(n - 1) % vec_width + 1` iterations, 1 to `vec_width`,
+    run first as the last lanes of one vector that ends where the whole
+    vectors begin: masked instructions whose guard reads `L - N <= i`
+    (the suffix of the lanes). The loop is cut after those iterations; they
+    are shifted to end at `vec_width` and widened to start at 0
+    (`widen_loop`), which guards them. A loop whose other end is the one
+    that lies on a vector boundary (a row of a triangle that ends at the
+    row's end) keeps its whole vectors aligned, and its masked vector
+    overlaps none of them. No reductions over the loop (their partial sums
+    would start in the masked vector). rc: `(loop,)`, the loop over whole
+    vectors."""
+    loop = proc.forward(loop)
+    name = loop.name()
+    _check_vectorizable(proc, loop, vec_width, mem_type)
+    if not (isinstance(loop.lo(), LiteralCursor) and loop.lo().value() == 0):
+        raise SchedulingError(
+            f"vectorize_predicate_head: the loop over {name} must start at 0"
+        )
+    reductions = [
+        s
+        for s in nlr_stmts(proc, loop.body())
+        if isinstance(s, ReduceCursor)
+        and name not in {str(v) for i in s.idx() for v in get_symbols(proc, i)}
+    ]
+    if reductions:
+        raise SchedulingError(
+            f"vectorize_predicate_head: the loop over {name} sums into "
+            f"{reductions[0].name()} across its iterations; vectorize it with "
+            "a predicated tail instead"
+        )
+    head_length = FormattedExprStr(f"(_ - 1) % {vec_width} + 1", loop.hi())
+    proc = cut_loop(proc, loop, head_length)
+    head = proc.forward(loop)
+    rest = head.next()
+    proc = shift_loop(proc, rest, 0)
+    proc, (vector_loop,) = vectorize(
+        proc, rest, vec_width, precision, mem_type, instructions, rules,
+        tail="perfect", rc=True,
+    )  # fmt: skip
+    head = proc.forward(head)
+    proc = shift_loop(proc, head, FormattedExprStr(f"{vec_width} - _", head.hi()))
+    proc = simplify(proc)
+    proc = widen_loop(proc, proc.forward(head), 0)
+    proc, (masked,) = vectorize(
+        proc, proc.forward(head), vec_width, precision, mem_type, instructions,
+        rules, tail="perfect", rc=True,
+    )  # fmt: skip
+    proc = simplify(unroll_loop(proc, masked))  # its one iteration
+    if not rc:
+        return proc
+    return proc, vectorize_cursors(proc.forward(vector_loop))

@@ -37,6 +37,7 @@ from .primitives.loops import (
     simplify,
     specialize,
     unroll_loop,
+    widen_loop,
 )
 from .primitives.new_expressions import FormattedExprStr
 from .primitives.operation_stack import user_op
@@ -75,6 +76,7 @@ __all__ = [
     "simplify",
     "specialize",
     "unroll_loop",
+    "widen_loop",
 ]
 __all__ += _statement_ops
 __all__ += _buffers_ops

@@ -26,6 +26,7 @@
 #include "exo2/primitives/simplify.hpp"
 #include "exo2/primitives/specialize.hpp"
 #include "exo2/primitives/unroll_loop.hpp"
+#include "exo2/primitives/widen_loop.hpp"
 #include "handles.hpp"
 
 namespace exo2::bindings {
@@ -146,6 +147,15 @@ void bind_primitives(py::module_& m) {
   m.def("shift_loop", [](const ProvenanceHandle& p, const CursorHandle& loop,
                          const ExprHandle& new_lo) {
     return derive(p, shift_loop(proc_of(p), loop.loc, new_lo.node));
+  });
+  m.def("widen_loop", [](const ProvenanceHandle& p, const CursorHandle& loop,
+                         const std::optional<ExprHandle>& new_lo,
+                         const std::optional<ExprHandle>& new_hi) {
+    auto node = [](const std::optional<ExprHandle>& e) {
+      return e ? std::optional<Expr>(e->node) : std::nullopt;
+    };
+    return derive(p,
+                  widen_loop(proc_of(p), loop.loc, node(new_lo), node(new_hi)));
   });
   m.def("remove_loop", [](const ProvenanceHandle& p, const CursorHandle& loop,
                           bool unsafe_disable_check) {

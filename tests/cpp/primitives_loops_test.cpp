@@ -16,6 +16,7 @@
 #include "exo2/primitives/shift_loop.hpp"
 #include "exo2/primitives/specialize.hpp"
 #include "exo2/primitives/unroll_loop.hpp"
+#include "exo2/primitives/widen_loop.hpp"
 #include "typed_ir_builders.hpp"
 
 namespace exo2 {
@@ -345,6 +346,27 @@ TEST(PrimitiveLoops, NewExpressionsOfTheWrongKindAreCheckErrors) {
                                           "ii");
       }),
       "expected size or index type expression, but got type bool (False)");
+}
+
+// The loop runs over the wider range, its body under a test of the bound
+// that moved; the body's statement keeps its cursor, one level deeper.
+TEST(PrimitiveLoops, WidenLoopGuardsTheBodyWithTheBoundThatMoved) {
+  Scale k;
+  auto r = primitives::widen_loop(k.proc(), Location::node(body(0)),
+                                  std::nullopt, add(sz(k.n), lit(3)));
+  EXPECT_EQ(print_proc(r.proc),
+            "def scale(n: size, x: f32[n] @ DRAM):\n"
+            "    for i in seq(0, n + 3):\n"
+            "        if i < n:\n"
+            "            x[i] = 2.0 * x[i]");
+  EXPECT_EQ(r.forwarding(Location::node(body(0))).path, body(0));
+  Path guarded = body(0, 0);
+  guarded.push_back({Slot::Body, 0});
+  EXPECT_EQ(r.forwarding(Location::node(body(0, 0))).path, guarded);
+  // a narrower range would drop iterations
+  EXPECT_THROW(primitives::widen_loop(k.proc(), Location::node(body(0)),
+                                      std::nullopt, sub(sz(k.n), lit(1))),
+               SchedulingError);
 }
 
 }  // namespace

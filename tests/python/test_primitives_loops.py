@@ -32,6 +32,7 @@ from exo2.API_scheduling import (
     simplify,
     specialize,
     unroll_loop,
+    widen_loop,
 )
 from schedule_check import assert_same_results
 
@@ -354,6 +355,55 @@ def test_shift_loop_offsets_the_iterator():
     assert_same_results(scale, p, {"n": 6})
     with pytest.raises(SchedulingError, match="Expected 0 <= `new_lo`"):
         shift_loop(scale, "i", -1)
+
+
+# ---------------------------------------------------------------- widen_loop
+
+
+def test_widen_loop_guards_the_body_with_the_old_bounds():
+    @proc
+    def tail(n: size, x: f32[n]):
+        assert 4 <= n
+        for i in seq(2, n):
+            x[i] = 2.0 * x[i]
+
+    p = widen_loop(tail, "i", 0)
+    assert str(p) == text("""
+        def tail(n: size, x: f32[n] @ DRAM):
+            assert 4 <= n
+            for i in seq(0, n):
+                if 2 <= i:
+                    x[i] = 2.0 * x[i]
+        """)
+    assert_same_results(tail, p, {"n": 7})
+    both = widen_loop(tail, "i", 1, "n + 3")
+    assert "for i in seq(1, n + 3):\n        if 2 <= i and i < n:" in str(both)
+    assert_same_results(tail, both, {"n": 4})
+    upper = widen_loop(tail, "i", None, "2 * n")
+    assert "for i in seq(2, 2 * n):\n        if i < n:" in str(upper)
+    assert_same_results(tail, upper, {"n": 5})
+    # the same bounds: the loop as it is, no test
+    assert str(widen_loop(tail, "i", 2, "n")) == str(tail)
+    # the body keeps its cursors
+    stmt = tail.find("x[_] = _")
+    assert p.forward(stmt) == p.find("x[_] = _")
+
+
+def test_widen_loop_refuses_bounds_that_drop_iterations():
+    @proc
+    def tail(n: size, x: f32[n]):
+        assert 4 <= n
+        for i in seq(2, n):
+            x[i] = 2.0 * x[i]
+
+    with pytest.raises(SchedulingError, match=r"3 <= 2 may not hold"):
+        widen_loop(tail, "i", 3)  # the first iteration would be skipped
+    with pytest.raises(SchedulingError, match=r"0 <= -1 may not hold"):
+        widen_loop(tail, "i", -1)
+    with pytest.raises(SchedulingError, match=r"n <= n - 1 may not hold"):
+        widen_loop(tail, "i", None, "n - 1")
+    with pytest.raises(SchedulingError, match=r"n <= 5 may not hold"):
+        widen_loop(tail, "i", None, 5)  # n may be larger
 
 
 # --------------------------------------------------------------- remove_loop

@@ -35,6 +35,7 @@ from exo2.API_scheduling import (
     shift_loop,
     simplify,
     stage_mem,
+    widen_loop,
     write_config,
 )
 from schedule_check import assert_same_results
@@ -232,6 +233,33 @@ def test_shift_loop_refuses_a_lower_bound_the_body_writes():
         "Cannot shift the loop over i: the shifted index of the loop over i "
         "reads C.m, which is written at "
     )
+
+
+def test_widen_loop_refuses_a_lower_bound_the_body_writes():
+    # the guard `C.m <= i` would read C.m after the body wrote it
+    message = refusal(
+        lambda: widen_loop(
+            lower_bound_written_by_body,
+            lower_bound_written_by_body.find_loop("i"),
+            0,
+        )
+    )
+    assert message.startswith(
+        "Cannot widen the loop over i: the bounds the widened loop over i "
+        "tests read C.m, which is written at "
+    )
+
+
+def test_widen_loop_of_an_unchanged_config_bound_keeps_results():
+    @proc
+    def from_config(x: f32[20], y: f32[20]):
+        C.m = 2
+        for i in seq(C.m, 9):
+            x[i] = y[i]
+
+    p = widen_loop(from_config, from_config.find_loop("i"), 0)
+    assert "for i in seq(0, 9):\n        if C.m <= i:" in str(p)
+    assert_same_results(from_config, p, {})
 
 
 def test_shift_loop_of_an_unchanged_config_bound_keeps_results():

@@ -11,7 +11,13 @@ from exo2 import SchedulingError, instr, proc
 from exo2.libs.externs import select
 from exo2.libs.memories import AVX2, AVX512, DRAM
 from exo2.platforms import x86
-from exo2.stdlib.stdlib import abs_rule, fma_rule, max_rule, vectorize
+from exo2.stdlib.stdlib import (
+    abs_rule,
+    fma_rule,
+    max_rule,
+    vectorize,
+    vectorize_predicate_head,
+)
 from schedule_check import assert_same_results
 
 with open("/proc/cpuinfo") as _cpu:
@@ -503,6 +509,41 @@ def test_vectorizing_into_dram_needs_no_instructions():
     # a platform-free use: stage into DRAM temporaries, no replacement
     p = vectorize(saxpy_f32, saxpy_f32.find_loop("i"), 4, "f32", DRAM, tail="cut")
     assert_same_results(saxpy_f32, p, {"n": 7})
+
+
+def test_predicate_head_runs_the_first_iterations_as_the_last_lanes():
+    # the first (n - 1) % 4 + 1 iterations (1 to 4) are one vector whose
+    # last lanes they are, under the test widen_loop adds; the whole
+    # vectors follow, aligned to the loop's end
+    p, (loop,) = vectorize_predicate_head(
+        saxpy_f32, saxpy_f32.find_loop("i"), 4, "f32", DRAM, rc=True
+    )
+    lines = str(p).splitlines()
+    assert lines[2:9] == [
+        "    var1: f32[4] @ DRAM",
+        "    for ii in seq(0, 4):",
+        "        if 4 - ((-1 + n) % 4 + 1) <= ii:",
+        "            var1[ii] = alpha[0] * x[ii + -(4 - ((-1 + n) % 4 + 1))]",
+        "    for ii in seq(0, 4):",
+        "        if 4 - ((-1 + n) % 4 + 1) <= ii:",
+        "            y[ii + -(4 - ((-1 + n) % 4 + 1))] += var1[ii]",
+    ]
+    assert loop == p.find_loop("io")  # the loop over whole vectors
+    for n in range(1, 14):
+        assert_same_results(saxpy_f32, p, {"n": n}, seed=n)
+
+
+def test_predicate_head_refuses_a_sum_and_a_loop_from_elsewhere():
+    with pytest.raises(SchedulingError, match="sums into result across"):
+        vectorize_predicate_head(sdot_f32, sdot_f32.find_loop("i"), 4, "f32", DRAM)
+
+    @proc
+    def tail(n: size, x: f32[n]):
+        for i in seq(1, n):
+            x[i] = 0.0
+
+    with pytest.raises(SchedulingError, match="must start at 0"):
+        vectorize_predicate_head(tail, tail.find_loop("i"), 4, "f32", DRAM)
 
 
 # --------------------------------------------------------------------------- #

@@ -119,13 +119,19 @@ def test_triangle_vectorizes_rows_and_jams_blocks_of_rows():
     assert len(re.findall(r"avx512_store_f64\(\s*y\[", symv)) == 1 + 1
     assert "A[j" not in symv
     # syr: one row at a time (jammed, four rows' stores to A ran 1.5 times
-    # slower at n = 512), whole vectors, a narrower one, scalars; no
-    # masked store
+    # slower at n = 512); a lower row's whole vectors from column 0, then
+    # one masked vector (a prefix of its lanes); an upper row's masked
+    # vector first (a suffix of its lanes, ending where the whole vectors
+    # begin), its whole vectors aligned to the row's end
     syr = str(_scheduled("syr", "ssyr_l", AVX512))
     assert "for io in seq" not in syr and "for i in seq(0, n):" in syr
     assert len(re.findall(r"avx512_store_f32\(\s*A\[", syr)) == 1
-    assert len(re.findall(r"avx2_store_f32\(\s*A\[", syr)) == 1
-    assert "mask" not in syr
+    assert len(re.findall(r"avx512_store_mask_f32\(", syr)) == 1
+    assert "avx2_" not in syr and "suffix" not in syr
+    upper = str(_scheduled("syr", "ssyr_u", AVX512))
+    suffix = upper.index("avx512_store_suffix_f32(")
+    assert suffix < upper.index("avx512_store_f32(") and "_mask_" not in upper
+    assert "for jo in seq(0, (-i + n - ((-1 - i + n) % 16 + 1)) / 16):" in upper
     # fewer than four rows (`FEWEST_ROWS`): the naive loop
     assert "    if 4 <= n:\n" in syr
     naive = syr[syr.index("    else:\n") :]
@@ -293,6 +299,32 @@ def test_scheduled_updates_and_solves_match_the_naive_ones(name, variant):
     rng = np.random.default_rng(21)
     dtype = np.float32 if variant[0] == "s" else np.float64
     for n in (1, 2, 3, 4, 7, 8, 9, 13, 15, 16, 17, 31, 32, 33, 40):
+        args = _arguments(name, n, rng, dtype)
+        expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        naive(*expected)
+        scheduled(*args)
+        for got, want in zip(args, expected, strict=True):
+            if isinstance(got, np.ndarray):
+                assert (got == want).all(), n
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=["avx2", "avx512"])
+@pytest.mark.parametrize(
+    "name, variant",
+    [("syr", "ssyr_u"), ("syr", "dsyr_l"), ("syr2", "dsyr2_u"), ("syr2", "ssyr2_l")],
+)
+def test_masked_row_updates_match_the_naive_ones(machine, name, variant):
+    """syr and syr2 on both ISAs, with every row length around the
+    vectors: on AVX-512 a masked vector of 1 to L elements at either end of
+    every row (upper: the first, the suffix of its lanes; lower: the last),
+    on AVX2 (no mask registers) whole vectors and scalars."""
+    if not (RUNS_AVX512 if machine is AVX512 else RUNS_AVX2):
+        pytest.skip(f"needs {machine.name}")
+    v = _variant(name, variant, machine)
+    naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()
+    rng = np.random.default_rng(23)
+    dtype = np.float32 if variant[0] == "s" else np.float64
+    for n in (1, 3, 4, 5, 8, 15, 16, 17, 24, 33, 47):
         args = _arguments(name, n, rng, dtype)
         expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
         naive(*expected)

@@ -353,13 +353,17 @@ class NewExprA(ArgumentProcessor):
     "any" (the primitive checks it) or "condition" (parsed only: the
     primitive types each comparison's operands itself, so that a comparison
     of data is refused in its own words). The untyped expression goes to the
-    core, which types and checks it again."""
+    core, which types and checks it again. With `optional`, None is passed
+    on as None (the primitive's default)."""
 
-    def __init__(self, cursor_arg, category):
+    def __init__(self, cursor_arg, category, optional=False):
         self.cursor_arg = cursor_arg
         self.category = category
+        self.optional = optional  # None passes as None
 
     def __call__(self, arg, all_args):
+        if arg is None and self.optional:
+            return None
         if not isinstance(arg, (str, FormattedExprStr, bool, int, float)):
             self.err(f"expected an expression string or a number, not {type(arg)}")
         cursor = all_args[self.cursor_arg]

@@ -111,6 +111,21 @@ def shift_loop(proc, loop_cursor, new_lo):
     )
 
 
+@sched_op(
+    [
+        ForCursorA,
+        NewExprA("loop_cursor", "control", optional=True),
+        NewExprA("loop_cursor", "control", optional=True),
+    ]
+)
+def widen_loop(proc, loop_cursor, new_lo=None, new_hi=None):
+    """Runs the loop over `seq(new_lo, new_hi)` (None: the bound it has),
+    its body guarded by the bounds it had: `if lo <= i and i < hi:`."""
+    return derived_procedure(
+        _core.widen_loop(proc._provenance, loop_cursor._impl, new_lo, new_hi)
+    )
+
+
 @sched_op([ForCursorA, BoolA])
 def remove_loop(proc, loop_cursor, unsafe_disable_check=False):
     """Replaces a loop whose body does not use its iterator by the body."""

@@ -205,6 +205,16 @@ def gen_shift_loop(view, seq):
     return Step("shift_loop", (loop, bound_text(view, loop, seq)))
 
 
+def gen_widen_loop(view, seq):
+    loop = seq.choice(view.loops())
+    if loop is None:
+        return None
+    lo, hi, k = text(loop.lo()), text(loop.hi()), seq.small_int(1, 3)
+    new_lo = seq.choice([None, 0, f"{lo} - {k}", bound_text(view, loop, seq)])
+    new_hi = seq.choice([None, f"{hi} + {k}", bound_text(view, loop, seq)])
+    return Step("widen_loop", (loop, new_lo, new_hi))
+
+
 def gen_join_loops(view, seq):
     pair = seq.choice(view.pairs(ForCursor, ForCursor))
     return None if pair is None else Step("join_loops", pair)
@@ -799,6 +809,7 @@ GENERATORS = {
     "join_loops": gen_join_loops,
     "cut_loop": gen_cut_loop,
     "shift_loop": gen_shift_loop,
+    "widen_loop": gen_widen_loop,
     "reorder_loops": gen_reorder_loops,
     "fission": gen_fission,
     "autofission": gen_autofission,

@@ -67,7 +67,7 @@ def _unary(op, L, MEM):
     return unary
 
 
-def _binary(op, L, MEM):
+def _binary(op, L, MEM, suffix=False):
     """add, sub, mul, max (in the form of `exo2.stdlib`'s `max_rule`,
     `select(a, b, b, a)`), and fma (`dst += a * b`, a reduction's fused
     multiply-add)."""
@@ -79,7 +79,9 @@ def _binary(op, L, MEM):
         assert stride(b, 0) == 1
         assert N <= L
         for i in seq(0, L):
-            if i < N:
+            with python:
+                lane = ~{L - N <= i} if suffix else ~{i < N}
+            if {lane}:
                 with python:
                     if op == "fma":
                         with exo:
@@ -97,7 +99,7 @@ def _binary(op, L, MEM):
     return binary
 
 
-def _ternary(op, L, MEM):
+def _ternary(op, L, MEM, suffix=False):
     """A fused multiply-add written as an assignment, in either operand
     order: addmul `dst = c + a * b`, muladd `dst = a * b + c`."""
 
@@ -111,7 +113,9 @@ def _ternary(op, L, MEM):
         assert stride(c, 0) == 1
         assert N <= L
         for i in seq(0, L):
-            if i < N:
+            with python:
+                lane = ~{L - N <= i} if suffix else ~{i < N}
+            if {lane}:
                 with python:
                     value = {
                         "addmul": ~{c[i] + a[i] * b[i]},
@@ -147,28 +151,34 @@ def _select(L, MEM):
     return select_
 
 
-def _load(L, MEM):
+def _load(L, MEM, suffix=False):
     @proc
     def load(N: size, dst: [R][L] @ MEM, src: [R][N] @ DRAM):
         assert stride(src, 0) == 1
         assert stride(dst, 0) == 1
         assert N <= L
         for i in seq(0, L):
-            if i < N:
-                dst[i] = src[i]
+            with python:
+                lane = ~{L - N <= i} if suffix else ~{i < N}
+                element = ~{i + N - L} if suffix else ~{i}
+            if {lane}:
+                dst[i] = src[{element}]
 
     return load
 
 
-def _store(L, MEM):
+def _store(L, MEM, suffix=False):
     @proc
     def store(N: size, dst: [R][N] @ DRAM, src: [R][L] @ MEM):
         assert stride(src, 0) == 1
         assert stride(dst, 0) == 1
         assert N <= L
         for i in seq(0, L):
-            if i < N:
-                dst[i] = src[i]
+            with python:
+                lane = ~{L - N <= i} if suffix else ~{i < N}
+                element = ~{i + N - L} if suffix else ~{i}
+            if {lane}:
+                dst[{element}] = src[i]
 
     return store
 
@@ -188,13 +198,15 @@ def _load_widen(L, MEM):
     return load_widen
 
 
-def _broadcast(L, MEM):
+def _broadcast(L, MEM, suffix=False):
     @proc
     def broadcast(N: size, dst: [R][L] @ MEM, val: R):
         assert stride(dst, 0) == 1
         assert N <= L
         for i in seq(0, L):
-            if i < N:
+            with python:
+                lane = ~{L - N <= i} if suffix else ~{i < N}
+            if {lane}:
                 dst[i] = val
 
     return broadcast
@@ -385,18 +397,23 @@ _HSUM = {
 OPERATIONS = tuple(_OPS)
 
 
-def _mask(isa, prec, lanes):
-    """The C expression of the N-lane prefix mask: a mask register on
-    AVX-512, a vector of all-ones lanes on AVX2."""
+def _mask(isa, prec, lanes, suffix=False):
+    """The C expression of the mask of the first N lanes (of the last N
+    with `suffix`): a mask register on AVX-512, a vector of all-ones lanes
+    on AVX2."""
     if isa == "avx512":
         kind = "__mmask16" if lanes == 16 else "__mmask8"
+        if suffix:
+            return f"(({kind})({2**lanes - 1}u << ({lanes} - ({{N}}))))"
         return f"(({kind})((1u << {{N}}) - 1u))"
+    bits, x, t = ("32", "", "ps") if prec == "f32" else ("64", "x", "pd")
     order = ", ".join(str(i) for i in reversed(range(lanes)))
-    if prec == "f32":
-        cmp = f"_mm256_cmpgt_epi32(_mm256_set1_epi32({{N}}), _mm256_set_epi32({order}))"
-        return f"_mm256_castsi256_ps({cmp})"
-    cmp = f"_mm256_cmpgt_epi64(_mm256_set1_epi64x({{N}}), _mm256_set_epi64x({order}))"
-    return f"_mm256_castsi256_pd({cmp})"
+    order = f"_mm256_set_epi{bits}{x}({order})"
+    if suffix:  # lane > L - N - 1
+        cmp = f"{order}, _mm256_set1_epi{bits}{x}({lanes} - ({{N}}) - 1)"
+    else:  # N > lane
+        cmp = f"_mm256_set1_epi{bits}{x}({{N}}), {order}"
+    return f"_mm256_castsi256_{t}(_mm256_cmpgt_epi{bits}({cmp}))"
 
 
 def _fill(template, isa_table, prec, mask=None, result=None):
@@ -498,10 +515,48 @@ def instructions(isa, prec):
         )
         if op in _UNMASKED:
             continue
-        if op in ("load", "store", "load_widen"):
-            masked_template = _fill(table[f"{op}_mask"], table, prec, mask)
-        else:
-            result = _fill(result, table, prec)
-            masked_template = _fill(table["blend"], table, prec, mask, result)
+        masked_template = _masked_template(op, table, prec, mask)
         found.append(_bind(masked, f"{isa}_{op}_mask_{prec}", prec, masked_template))
     return found
+
+
+def _masked_template(op, table, prec, mask, lane0=None):
+    """The intrinsics of `op`'s masked form: a masked load or store, or
+    the op's result blended into dst; `lane0` (a C offset), the elements
+    a load or store addresses before its window."""
+    if op in ("load", "store", "load_widen"):
+        template = table[f"{op}_mask"]
+        if lane0 is not None:
+            data = "{src_data}" if op == "load" else "{dst_data}"
+            template = template.replace(f"&{data}", f"(&{data} - ({lane0}))")
+        return _fill(template, table, prec, mask)
+    result = _fill(table.get(f"{op}_result", _RESULT.get(op)), table, prec)
+    return _fill(table["blend"], table, prec, mask, result)
+
+
+# The operations with a masked form over the last lanes (an update's).
+SUFFIX_OPERATIONS = ("load", "store", "broadcast", "add", "mul", "fma", "addmul")
+SUFFIX_OPERATIONS += ("muladd",)
+
+
+@functools.cache
+def suffix_instructions(isa, prec):
+    """The masked forms of `SUFFIX_OPERATIONS` over the last N lanes of a
+    vector (`L - N <= i`) instead of the first: a loop's first `N`
+    iterations run as the last lanes of a vector that ends where the
+    loop's whole vectors begin (`exo2.stdlib`'s
+    `vectorize_predicate_head`). A load or store addresses the vector's
+    lane 0, `L - N` elements before the window it is given (which may lie
+    before the array: the masked lanes are not accessed, so they cannot
+    fault). Named `{isa}_{op}_suffix_{prec}`."""
+    memory, table, lanes, _ = _geometry(isa, prec)
+    mask = _mask(isa, prec, lanes, suffix=True)
+    return [
+        _bind(
+            _OPS[op](lanes, memory, suffix=True),
+            f"{isa}_{op}_suffix_{prec}",
+            prec,
+            _masked_template(op, table, prec, mask, lane0=f"{lanes} - ({{N}})"),
+        )
+        for op in SUFFIX_OPERATIONS
+    ]

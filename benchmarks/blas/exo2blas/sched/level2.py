@@ -10,9 +10,14 @@ from __future__ import annotations
 from exo2.API_cursors import ForCursor, LiteralCursor, ReduceCursor
 from exo2.API_scheduling import SchedulingError, shift_loop
 from exo2.stdlib.inspection import get_symbols, nlr_stmts
-from exo2.stdlib.stdlib import abs_rule, fma_rule, vectorize
+from exo2.stdlib.stdlib import (
+    abs_rule,
+    fma_rule,
+    vectorize,
+    vectorize_predicate_head,
+)
 
-from ..machines.instructions import constant
+from ..machines.instructions import constant, suffix_instructions
 
 # loads and stores, scalars into vectors, arithmetic, register copies, a
 # dot product's sum into a scalar or an array element
@@ -78,8 +83,21 @@ def from_zero(proc, loop):
 def vectorize_loop(proc, loop, m, prec, tail):
     """`vectorize` of `loop` for machine `m` in precision `prec` with the
     level-2 operations (and zero set into the lanes of a masked vector:
-    skinny's sums); returns `(proc, vector_loop)`."""
+    skinny's sums); returns `(proc, vector_loop)`. `tail="head"`: whole
+    vectors aligned to the loop's end, after one masked vector over its
+    first 1 to L elements that ends where they begin
+    (`vectorize_predicate_head`, with the instructions masked over the last
+    lanes): with a row that ends on a vector boundary (the upper
+    triangle's, of a length a multiple of the vector) every whole vector of
+    every row is aligned, and none crosses the masked one."""
     table = m.instructions(prec, OPS) + constant(m.name, prec, 0.0)
+    if tail == "head":
+        proc, (vector_loop,) = vectorize_predicate_head(
+            proc, loop, m.lanes[prec], prec, m.memory,
+            table + suffix_instructions(m.name, prec), (fma_rule, abs_rule),
+            rc=True,
+        )  # fmt: skip
+        return proc, vector_loop
     proc, (vector_loop,) = vectorize(
         proc, loop, m.lanes[prec], prec, m.memory, table, (fma_rule, abs_rule),
         tail=tail, rc=True,

@@ -10,6 +10,12 @@ rows cannot be jammed whole as `rows` jams them.
   whole vectors and then scalars; with `narrower=True` (symv's large
   matrices), a vector of the machine's narrower machine before the scalars
   (after them where they come first) in the loops with a dot product too.
+  With `masked_updates=True` (syr, syr2: one row at a time) and mask
+  registers (AVX-512), an update of a row ends with one masked vector
+  where the row's end moves with the row, and starts with it where the
+  start does: a lower row's whole vectors from column 0, then the masked
+  one; an upper row's masked vector first, over the suffix of its lanes
+  (`vectorize_loop`'s `head`), its whole vectors aligned to the row's end.
 - With `r > 1` (4 by default), rows (ascending or descending) in blocks of
   `r`: each row's loop is cut into the small triangle next to the diagonal
   (scalar, fewer than `r` elements) and a panel of the columns that every
@@ -213,7 +219,9 @@ def _share_loads(proc, loop, name):
     return proc
 
 
-def vectorize_row(proc, loop, m, prec, scalars_first=False, narrower=False):
+def vectorize_row(
+    proc, loop, m, prec, scalars_first=False, narrower=False, masked_updates=False
+):
     """Vectorizes `loop`, an inner loop along a row: a dot product with
     whole vectors, then scalars (its row part may be empty, `seq(i + 1,
     n)`, with no last vector to mask); an update as `vectorize_update` ends
@@ -221,9 +229,17 @@ def vectorize_row(proc, loop, m, prec, scalars_first=False, narrower=False):
     `scalars_first`, the scalars come first, whole vectors after them. With
     `narrower`, a vector of the machine's `narrower` machine (where it has
     one) takes up to half of what were scalars, between them and the whole
-    vectors."""
+    vectors. With `masked_updates` on a machine with mask registers, an
+    update has one masked vector at the end of the row that moves with it
+    (module docstring) instead of a narrower vector and scalars."""
     loop = proc.forward(loop)
     narrow = m.narrower if narrower else None
+    if masked_updates and m.masking and not scalar_reductions(proc, loop):
+        # the end that does not move with the row (upper: n) keeps the
+        # whole vectors aligned; the other ends with the masked vector
+        tail = "cut_and_predicate" if is_zero(loop.lo()) else "head"
+        proc = from_zero(proc, loop)
+        return vectorize_loop(proc, loop, m, prec, tail)[0]
     if scalars_first:
         lo, hi = expr_to_string(loop.lo()), expr_to_string(loop.hi())
         part = f"({hi} - ({lo})) % {m.lanes[prec]}"
@@ -263,7 +279,9 @@ FEWEST_ROWS = 4
 
 
 @user_op
-def triangle(proc, loop, m, prec, r=4, panel_first=None, narrower=False):
+def triangle(
+    proc, loop, m, prec, r=4, panel_first=None, narrower=False, masked_updates=False
+):
     """Schedules `loop` (a cursor, its iterator's name, or None for the
     proc's one outermost loop), a loop over rows, for machine `m` in
     precision `prec`: with `r > 1`, blocks of `r` rows jammed along the
@@ -271,8 +289,8 @@ def triangle(proc, loop, m, prec, r=4, panel_first=None, narrower=False):
     triangle or after it as `panel_first` says (None: as in the row where
     the effect check accepts that, else on the other side, `_jam_rows`);
     every loop that runs along a row (`is_contiguous_loop`) vectorized,
-    with a narrower vector before its scalars with `narrower`
-    (`vectorize_row`)."""
+    with a narrower vector before its scalars with `narrower`, an update
+    with one masked vector with `masked_updates` (`vectorize_row`)."""
     loop = loop_of(proc, loop)
     # fewer rows than a block, or than FEWEST_ROWS, keep the naive loop: the
     # bounds of the vector loops cost more than their few products (ssyr_u
@@ -302,7 +320,9 @@ def triangle(proc, loop, m, prec, r=4, panel_first=None, narrower=False):
         if isinstance(s, ForCursor) and is_contiguous_loop(proc, s)
     ]  # the small triangles of the blocks stay scalar
     for row in rows:
-        proc = vectorize_row(proc, row, m, prec, narrower=narrower)
+        proc = vectorize_row(
+            proc, row, m, prec, narrower=narrower, masked_updates=masked_updates
+        )
     return proc
 
 

@@ -24,4 +24,4 @@ def syr(n: size, upper: bool, alpha: R, x: [R][n], A: [R][n, n]):
                 A[i, j] += xi * x[j]
 
 
-KERNEL = kernel(syr, axes=[Uplo()], schedule=by_triangle(r=1))
+KERNEL = kernel(syr, axes=[Uplo()], schedule=by_triangle(r=1, masked_updates=True))

@@ -26,4 +26,4 @@ def syr2(n: size, upper: bool, alpha: R, x: [R][n], y: [R][n], A: [R][n, n]):
                 A[i, j] += xi * y[j] + yi * x[j]
 
 
-KERNEL = kernel(syr2, axes=[Uplo()], schedule=by_triangle(r=1))
+KERNEL = kernel(syr2, axes=[Uplo()], schedule=by_triangle(r=1, masked_updates=True))
