@@ -119,22 +119,28 @@ def test_triangle_vectorizes_rows_and_jams_blocks_of_rows():
     assert len(re.findall(r"avx512_store_f64\(\s*y\[", symv)) == 1 + 1
     assert "A[j" not in symv
     # syr: one row at a time (jammed, four rows' stores to A ran 1.5 times
-    # slower at n = 512); a lower row's whole vectors from column 0, then
-    # one masked vector (a prefix of its lanes); an upper row's masked
-    # vector first (a suffix of its lanes, ending where the whole vectors
-    # begin), its whole vectors aligned to the row's end
+    # slower at n = 512); from 16 rows (a vector) on, a lower row's whole
+    # vectors from column 0, then one masked vector (a prefix of its
+    # lanes), an upper row's masked vector first (a suffix of its lanes,
+    # ending where the whole vectors begin), its whole vectors aligned to
+    # the row's end; fewer rows end with a narrower vector and scalars, no
+    # masked store (its span would cover the next row)
     syr = str(_scheduled("syr", "ssyr_l", AVX512))
     assert "for io in seq" not in syr and "for i in seq(0, n):" in syr
-    assert len(re.findall(r"avx512_store_f32\(\s*A\[", syr)) == 1
-    assert len(re.findall(r"avx512_store_mask_f32\(", syr)) == 1
-    assert "avx2_" not in syr and "suffix" not in syr
+    wide, narrow = syr.split("        else:\n")[0], syr.split("        else:\n")[1]
+    assert "        if 16 <= n:\n" in wide and "suffix" not in syr
+    assert len(re.findall(r"avx512_store_f32\(\s*A\[", wide)) == 1
+    assert len(re.findall(r"avx512_store_mask_f32\(", wide)) == 1
+    assert "avx2_" not in wide and "mask" not in narrow
+    assert len(re.findall(r"avx2_store_f32\(\s*A\[", narrow)) == 1
     upper = str(_scheduled("syr", "ssyr_u", AVX512))
-    suffix = upper.index("avx512_store_suffix_f32(")
-    assert suffix < upper.index("avx512_store_f32(") and "_mask_" not in upper
-    assert "for jo in seq(0, (-i + n - ((-1 - i + n) % 16 + 1)) / 16):" in upper
+    wide = upper.split("        else:\n")[0]
+    suffix = wide.index("avx512_store_suffix_f32(")
+    assert suffix < wide.index("avx512_store_f32(") and "_mask_" not in upper
+    assert "for jo in seq(0, (-i + n - ((-1 - i + n) % 16 + 1)) / 16):" in wide
     # fewer than four rows (`FEWEST_ROWS`): the naive loop
     assert "    if 4 <= n:\n" in syr
-    naive = syr[syr.index("    else:\n") :]
+    naive = syr[syr.index("\n    else:\n") :]
     assert "for j in seq(0, 1 + i):" in naive and "avx" not in naive
 
 
@@ -315,9 +321,10 @@ def test_scheduled_updates_and_solves_match_the_naive_ones(name, variant):
 )
 def test_masked_row_updates_match_the_naive_ones(machine, name, variant):
     """syr and syr2 on both ISAs, with every row length around the
-    vectors: on AVX-512 a masked vector of 1 to L elements at either end of
-    every row (upper: the first, the suffix of its lanes; lower: the last),
-    on AVX2 (no mask registers) whole vectors and scalars."""
+    vectors: on AVX-512 from L rows on a masked vector of 1 to L elements
+    at either end of every row (upper: the first, the suffix of its lanes;
+    lower: the last), on AVX2 (no mask registers) and below L rows whole
+    vectors and scalars."""
     if not (RUNS_AVX512 if machine is AVX512 else RUNS_AVX2):
         pytest.skip(f"needs {machine.name}")
     v = _variant(name, variant, machine)
