@@ -535,13 +535,12 @@ def _masked_template(op, table, prec, mask, lane0=None):
 
 
 # The operations with a masked form over the last lanes (an update's).
-SUFFIX_OPERATIONS = ("load", "store", "broadcast", "add", "mul", "fma", "addmul")
-SUFFIX_OPERATIONS += ("muladd",)
+_SUFFIX_OPS = ("load", "store", "broadcast", "add", "mul", "fma", "addmul", "muladd")
 
 
 @functools.cache
 def suffix_instructions(isa, prec):
-    """The masked forms of `SUFFIX_OPERATIONS` over the last N lanes of a
+    """The masked forms of `_SUFFIX_OPS` over the last N lanes of a
     vector (`L - N <= i`) instead of the first: a loop's first `N`
     iterations run as the last lanes of a vector that ends where the
     loop's whole vectors begin (`exo2.stdlib`'s
@@ -558,5 +557,5 @@ def suffix_instructions(isa, prec):
             prec,
             _masked_template(op, table, prec, mask, lane0=f"{lanes} - ({{N}})"),
         )
-        for op in SUFFIX_OPERATIONS
+        for op in _SUFFIX_OPS
     ]
