@@ -443,7 +443,15 @@ def vectorize_predicate_head(
             "a predicated tail instead"
         )
     head_length = FormattedExprStr(f"(_ - 1) % {vec_width} + 1", loop.hi())
-    proc = cut_loop(proc, loop, head_length)
+    try:
+        proc = cut_loop(proc, loop, head_length)
+    except SchedulingError:
+        header = stmt_text(loop).split("): ", 1)[0] + "):"
+        raise SchedulingError(
+            f"vectorize_predicate_head: `{header}` may run no iteration, and "
+            "its first vector would have no lane; specialize the loop on its "
+            "upper bound being at least 1 first"
+        ) from None
     head = proc.forward(loop)
     rest = head.next()
     proc = shift_loop(proc, rest, 0)

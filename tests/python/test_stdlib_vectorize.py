@@ -546,6 +546,19 @@ def test_predicate_head_refuses_a_sum_and_a_loop_from_elsewhere():
         vectorize_predicate_head(tail, tail.find_loop("i"), 4, "f32", DRAM)
 
 
+def test_predicate_head_refuses_a_loop_that_may_run_no_iteration():
+    @proc
+    def rest(n: size, m: size, x: f32[n]):
+        assert m <= n
+        for i in seq(0, n - m):
+            x[i] = 0.0
+
+    with pytest.raises(
+        SchedulingError, match=r"`for i in seq\(0, n - m\):` may run no"
+    ):
+        vectorize_predicate_head(rest, rest.find_loop("i"), 4, "f32", DRAM)
+
+
 # --------------------------------------------------------------------------- #
 # Loops with inner loops, checks up front, and statements no instruction
 # matches

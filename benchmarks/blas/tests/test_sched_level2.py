@@ -301,17 +301,8 @@ def test_scheduled_updates_and_solves_match_the_naive_ones(name, variant):
     forwards and backwards) and vectors (8
     f32, 4 f64 on AVX2), with every remainder."""
     v = _variant(name, variant, AVX2)
-    naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()
-    rng = np.random.default_rng(21)
-    dtype = np.float32 if variant[0] == "s" else np.float64
-    for n in (1, 2, 3, 4, 7, 8, 9, 13, 15, 16, 17, 31, 32, 33, 40):
-        args = _arguments(name, n, rng, dtype)
-        expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        naive(*expected)
-        scheduled(*args)
-        for got, want in zip(args, expected, strict=True):
-            if isinstance(got, np.ndarray):
-                assert (got == want).all(), n
+    sizes = (1, 2, 3, 4, 7, 8, 9, 13, 15, 16, 17, 31, 32, 33, 40)
+    _assert_matches_the_naive_one(name, v, sizes, seed=21)
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=["avx2", "avx512"])
@@ -328,10 +319,17 @@ def test_masked_row_updates_match_the_naive_ones(machine, name, variant):
     if not (RUNS_AVX512 if machine is AVX512 else RUNS_AVX2):
         pytest.skip(f"needs {machine.name}")
     v = _variant(name, variant, machine)
+    _assert_matches_the_naive_one(name, v, (1, 3, 4, 5, 8, 15, 16, 17, 24, 33, 47), 23)
+
+
+def _assert_matches_the_naive_one(name, v, sizes, seed):
+    """Runs the variant `v` of `name` (ger, syr, syr2, symv, trmv, trsv)
+    naive and scheduled (`stride_1`) on the same exact-tier arguments of
+    each size of `sizes`, and asserts every array equal."""
     naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()
-    rng = np.random.default_rng(23)
-    dtype = np.float32 if variant[0] == "s" else np.float64
-    for n in (1, 3, 4, 5, 8, 15, 16, 17, 24, 33, 47):
+    rng = np.random.default_rng(seed)
+    dtype = np.float32 if v.name[0] == "s" else np.float64
+    for n in sizes:
         args = _arguments(name, n, rng, dtype)
         expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
         naive(*expected)
