@@ -17,6 +17,7 @@ import functools
 import struct
 
 from exo2 import proc
+from exo2.API_cursors import LiteralCursor
 from exo2.API_types import ExoType
 from exo2.libs.memories import AVX2, AVX512, DRAM
 from exo2.stdlib.scheduling import (
@@ -32,7 +33,8 @@ from ..externs import fabs, select
 # --------------------------------------------------------------------------- #
 # Semantics: each operation over the lanes `i < N` of an `L`-lane vector
 # (its masked form, N <= L); the full form is the masked one at N = L
-# (`_full`). `MEM` is the ISA's vector memory. The register operations of
+# (`_full`). `MEM` is the ISA's vector memory; `_bind` asserts each array
+# contiguous. The register operations of
 # one arity share one proc, whose statement the op picks (`with python:`,
 # docs/writing-kernels.md).
 
@@ -45,8 +47,6 @@ def _unary(op, L, MEM):
 
     @proc
     def unary(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
         assert N <= L
         for i in seq(0, L):
             if i < N:
@@ -74,9 +74,6 @@ def _binary(op, L, MEM, suffix=False):
 
     @proc
     def binary(N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert stride(b, 0) == 1
         assert N <= L
         for i in seq(0, L):
             with python:
@@ -107,10 +104,6 @@ def _ternary(op, L, MEM, suffix=False):
     def ternary(
         N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM, c: [R][L] @ MEM
     ):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert stride(b, 0) == 1
-        assert stride(c, 0) == 1
         assert N <= L
         for i in seq(0, L):
             with python:
@@ -131,18 +124,9 @@ def _select(L, MEM):
 
     @proc
     def select_(
-        N: size,
-        dst: [R][L] @ MEM,
-        a: [R][L] @ MEM,
-        b: [R][L] @ MEM,
-        c: [R][L] @ MEM,
-        d: [R][L] @ MEM,
-    ):
-        assert stride(dst, 0) == 1
-        assert stride(a, 0) == 1
-        assert stride(b, 0) == 1
-        assert stride(c, 0) == 1
-        assert stride(d, 0) == 1
+        N: size, dst: [R][L] @ MEM, a: [R][L] @ MEM, b: [R][L] @ MEM,
+        c: [R][L] @ MEM, d: [R][L] @ MEM,
+    ):  # fmt: skip
         assert N <= L
         for i in seq(0, L):
             if i < N:
@@ -154,8 +138,6 @@ def _select(L, MEM):
 def _load(L, MEM, suffix=False):
     @proc
     def load(N: size, dst: [R][L] @ MEM, src: [R][N] @ DRAM):
-        assert stride(src, 0) == 1
-        assert stride(dst, 0) == 1
         assert N <= L
         for i in seq(0, L):
             with python:
@@ -170,8 +152,6 @@ def _load(L, MEM, suffix=False):
 def _store(L, MEM, suffix=False):
     @proc
     def store(N: size, dst: [R][N] @ DRAM, src: [R][L] @ MEM):
-        assert stride(src, 0) == 1
-        assert stride(dst, 0) == 1
         assert N <= L
         for i in seq(0, L):
             with python:
@@ -188,8 +168,6 @@ def _load_widen(L, MEM):
 
     @proc
     def load_widen(N: size, dst: [f64][L] @ MEM, src: [f32][N] @ DRAM):
-        assert stride(src, 0) == 1
-        assert stride(dst, 0) == 1
         assert N <= L
         for i in seq(0, L):
             if i < N:
@@ -201,7 +179,6 @@ def _load_widen(L, MEM):
 def _broadcast(L, MEM, suffix=False):
     @proc
     def broadcast(N: size, dst: [R][L] @ MEM, val: R):
-        assert stride(dst, 0) == 1
         assert N <= L
         for i in seq(0, L):
             with python:
@@ -217,7 +194,6 @@ def _broadcast_element(L, MEM):
 
     @proc
     def broadcast_element(N: size, dst: [R][L] @ MEM, val: [R][1] @ DRAM):
-        assert stride(dst, 0) == 1
         assert N <= L
         for i in seq(0, L):
             if i < N:
@@ -231,7 +207,6 @@ def _constant(L, MEM, VALUE):
 
     @proc
     def constant(N: size, dst: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
         assert N <= L
         for i in seq(0, L):
             if i < N:
@@ -245,7 +220,6 @@ def _zero(L, MEM):
 
     @proc
     def zero(dst: [R][L] @ MEM):
-        assert stride(dst, 0) == 1
         for i in seq(0, L):
             dst[i] = 0.0
 
@@ -258,7 +232,6 @@ def _hsum(L, MEM):
 
     @proc
     def hsum(src: [R][L] @ MEM, result: R):
-        assert stride(src, 0) == 1
         for i in seq(0, L):
             result += src[i]
 
@@ -270,7 +243,6 @@ def _hsum_element(L, MEM):
 
     @proc
     def hsum_element(src: [R][L] @ MEM, result: [R][1] @ DRAM):
-        assert stride(src, 0) == 1
         for i in seq(0, L):
             result[0] += src[i]
 
@@ -378,21 +350,30 @@ _AVX512 = {
     ),
 }
 
-_HSUM = {
+# The lanes of one vector `v` reduced into the scalar `h` by `{op}` (add,
+# max, min): halves, then quarters, then pairs on AVX2; the reduce
+# intrinsics on AVX-512 (`horizontal`).
+_HORIZONTAL = {
     ("avx2", "f32"): (
-        "{{ __m128 s = _mm_add_ps(_mm256_castps256_ps128({src_data}), "
-        "_mm256_extractf128_ps({src_data}, 1)); "
-        "s = _mm_add_ps(s, _mm_movehl_ps(s, s)); "
-        "s = _mm_add_ss(s, _mm_movehdup_ps(s)); *{result} += _mm_cvtss_f32(s); }}"
+        "__m128 s = _mm_{op}_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1)); "
+        "s = _mm_{op}_ps(s, _mm_movehl_ps(s, s)); "
+        "float h = _mm_cvtss_f32(_mm_{op}_ss(s, _mm_movehdup_ps(s)));"
     ),
     ("avx2", "f64"): (
-        "{{ __m128d s = _mm_add_pd(_mm256_castpd256_pd128({src_data}), "
-        "_mm256_extractf128_pd({src_data}, 1)); "
-        "s = _mm_add_sd(s, _mm_unpackhi_pd(s, s)); *{result} += _mm_cvtsd_f64(s); }}"
+        "__m128d s = _mm_{op}_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1)); "
+        "double h = _mm_cvtsd_f64(_mm_{op}_sd(s, _mm_unpackhi_pd(s, s)));"
     ),
-    ("avx512", "f32"): "*{result} += _mm512_reduce_add_ps({src_data});",
-    ("avx512", "f64"): "*{result} += _mm512_reduce_add_pd({src_data});",
+    ("avx512", "f32"): "float h = _mm512_reduce_{op}_ps(v);",
+    ("avx512", "f64"): "double h = _mm512_reduce_{op}_pd(v);",
 }
+
+
+def horizontal(isa, prec, op, vector):
+    """C statements that set the vector `v` to the C expression `vector`
+    and reduce its lanes by `op` into the scalar `h`."""
+    kind = ("__m256" if isa == "avx2" else "__m512") + ("" if prec == "f32" else "d")
+    return f"{kind} v = {vector}; " + _HORIZONTAL[(isa, prec)].replace("{op}", op)
+
 
 OPERATIONS = tuple(_OPS)
 
@@ -429,11 +410,17 @@ def _fill(template, isa_table, prec, mask=None, result=None):
 
 def _bind(semantics, name, prec, template):
     """The instruction `name`: `semantics` with its `R` arguments in `prec`
-    (arguments of an explicit type keep it), bound to `template`."""
+    (arguments of an explicit type keep it) and each array of more than one
+    element asserted contiguous (every template loads and stores whole
+    vectors), bound to `template`."""
     p = semantics
     for a in p.args():
         if a.type() == ExoType.R:
             p = set_precision(p, a.name(), prec)
+        if a.is_tensor():
+            size = a.shape()[0]
+            if not (isinstance(size, LiteralCursor) and size.value() == 1):
+                p = p.add_assertion(f"stride({a.name()}, 0) == 1")
     return make_instr(rename(p, name), template)
 
 
@@ -501,9 +488,10 @@ def instructions(isa, prec):
         if op in ("load", "store"):
             template = _MEMORY[op]
         elif op in ("hsum", "hsum_element"):
-            template = _HSUM[(isa, prec)]
-            if op == "hsum_element":
-                template = template.replace("*{result}", "{result_data}")
+            result = "{result_data}" if op == "hsum_element" else "*{result}"
+            template = (
+                f"{{{{ {horizontal(isa, prec, 'add', '{src_data}')} {result} += h; }}}}"
+            )
         elif op == "load_widen":
             template = table["load_widen"]
         else:

@@ -3,7 +3,8 @@ benchmarks/blas/exo2blas/kernels/level1/iamax.py): `vectors` vectors of
 lanes, read from memory, reduced into one scalar by one instruction, the
 vectors combined lane-wise first and their lanes then in halves.
 
-Each semantics is the specification's loop over the lanes in order; the
+Each semantics is the specification's loop over the lanes in order (its
+arrays asserted contiguous by `_bind`); the
 templates reassociate it, which leaves the result exact for what iamax
 reduces: maxima of |x| (never NaN, never -0) and indices (integers in R).
 """
@@ -16,7 +17,7 @@ from exo2 import proc
 from exo2.libs.memories import DRAM
 
 from ..externs import select
-from .instructions import _AVX2, _AVX512, _bind, _geometry
+from .instructions import _AVX2, _AVX512, _bind, _geometry, horizontal
 
 
 def _hmax(W):
@@ -25,7 +26,6 @@ def _hmax(W):
 
     @proc
     def hmax(src: [R][W] @ DRAM, result: R):
-        assert stride(src, 0) == 1
         for i in seq(0, W):
             result = select(result, src[i], src[i], result)
 
@@ -38,7 +38,6 @@ def _hmin(W):
 
     @proc
     def hmin(src: [R][W] @ DRAM, result: R):
-        assert stride(src, 0) == 1
         for i in seq(0, W):
             result = select(src[i], result, src[i], result)
 
@@ -51,30 +50,10 @@ def _hfirst(W):
 
     @proc
     def hfirst(m: [R][W] @ DRAM, index: [R][W] @ DRAM, best: R, first: R):
-        assert stride(m, 0) == 1
-        assert stride(index, 0) == 1
         for i in seq(0, W):
             first = select(m[i], best, first, select(index[i], first, index[i], first))
 
     return hfirst
-
-
-# The lanes of one vector `v` reduced into the scalar `h` (`{op}`: max or
-# min): halves, then quarters, then pairs on AVX2; the reduce intrinsics on
-# AVX-512.
-_HORIZONTAL = {
-    ("avx2", "f32"): (
-        "__m128 s = _mm_{op}_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1)); "
-        "s = _mm_{op}_ps(s, _mm_movehl_ps(s, s)); "
-        "float h = _mm_cvtss_f32(_mm_{op}_ss(s, _mm_movehdup_ps(s)));"
-    ),
-    ("avx2", "f64"): (
-        "__m128d s = _mm_{op}_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1)); "
-        "double h = _mm_cvtsd_f64(_mm_{op}_sd(s, _mm_unpackhi_pd(s, s)));"
-    ),
-    ("avx512", "f32"): "float h = _mm512_reduce_{op}_ps(v);",
-    ("avx512", "f64"): "double h = _mm512_reduce_{op}_pd(v);",
-}
 
 
 def _tree(terms, op):
@@ -97,8 +76,7 @@ def _templates(isa, prec, lanes, vectors):
         return f"{{v}}_loadu_{{t}}(&{{{arg}_data}} + {lanes * k})"
 
     def reduce(op, terms):  # lane-wise, then the lanes of one vector
-        horizontal = _HORIZONTAL[(isa, prec)].replace("{op}", op)
-        return f"{vector} v = {_tree(terms, op)}; {horizontal}"
+        return horizontal(isa, prec, op, _tree(terms, op))
 
     loads = [load("src", k) for k in range(vectors)]
     hmax = (

@@ -43,7 +43,7 @@ from exo2.stdlib.stdlib import (
 
 from ..machines.instructions import constant, nontemporal_store
 from ..machines.reductions import lane_reductions
-from .level2 import scalar_reductions
+from .level2 import loop_of, scalar_reductions
 
 RULES = (fma_rule, abs_rule, max_rule)
 
@@ -51,13 +51,8 @@ RULES = (fma_rule, abs_rule, max_rule)
 def _constants(proc, loop):
     """The float literals in `loop` (set into vectors by instructions made
     for them)."""
-    return sorted(
-        {
-            e.value()
-            for e in lrn(proc, loop)
-            if isinstance(e, LiteralCursor) and isinstance(e.value(), float)
-        }
-    )
+    literals = [e.value() for e in lrn(proc, loop) if isinstance(e, LiteralCursor)]
+    return sorted({value for value in literals if isinstance(value, float)})
 
 
 def _vectorize(proc, loop, m, prec, tail, nontemporal=False):
@@ -127,8 +122,7 @@ def stream(
     caches)."""
     if short not in (None, "vector"):
         raise SchedulingError(f"short is 'vector' or None, not {short!r}")
-    if isinstance(loop, str):
-        loop = proc.find_loop(loop)
+    loop = loop_of(proc, loop)
     factor = m.interleave if interleave is None else interleave
     if not scalar_reductions(proc, loop):
         narrower = tail is None and m.narrower is not None
@@ -182,11 +176,8 @@ def _short_path(proc, loop, lanes):
 
 def _written(proc, block):
     """The names of the buffers that the statements in `block` write."""
-    return {
-        s.name()
-        for s in nlr_stmts(proc, block)
-        if isinstance(s, AssignCursor | ReduceCursor)
-    }
+    stmts = nlr_stmts(proc, block)
+    return {s.name() for s in stmts if isinstance(s, AssignCursor | ReduceCursor)}
 
 
 def _in_registers(proc, stmt):
@@ -226,8 +217,7 @@ def lanes(proc, loop, m, prec, buffers, last=()):
     fewer than a vector) is set in a register, the last elements by masked
     instructions: scalar stores just before the vector loads of the
     reductions would stall their store-to-load forwarding."""
-    if isinstance(loop, str):
-        loop = proc.find_loop(loop)
+    loop = loop_of(proc, loop)
     width = proc.find_alloc_or_arg(buffers[0]).shape()[0].value()
     factor = width // m.lanes[prec]
     name = loop.name()

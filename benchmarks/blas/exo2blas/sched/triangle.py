@@ -259,20 +259,13 @@ def vectorize_row(
     proc, vector_loop = vectorize_loop(proc, loop, m, prec, "cut")
     if narrow is None:
         return proc
-    following = _following(proc.forward(vector_loop))
-    rest = next((s for s in following if isinstance(s, ForCursor)), None)
-    if rest is None:  # whole vectors only
-        return proc
+    rest = proc.forward(vector_loop).next()
+    while not isinstance(rest, ForCursor):
+        if isinstance(rest, InvalidCursor):  # whole vectors only
+            return proc
+        rest = rest.next()
     proc = from_zero(proc, rest)
     return vectorize_loop(proc, rest, narrow, prec, "cut")[0]
-
-
-def _following(stmt):
-    """The statements after `stmt` in its block."""
-    stmt = stmt.next()
-    while not isinstance(stmt, InvalidCursor):
-        yield stmt
-        stmt = stmt.next()
 
 
 FEWEST_ROWS = 4
