@@ -289,7 +289,8 @@ def copies_at_every_offset():
     """copy of lengths around its thresholds (one vector; 768 bytes, from
     which it aligns y's vectors to 64 bytes), y at every offset from a
     64-byte boundary and x at another: y is x, and nothing around y is
-    written. Run here and with $EXO2BLAS_NONTEMPORAL_BYTES=0 (below)."""
+    written. Run here and with $EXO2BLAS_NONTEMPORAL_BYTES=0 or
+    $EXO2BLAS_BLOCK_COPY_BYTES=0 (below)."""
     rng = np.random.default_rng(5)
     for dtype in DTYPES.values():
         size = dtype.itemsize
@@ -313,16 +314,19 @@ def test_copy_aligns_long_copies_and_writes_y_only():
 
 
 @pytest.mark.parametrize("bytes_", ["0", "a lot"])
-def test_copy_past_the_caches_writes_y_only(bytes_):
+@pytest.mark.parametrize("setting", ["NONTEMPORAL", "BLOCK_COPY"])
+def test_copy_past_the_caches_or_in_one_block_writes_y_only(setting, bytes_):
     """$EXO2BLAS_NONTEMPORAL_BYTES=0 makes every unit-stride copy store
-    past the caches (its `nontemporal` kernel), aligned or not; a value
-    that is not a number is reported on stderr and the cache's size used."""
+    past the caches (its `nontemporal` kernel), $EXO2BLAS_BLOCK_COPY_BYTES=0
+    one memcpy (its `block` kernel), aligned or not; a value that is not a
+    number is reported on stderr and the cache's size used."""
     import os
     import subprocess
     import sys
     from pathlib import Path
 
-    env = dict(os.environ, EXO2BLAS_NONTEMPORAL_BYTES=bytes_)
+    name = f"EXO2BLAS_{setting}_BYTES"
+    env = dict(os.environ, **{name: bytes_})
     env["EXO2BLAS_LIBRARY"] = str(lib.load()._name)
     here = str(Path(__file__).parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [here, env.get("PYTHONPATH")]))
@@ -331,5 +335,5 @@ def test_copy_past_the_caches_writes_y_only(bytes_):
         env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
-    warned = "EXO2BLAS_NONTEMPORAL_BYTES=a lot is not a number of bytes" in run.stderr
+    warned = f"{name}=a lot is not a number of bytes" in run.stderr
     assert warned == (bytes_ != "0"), run.stderr

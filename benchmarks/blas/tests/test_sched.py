@@ -14,6 +14,7 @@ from exo2.libs.externs import sin
 from exo2blas.externs import fabs
 from exo2blas.kernels import kernels_of, module
 from exo2blas.machines import AVX2, AVX512, MACHINES
+from exo2blas.machines.instructions import block_copy
 from exo2blas.sched import scanned, stream, streamed
 from exo2blas.sched.stream import _short_path
 from exo2blas.variants import assert_unit_strides, kernel
@@ -111,6 +112,15 @@ def test_copy_nontemporal_stores_its_whole_vectors_past_the_caches(machine):
     assert f"{machine.name}_store_f32(" not in nontemporal
     if machine.narrower:  # the one vector of the narrower machine: plain
         assert f"{machine.narrower.name}_store_f32(" in nontemporal
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+def test_copy_block_is_one_memcpy(machine):
+    k = module(1, "copy").KERNEL
+    procs = {v.name: v.procs for v in k.variants(machine)}["dcopy"]
+    body = str(procs["block"]).splitlines()[-1]
+    assert body == "    block_copy_f64(n, y[0:n], x[0:n])"
+    assert block_copy("f64").get_instr().startswith("__builtin_memcpy(")
 
 
 def test_mixed_precision_kernels_widen_on_load():

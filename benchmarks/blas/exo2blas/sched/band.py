@@ -313,11 +313,8 @@ def _wide(proc, loop, m, prec, first, end, empty_from, min_vectors):
 
 def _vector_loops(proc, rows_loop):
     """The unguarded band loops along a row in `rows_loop`'s body."""
-    return [
-        s
-        for s in _band_loops(proc, proc.forward(rows_loop))
-        if not _guarded(s) and is_contiguous_loop(proc, s)
-    ]
+    loops = _band_loops(proc, proc.forward(rows_loop))
+    return [s for s in loops if not _guarded(s) and is_contiguous_loop(proc, s)]
 
 
 # Rows in order that update y along a band of at most this many elements
@@ -539,12 +536,9 @@ def band(
         try:
             proc, row_loops, short = _interleave(from_zero(proc, body), body, stride)
             unguarded = [s for rl in row_loops for s in _vector_loops(proc, rl)]
-            unguarded += [
-                s
-                for rl in short
-                for s in _vector_loops(proc, rl)
-                if scalar_reductions(proc, s)  # the updates stay scalar
-            ]
+            short_loops = [s for rl in short for s in _vector_loops(proc, rl)]
+            # the updates stay scalar
+            unguarded += [s for s in short_loops if scalar_reductions(proc, s)]
             in_order = in_order and _vector_loops(proc, row_loops[-1])
             interleaved = True
         except SchedulingError:

@@ -116,11 +116,8 @@ def _rows_leaf(proc, siblings, k, vector_name, masked):
     the number of steps does not grow with `k`. An update's narrower
     vector and scalars after its whole vectors stay in the loop."""
     (rows_loop,) = siblings(proc)
-    loops = [
-        s
-        for s in nlr_stmts(proc, rows_loop.body())
-        if isinstance(s, ForCursor) and s.name() == vector_name
-    ]
+    stmts = nlr_stmts(proc, rows_loop.body())
+    loops = [s for s in stmts if isinstance(s, ForCursor) and s.name() == vector_name]
     if masked:
         whole, last = loops
         proc = _constant_bounds(proc, [whole, last], k)
@@ -192,11 +189,8 @@ def _hoist_vector_load(proc, whole, call, count):
     loop, the loop over vectors left in the loop over rows, and the
     allocations of the expanded destinations."""
     used = {str(v) for a in proc.forward(call).args() for v in get_symbols(proc, a)}
-    buffers = [
-        s
-        for s in proc.forward(whole).body()
-        if isinstance(s, AllocCursor) and s.name() in used
-    ]
+    body = proc.forward(whole).body()
+    buffers = [s for s in body if isinstance(s, AllocCursor) and s.name() in used]
     for alloc in buffers:
         proc = expand_dim(proc, alloc, count, proc.forward(whole).name())
         proc = lift_alloc(proc, proc.forward(alloc))

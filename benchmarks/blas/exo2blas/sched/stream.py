@@ -23,6 +23,7 @@ from exo2.API_cursors import (
 from exo2.API_scheduling import (
     divide_dim,
     divide_loop,
+    replace,
     rewrite_expr,
     set_memory,
     simplify,
@@ -41,7 +42,7 @@ from exo2.stdlib.stdlib import (
     vectorize,
 )
 
-from ..machines.instructions import constant, nontemporal_store
+from ..machines.instructions import block_copy, constant, nontemporal_store
 from ..machines.reductions import lane_reductions
 from .level2 import loop_of, scalar_reductions
 
@@ -327,14 +328,18 @@ def scanned(loop="i"):
     return schedule
 
 
-def streamed(loop="i", prec=None, nontemporal_case=None, **options):
+def streamed(loop="i", prec=None, nontemporal_case=None, block_case=None, **options):
     """The schedule `kernel(..., schedule=streamed())` names: `stream` of
     `loop` with the variant's machine, in the variant's precision or, for
     kernels of explicit types (dsdot), in `prec`. The variants of
     the case `nontemporal_case` (a suffix: copy's "nontemporal") store
-    past the caches (`nontemporal`)."""
+    past the caches (`nontemporal`); those of `block_case` (copy's
+    "block") are `loop` replaced by the one instruction `block_copy` (the
+    C library's memcpy), whose semantics it is."""
 
     def schedule(proc, v):
+        if v.case == block_case:
+            return simplify(replace(proc, proc.find_loop(loop), block_copy(v.prec)))
         nontemporal = v.case == nontemporal_case
         return stream(
             proc, loop, v.machine, prec or v.prec, nontemporal=nontemporal, **options

@@ -173,11 +173,8 @@ def _stage_updates(proc, loop, element, name):
     scalar would stop `vectorize`: `unfold_reduce` stages only elements of
     arrays.)"""
     proc = stage_mem(proc, proc.forward(loop).body(), element, name)
-    updates = [
-        s
-        for s in proc.forward(loop).body()
-        if isinstance(s, ReduceCursor) and s.name() == name
-    ]
+    body = proc.forward(loop).body()
+    updates = [s for s in body if isinstance(s, ReduceCursor) and s.name() == name]
     for update in updates:
         # the update moves up past the other rows' statements to the load
         while not isinstance(proc.forward(update).prev(), AssignCursor):

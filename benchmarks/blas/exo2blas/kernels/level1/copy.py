@@ -1,6 +1,7 @@
 """copy: y <- x. Its `nontemporal` case stores y's whole vectors past the
-caches, for copies larger than they are (the C layer chooses it by size:
-benchmarks/blas/capi/level1.inc). Fewer elements than a vector are copied
+caches, for copies larger than they are, and its `block` case is one
+`memcpy`, for copies larger than the L1 cache within them (the C layer
+chooses by size: benchmarks/blas/capi/level1.inc). Fewer elements than a vector are copied
 one by one (`short="vector"`): a call of 4 to 7 elements of f64 through a
 256-bit vector and scalars took 4.9-5.2 ns, one by one 3.9-4.1 ns, and
 scopy of 16 elements 4.7 ns, 3.8 ns with one 512-bit vector (AVX-512 on the
@@ -23,6 +24,8 @@ def copy(n: size, x: [R][n], y: [R][n]):
 
 KERNEL = kernel(
     copy,
-    schedule=streamed(short="vector", nontemporal_case="nontemporal"),
-    cases=STRIDES + (Case("nontemporal"),),
+    schedule=streamed(
+        short="vector", nontemporal_case="nontemporal", block_case="block"
+    ),
+    cases=STRIDES + (Case("nontemporal"), Case("block")),
 )
