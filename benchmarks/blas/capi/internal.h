@@ -29,11 +29,12 @@ static inline const struct exo2blas_kernels *exo2blas_active_kernels(void) {
 }
 #define KERNELS (exo2blas_active_kernels())
 
-/* copy of this many bytes or more stores past the caches (nontemporal.c). */
+/* copy of this many bytes or more stores past the caches
+ * (copy_thresholds.c). */
 EXO2BLAS_HIDDEN extern size_t exo2blas_nontemporal_bytes;
 /* copy of more than this many bytes, and fewer than
  * exo2blas_nontemporal_bytes, is one memcpy: its `block` kernel
- * (nontemporal.c). */
+ * (copy_thresholds.c). */
 EXO2BLAS_HIDDEN extern size_t exo2blas_block_copy_bytes;
 
 /* 1 on CPUs that convert 512-bit vectors of f32 to f64 at half the rate of
