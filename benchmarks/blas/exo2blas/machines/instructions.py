@@ -368,11 +368,16 @@ _HORIZONTAL = {
 }
 
 
+def vector_type(isa, prec):
+    """The C type of one vector register: `__m256`, `__m512d`."""
+    return ("__m256" if isa == "avx2" else "__m512") + ("" if prec == "f32" else "d")
+
+
 def horizontal(isa, prec, op, vector):
     """C statements that set the vector `v` to the C expression `vector`
     and reduce its lanes by `op` into the scalar `h`."""
-    kind = ("__m256" if isa == "avx2" else "__m512") + ("" if prec == "f32" else "d")
-    return f"{kind} v = {vector}; " + _HORIZONTAL[(isa, prec)].replace("{op}", op)
+    reduce = _HORIZONTAL[(isa, prec)].replace("{op}", op)
+    return f"{vector_type(isa, prec)} v = {vector}; {reduce}"
 
 
 OPERATIONS = tuple(_OPS)
@@ -479,8 +484,8 @@ def block_copy(prec):
     """`dst[i] = src[i]` over all `N` elements as one call of the C
     library's `memcpy`, whichever ISA: beyond the L1 cache, glibc's
     `rep movsb` copies about 1.4 times as fast as a loop of vector loads
-    and stores (64 KiB of f64: 318 ns, the 512-bit loop 454 ns; 16 KiB: 162
-    and 105 ns; AVX-512 on the AMD EPYC Zen 5 machine): it writes y's
+    and stores (32 KiB of f64: 318 ns, the 512-bit loop 454 ns; within the
+    L1, 16 KiB: 162 and 105 ns; AVX-512 on the AMD EPYC Zen 5 machine): it writes y's
     lines without reading them first. Named `block_copy_{prec}`."""
 
     @proc

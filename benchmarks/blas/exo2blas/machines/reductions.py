@@ -17,7 +17,7 @@ from exo2 import proc
 from exo2.libs.memories import DRAM
 
 from ..externs import select
-from .instructions import _AVX2, _AVX512, _bind, _geometry, horizontal
+from .instructions import _AVX2, _AVX512, _bind, _geometry, horizontal, vector_type
 
 
 def _hmax(W):
@@ -70,7 +70,7 @@ def _tree(terms, op):
 def _templates(isa, prec, lanes, vectors):
     """The C templates of hmax, hmin and hfirst over `vectors` vectors."""
     table = {"avx2": _AVX2, "avx512": _AVX512}[isa]
-    vector = ("__m256" if isa == "avx2" else "__m512") + ("" if prec == "f32" else "d")
+    vector = vector_type(isa, prec)
 
     def load(arg, k):
         return f"{{v}}_loadu_{{t}}(&{{{arg}_data}} + {lanes * k})"
