@@ -206,7 +206,16 @@ void IntervalBounds::add_linear(LinearForm& f, const z3::expr& e,
       break;
     }
     case Z3_OP_ITE: {
-      const std::optional<bool> c = decide(e.arg(0));
+      // Deciding the condition may need the range of a quotient whose
+      // numerator holds this `ite` (`n - m % 3` after `if n < 3: m = 2`,
+      // under a fact that holds the quotient): asked again while it is
+      // being decided, the condition is left undecided, or the recursion
+      // would not end.
+      std::optional<bool> c;
+      if (deciding_.insert(e.arg(0).id()).second) {
+        c = decide(e.arg(0));
+        deciding_.erase(e.arg(0).id());
+      }
       if (c) {
         add_linear(f, e.arg(*c ? 1 : 2), scale);
         return;

@@ -109,6 +109,22 @@ TEST(IntervalBounds, OverflowingBoundsDecideNothing) {
   EXPECT_TRUE(smt.prove(sum < smt.var(x)).no());
 }
 
+TEST(IntervalBounds, DecidesAConditionInsideAQuotientOnce) {
+  // `i < n - m % 3` with m = (n < 3 ? 2 : 1), a config field written under
+  // an `if`: deciding `n < 3` goes through the fact, hence the quotient of
+  // `m / 3`, hence its numerator's condition again. It used to recurse
+  // until the stack overflowed.
+  SmtEncoder smt;
+  Sym n("n"), m("m"), i("i");
+  const z3::expr nv = smt.var(n);
+  smt.bind(m, z3::ite(nv < 3, smt.int_value(2), smt.int_value(1)));
+  const z3::expr r = smt.encode(op(BinOpKind::Mod, var(m), lit(3)));
+  smt.assume(nv >= 2);
+  smt.assume(0 <= smt.var(i) && smt.var(i) < nv - r);
+  EXPECT_TRUE(smt.prove(smt.var(i) < nv).yes());
+  EXPECT_TRUE(smt.prove(smt.var(i) < nv - 3).no());
+}
+
 // Every answer the intervals give is the solver's, on random linear facts
 // and goals with `/` and `%` (a fixed seed: the same cases each run).
 TEST(IntervalBounds, AgreesWithTheSolverOnRandomQueries) {

@@ -765,3 +765,31 @@ def test_extract_subproc_keeps_config_facts_only_where_they_still_hold():
     p, after_write = extract_subproc(guarded, inner[2], "second")
     assert "assert" not in str(after_write)
     assert_same_results(guarded, p, {})
+
+
+# ---- a field written under an if, read through `%` --------------------------
+
+
+@proc
+def bound_by_a_field_set_under_an_if(n: size, y: f32[n]):
+    assert n >= 2
+    if n < 3:
+        C.m = 2
+    else:
+        C.m = 1
+    for i in seq(0, n - C.m % 3):
+        y[i] = 1.0
+    y[n - 1] = 3.0
+
+
+@pytest.mark.parametrize("n", [2, 3, 7])
+def test_a_field_set_under_an_if_bounds_a_loop_through_a_remainder(n):
+    """The bound's quotient `C.m / 3` has an `if`'s value as its numerator,
+    and the fact `i < n - C.m % 3` holds that quotient: deciding the `if`'s
+    condition from the facts used to recurse until the stack overflowed."""
+    p = bound_by_a_field_set_under_an_if
+    p2 = reorder_stmts(p, p.body()[1].expand(0, 1))
+    assert str(p2).endswith(
+        "    y[n - 1] = 3.0\n    for i in seq(0, n - C.m % 3):\n        y[i] = 1.0"
+    )
+    assert_same_results(p, p2, {"n": n})

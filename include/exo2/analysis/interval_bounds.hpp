@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace exo2 {
@@ -53,6 +54,7 @@ class IntervalBounds {
   const Quotients& quotients_;
   std::unordered_map<unsigned, Interval> bounds_;  // by constant id
   std::vector<LinearForm> at_most_zero_facts_;     // each fact G as G <= 0
+  std::unordered_set<unsigned> deciding_;          // ids of `ite` conditions
 };
 
 }  // namespace exo2
