@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "exo2/analysis/interval_bounds.hpp"
+#include "exo2/analysis/solver_deadline.hpp"
 #include "exo2/core_ir/ir_functor.hpp"
 
 namespace exo2 {
@@ -114,25 +115,15 @@ z3::check_result check_incrementally(const z3::expr& formula,
   std::lock_guard<std::mutex> lock(mutex);
   // Leaked with the context it belongs to (shared_context).
   static auto* solver = new z3::solver(formula.ctx());
-  // Setting parameters rebuilds the solver's configuration, which costs
-  // more than most queries: only when the timeout changes.
-  static unsigned timeout_set = 0;
-  if (timeout_ms != timeout_set) {
-    z3::params params(formula.ctx());
-    params.set("timeout", timeout_ms);
-    solver->set(params);
-    timeout_set = timeout_ms;
-  }
   solver->push();
   try {
     solver->add(formula);
-    const z3::check_result r = solver->check();
+    const z3::check_result r = check_within(*solver, timeout_ms).result;
     solver->pop();
     return r;
   } catch (...) {
     // nothing of this query may stay for the next
     solver->reset();
-    timeout_set = 0;
     throw;
   }
 }
@@ -538,17 +529,13 @@ QueryResult SmtEncoder::check(const z3::expr& formula, bool with_model) {
   }
   // A one-shot solver built from the `smt` tactic: about 30 times faster to
   // create than the default incremental solver, and its answers do not
-  // depend on earlier queries (stable counterexamples). `try_for` bounds the
-  // whole tactic, preprocessing included, which the solver's own `timeout`
-  // parameter does not: under load a query ran for minutes past it.
-  z3::solver solver =
-      z3::try_for(z3::tactic(ctx_, "smt"), timeout_ms_).mk_solver();
-  z3::params params(ctx_);
-  params.set("timeout", timeout_ms_);
-  solver.set(params);
+  // depend on earlier queries (stable counterexamples). The deadline's
+  // interrupt cancels the whole tactic, preprocessing included.
+  z3::solver solver = z3::tactic(ctx_, "smt").mk_solver();
   solver.add(renamed.formula);
   QueryResult result;
-  switch (solver.check()) {
+  const DeadlineCheck checked = check_within(solver, timeout_ms_);
+  switch (checked.result) {
     case z3::sat: {
       result.answer = QueryResult::Answer::Yes;
       z3::model m = solver.get_model();
@@ -564,7 +551,8 @@ QueryResult SmtEncoder::check(const z3::expr& formula, bool with_model) {
       break;
     case z3::unknown:
       result.answer = QueryResult::Answer::TimedOut;
-      result.reason_unknown = solver.reason_unknown();
+      result.reason_unknown =
+          checked.timed_out ? "timeout" : solver.reason_unknown();
       break;
   }
   std::lock_guard<std::mutex> lock(cache.mutex);

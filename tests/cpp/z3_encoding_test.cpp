@@ -2,6 +2,8 @@
 #include "exo2/analysis/z3_encoding.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <memory>
 #include <stdexcept>
@@ -292,6 +294,54 @@ TEST(SmtEncoder, FindsFormulasThatFixOnlyAFreeConstant) {
   // A fact on q constrains m through q's definition.
   smt.assume(q > 3);
   EXPECT_FALSE(smt.defines_free_constant(smt.var(m) == 5));
+}
+
+// x³ + y³ = z³ in positive integers (x above `above`): no model, and none
+// that Z3's nonlinear arithmetic finds out in a millisecond.
+QueryResult fermat_cubes(SmtEncoder& smt, int above) {
+  const z3::expr x = smt.fresh_int("x"), y = smt.fresh_int("y"),
+                 z = smt.fresh_int("z");
+  return smt.satisfiable(x > above && y > 0 && z > 0 &&
+                         x * x * x + y * y * y == z * z * z);
+}
+
+// Many queries that time out, one after the other: the solver must give
+// up on each within its deadline, never hang, and answer the next query
+// as before. Z3 4.8.12's own timer (Debian 12's libz3) deadlocked here: a
+// worker whose timer had fired went back to the pool while its scope,
+// still open, held its mutex, and the next timer of that scope picked it
+// up and locked that mutex again.
+TEST(SmtEncoder, ManyTimeoutsEndAndLeaveTheSolverUsable) {
+  for (int round = 0; round < 1000; ++round) {
+    SmtEncoder smt(1);
+    const QueryResult r = fermat_cubes(smt, round);
+    ASSERT_TRUE(r.timed_out()) << "round " << round;
+    ASSERT_EQ(r.reason_unknown, "timeout") << "round " << round;
+  }
+  SmtEncoder smt;
+  const z3::expr i = smt.fresh_int("i");
+  EXPECT_TRUE(smt.satisfiable(i > 3 && i < 5).yes());
+  EXPECT_TRUE(smt.prove(i * i >= 0).yes());
+}
+
+// A child forked after queries ran (the BLAS generator forks its workers
+// so) keeps its deadlines: the parent's watchdog thread is not copied.
+TEST(SmtEncoder, TimeoutsHoldInAForkedChild) {
+  SmtEncoder parent(1);
+  ASSERT_TRUE(fermat_cubes(parent, 0).timed_out());
+  const pid_t child = fork();
+  ASSERT_NE(child, -1);
+  if (child == 0) {
+    alarm(60);  // a hang ends the child by SIGALRM
+    SmtEncoder smt(1);
+    const bool timed_out =
+        fermat_cubes(smt, 1).timed_out() && fermat_cubes(smt, 2).timed_out();
+    _exit(timed_out ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status)) << "the child hung or crashed: " << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 }  // namespace
