@@ -793,3 +793,24 @@ def test_a_field_set_under_an_if_bounds_a_loop_through_a_remainder(n):
         "    y[n - 1] = 3.0\n    for i in seq(0, n - C.m % 3):\n        y[i] = 1.0"
     )
     assert_same_results(p, p2, {"n": n})
+
+
+def test_reorder_stmts_refuses_a_write_the_loop_bounded_by_a_remainder_makes():
+    """n - C.m % 3 is n - 1 when n >= 3: the loop writes y[n - 2] then."""
+
+    @proc
+    def overlapping(n: size, y: f32[n]):
+        assert n >= 2
+        if n < 3:
+            C.m = 2
+        else:
+            C.m = 1
+        for i in seq(0, n - C.m % 3):
+            y[i] = 1.0
+        y[n - 2] = 3.0
+
+    message = refusal(
+        lambda: reorder_stmts(overlapping, overlapping.body()[1].expand(0, 1))
+    )
+    assert message.startswith("Statements at ")
+    assert "do not commute" in message

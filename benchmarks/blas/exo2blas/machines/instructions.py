@@ -485,8 +485,8 @@ def block_copy(prec):
     library's `memcpy`, whichever ISA: beyond the L1 cache, glibc's
     `rep movsb` copies about 1.4 times as fast as a loop of vector loads
     and stores (32 KiB of f64: 318 ns, the 512-bit loop 454 ns; within the
-    L1, 16 KiB: 162 and 105 ns; AVX-512 on the AMD EPYC Zen 5 machine): it writes y's
-    lines without reading them first. Named `block_copy_{prec}`."""
+    L1, 16 KiB: 162 and 105 ns; AVX-512 on the AMD EPYC Zen 5 machine): it
+    writes y's lines without reading them first. Named `block_copy_{prec}`."""
 
     @proc
     def block_copy(N: size, dst: [R][N] @ DRAM, src: [R][N] @ DRAM):

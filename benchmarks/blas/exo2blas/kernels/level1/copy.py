@@ -4,10 +4,9 @@ caches, for copies larger than they are, and its `block` case is one
 chooses by size: benchmarks/blas/capi/level1.inc). Fewer elements than a
 vector are copied one by one (`short="vector"`): a call of 4 to 7 elements
 of f64 through a 256-bit vector and scalars took 4.9-5.2 ns, one by one
-3.9-4.1 ns, and
-scopy of 16 elements 4.7 ns, 3.8 ns with one 512-bit vector (AVX-512 on the
-AMD EPYC Zen 4 machine); copy writes nothing it reads, so no vector load
-waits on the store before it as in the in-place updates."""
+3.9-4.1 ns, and scopy of 16 elements 4.7 ns, 3.8 ns with one 512-bit vector
+(AVX-512 on the AMD EPYC Zen 4 machine); copy writes nothing it reads, so
+no vector load waits on the store before it as in the in-place updates."""
 
 from __future__ import annotations
 
