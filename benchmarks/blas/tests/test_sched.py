@@ -62,7 +62,7 @@ def test_a_reduction_of_fewer_elements_than_a_vector_runs_scalar_in_a_register(
     machine,
 ):
     unit, _ = _scheduled("dot", "ddot", machine)
-    short, vectors = unit.split("else:")
+    short, vectors = unit.split("\n    else:\n")
     assert f"if n < {machine.lanes['f64']}:" in short
     assert "result_reg += x[i] * y[i]" in short and "_f64(" not in short
     assert f"{machine.name}_fma_f64(" in vectors
@@ -74,6 +74,17 @@ def test_a_reduction_of_fewer_elements_than_a_vector_runs_scalar_in_a_register(
     assert unit.count("result = result_reg") == 1
 
 
+def test_the_last_elements_of_a_reduction_take_a_narrower_vector_where_they_fill_one():
+    unit, _ = _scheduled("dot", "ddot", AVX512)
+    vectors = unit.split("\n    else:\n")[1]
+    whole, rest = vectors.split("if n % 32 % 8 < 4:")
+    assert "avx2_" not in whole and "avx512_fma_f64(" in whole
+    fewer, enough = rest.split("else:")  # fewer than AVX2's vector, or not
+    assert "for iii in seq(0, n % 32 % 8):" in fewer and "_f64(" not in fewer
+    assert enough.count("avx2_fma_f64(") == 1 and "avx512_" not in enough
+    assert "for iii in seq(4, n % 32 % 8):" in enough
+
+
 def test_widening_kernels_have_a_narrow_case_in_the_narrower_machines_vectors():
     # AVX-512 widens in its own vectors; its `narrow` case (short vectors,
     # Zen 4) in AVX2's; AVX2, with no narrower machine, has no such case
@@ -81,7 +92,10 @@ def test_widening_kernels_have_a_narrow_case_in_the_narrower_machines_vectors():
         procs = {v.name: v.procs for v in module(1, name).KERNEL.variants(AVX512)}
         unit, narrow = str(procs[variant]["stride_1"]), str(procs[variant]["narrow"])
         body = narrow.split(":", 1)[1]  # past the name
-        assert "avx512_load_widen_f64" in unit and "avx2_" not in unit
+        # AVX2's vector in the unit: one, before the scalars of the last
+        # elements (`_narrower_vector`)
+        assert "avx512_load_widen_f64" in unit
+        assert unit.count("avx2_fma_f64(") == 1  # of the last elements
         assert "avx2_load_widen_f64" in body and "avx512_" not in body
         avx2 = {v.name: v.procs for v in module(1, name).KERNEL.variants(AVX2)}
         assert set(avx2[variant]) == {"stride_1", "stride_any"}
