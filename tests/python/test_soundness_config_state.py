@@ -770,16 +770,22 @@ def test_extract_subproc_keeps_config_facts_only_where_they_still_hold():
 # ---- a field written under an if, read through `%` --------------------------
 
 
-@proc
-def bound_by_a_field_set_under_an_if(n: size, y: f32[n]):
-    assert n >= 2
-    if n < 3:
-        C.m = 2
-    else:
-        C.m = 1
-    for i in seq(0, n - C.m % 3):
-        y[i] = 1.0
-    y[n - 1] = 3.0
+def bound_by_a_field_set_under_an_if(back):
+    """A loop over `n - C.m % 3` elements of y (n - 2 when n < 3, else
+    n - 1), then a write of y[n - back]."""
+
+    @proc
+    def bounded(n: size, y: f32[n]):
+        assert n >= 2
+        if n < 3:
+            C.m = 2
+        else:
+            C.m = 1
+        for i in seq(0, n - C.m % 3):
+            y[i] = 1.0
+        y[n - back] = 3.0
+
+    return bounded
 
 
 @pytest.mark.parametrize("n", [2, 3, 7])
@@ -787,7 +793,7 @@ def test_a_field_set_under_an_if_bounds_a_loop_through_a_remainder(n):
     """The bound's quotient `C.m / 3` has an `if`'s value as its numerator,
     and the fact `i < n - C.m % 3` holds that quotient: deciding the `if`'s
     condition from the facts used to recurse until the stack overflowed."""
-    p = bound_by_a_field_set_under_an_if
+    p = bound_by_a_field_set_under_an_if(1)
     p2 = reorder_stmts(p, p.body()[1].expand(0, 1))
     assert str(p2).endswith(
         "    y[n - 1] = 3.0\n    for i in seq(0, n - C.m % 3):\n        y[i] = 1.0"
@@ -797,18 +803,7 @@ def test_a_field_set_under_an_if_bounds_a_loop_through_a_remainder(n):
 
 def test_reorder_stmts_refuses_a_write_the_loop_bounded_by_a_remainder_makes():
     """n - C.m % 3 is n - 1 when n >= 3: the loop writes y[n - 2] then."""
-
-    @proc
-    def overlapping(n: size, y: f32[n]):
-        assert n >= 2
-        if n < 3:
-            C.m = 2
-        else:
-            C.m = 1
-        for i in seq(0, n - C.m % 3):
-            y[i] = 1.0
-        y[n - 2] = 3.0
-
+    overlapping = bound_by_a_field_set_under_an_if(2)
     message = refusal(
         lambda: reorder_stmts(overlapping, overlapping.body()[1].expand(0, 1))
     )

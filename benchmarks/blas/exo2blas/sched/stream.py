@@ -306,9 +306,7 @@ def _last_vector(proc, buffer, m, prec):
     # vectorized with it), then the one setting the last few
     stmt = proc.find_alloc_or_arg(f"{buffer}_vector")
     for tail in ("perfect", "predicate"):
-        stmt = stmt.next()
-        while not isinstance(stmt, ForCursor):
-            stmt = stmt.next()
+        stmt = _next_loop(stmt)
         proc, (vectors,) = _vectorize(proc, stmt, m, prec, tail)
         stmt = proc.forward(vectors)
     return proc
