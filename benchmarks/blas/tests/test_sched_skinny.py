@@ -82,12 +82,18 @@ def test_skinny_loads_the_shared_vector_once_for_all_rows(machine, variant):
     shared = "x" if "gemv" in variant else "y"
     loads = _loads_of(v.procs["skinny"], shared)
     if "gemv" in variant:
-        # rows of fewer than half a vector one by one; then one copy per
-        # vector count (1 to MAX_VECS), each one vectorized pass per row,
-        # the last vector masked
-        short, vectors = text.split("else:", 1)
-        assert f"if n < {machine.lanes[prec] // 2}:" in short
-        assert "for j in seq(0, n):" in short
+        # rows of fewer than half a vector one by one, a copy per length
+        # with the row unrolled (the loop over j kept for the others); then
+        # one copy per vector count (1 to MAX_VECS), each one vectorized
+        # pass per row, the last vector masked
+        short, vectors = text.split("\n    else:\n", 1)
+        half = machine.lanes[prec] // 2
+        assert f"if n < {half}:" in short
+        for k in range(1, half):
+            row = short.split(f"if n == {k}:\n", 1)[1].split("else:", 1)[0]
+            products = [f"acc += A[i, {j}] * x[{j}]" for j in range(k)]
+            assert all(p in row for p in products) and "for j" not in row
+        assert short.count("for j in seq(0, n):") == 1
         assert f"{isa}_" not in short.split("if n <", 1)[1]  # no instruction
         assert vectors.count("for i in seq(0, m):") == MAX_VECS
         assert "for j" not in vectors and "for jo" not in vectors
@@ -200,9 +206,10 @@ def test_the_kernel_table_holds_the_skinny_thresholds(machine):
 
 @pytest.mark.parametrize("p", ["s", "d"])
 def test_cblas_is_right_on_both_sides_of_the_threshold(p):
-    """gemv (both Trans, both layouts) and ger with one dimension short,
-    at and past the threshold, increments 1 (skinny where short enough),
-    2 and -1; small integers, so the results are exact."""
+    """gemv (both Trans, both layouts) and ger with one dimension short:
+    the row lengths that run one by one (1 to 7), at and past the
+    threshold; increments 1 (skinny where short enough), 2 and -1; small
+    integers, so the results are exact."""
     from exo2blas import numpy_entry as blas
 
     lib = _library()
@@ -221,7 +228,7 @@ def test_cblas_is_right_on_both_sides_of_the_threshold(p):
         v[:] = values
         return v
 
-    for short in (1, 5, top - 1, top, top + 1, top + 7):
+    for short in (1, 2, 3, 5, 7, top - 1, top, top + 1, top + 7):
         for long_ in (1, 3, 100):
             for shape in ((long_, short), (short, long_)):
                 for order, trans, step in itertools.product(
