@@ -80,11 +80,11 @@ def _bound_name(proc, loop):
 
 
 def _specialize(proc, block, count, counts):
-    """`block` (the vectorized loops) specialized by `count`, the number of
-    vectors of the short dimension (an expression), over `counts` (at
-    least one): one copy per count, `if ... elif ... else` (the last count
-    the else branch). Returns `(proc, [(k, siblings)])`, `siblings(proc)`
-    the statements of the copy for `k` vectors."""
+    """`block` specialized by `count` (an expression: the number of vectors
+    of the short dimension, or its length) over `counts` (at least one):
+    one copy per count, `if ... elif ... else` (the last count the else
+    branch). Returns `(proc, [(k, siblings)])`, `siblings(proc)` the
+    statements of the copy for `k`."""
     if len(counts) == 1:
         if isinstance(block, ForCursor):
             return proc, [(counts[0], lambda p: [p.forward(block)])]
@@ -165,22 +165,16 @@ def _short_rows(proc, loop, short, lanes):
 
 def _rows_by_length(proc, loop, short, lengths):
     """`loop` (rows of `short` elements, one by one) specialized by each of
-    `lengths` (`if short == 1: ... else: if short == 2: ...`, the loop as
-    it was in the last `else`), the row's loop unrolled in each copy: a
-    loop of a few elements pays its bounds and branch in every row (sgemv
-    NoTrans of 40 rows of 1 / 2 elements: 55-68 / 52-60 ns, 28-31 / 37-39
-    ns unrolled; AVX-512 on Zen 4)."""
-    if not lengths:
-        return proc
-    proc, (branch,) = specialize_(
-        proc, loop, [f"{short} == {k}" for k in lengths], rc=True
-    )
-    for k in lengths:
-        rows = proc.forward(branch).body()[0]
-        row = inner_loop(proc, rows)
+    `lengths` (`_specialize`: `if short == 1: ... else: if short == 2:
+    ...`, the loop as it was in the last `else`), the row's loop unrolled
+    in each copy: a loop of a few elements pays its bounds and branch in
+    every row (sgemv NoTrans of 40 rows of 1 / 2 elements: 55-68 / 52-60
+    ns, 28-31 / 37-39 ns unrolled; AVX-512 on Zen 4)."""
+    proc, leaves = _specialize(proc, loop, short, [*lengths, None])
+    for k, siblings in leaves[:-1]:
+        row = inner_loop(proc, siblings(proc)[0])
         proc = rewrite_expr(proc, row.hi(), str(k))
         proc = unroll_loop(proc, proc.forward(row))
-        branch = proc.forward(branch).orelse()[0]
     return proc
 
 
