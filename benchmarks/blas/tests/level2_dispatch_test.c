@@ -8,10 +8,12 @@
  * gemv and ger call `_skinny` when the row-major problem's short dimension
  * (gemv NoTrans's and ger's rows, gemv Trans's outputs) is at most the
  * ISA's threshold and the increments are 1, `_stride_1` otherwise, and
- * `_stride_any` for other increments. symv calls `_short` for rows of at
- * most 2 KiB with increments 1. sbmv calls symv's kernels where its band
- * holds the whole triangle (k >= n - 1), its own otherwise. Exit
- * status 0 when every call chose as expected, 1 otherwise. */
+ * `_stride_any` for other increments; ger calls `_large` instead of
+ * `_stride_1` for a matrix of more than 4 MiB with rows at most 8 KiB
+ * apart. symv calls `_short` for rows of at most 2 KiB with increments 1.
+ * sbmv calls symv's kernels where its band holds the whole triangle (k >=
+ * n - 1), its own otherwise. Exit status 0 when every call chose as
+ * expected, 1 otherwise. */
 #include <stdio.h>
 #include <string.h>
 
@@ -144,6 +146,29 @@ static void check_sbmv(void) {
           expect(want, #P "symv (n x n)", n, n, layout, inc);                \
         }
 
+/* ger on both sides of GER_LARGE_BYTES (4 MiB) in both precisions and
+ * layouts, with increments 1 and 2, rows 4 KiB or more than
+ * GER_LARGE_LD_BYTES (8 KiB) long: `_large` above it with increments 1 and
+ * the short rows. The stubs read no element, so A can be smaller than its
+ * shape. */
+#define CHECK_GER_LARGE(P, T)                                       \
+  for (int big = 0; big < 2; big++)                                 \
+    for (int far = 0; far < 2; far++)                               \
+      for (int l = 0; l < 2; l++)                                   \
+        for (int inc = 1; inc <= 2; inc++) {                        \
+          static T A[1], x[1], y[1];                                \
+          const int cols = far ? 8192 / (int)sizeof(T) + 1 : 1024;  \
+          const int rows = (4 << 20) / (int)sizeof(T) / cols + big; \
+          const int layout = l ? CblasColMajor : CblasRowMajor;     \
+          const int M = l ? cols : rows, N = l ? rows : cols;       \
+          called = NULL;                                            \
+          test_##P##ger(layout, M, N, 1, x, inc, y, inc, A, cols);  \
+          expect(inc != 1      ? "ger_stride_any"                   \
+                 : big && !far ? "ger_large"                        \
+                               : "ger_stride_1",                    \
+                 #P "ger (m x n)", M, N, layout, inc);              \
+        }
+
 int main(void) {
   const int ss = exo2blas_kernels_avx2.sskinny,
             ds = exo2blas_kernels_avx2.dskinny;
@@ -154,6 +179,8 @@ int main(void) {
   CHECK_PRECISION(d, double, ds)
   CHECK_SYMV(s, float)
   CHECK_SYMV(d, double)
+  CHECK_GER_LARGE(s, float)
+  CHECK_GER_LARGE(d, double)
   check_sbmv();
   if (failures) return 1;
   printf("every call chose its kernel as expected\n");

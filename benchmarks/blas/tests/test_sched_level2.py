@@ -75,6 +75,25 @@ def test_rows_loads_every_jammed_row_of_ger_before_storing_any(machine):
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+def test_rows_runs_ger_large_one_row_at_a_time_two_vectors_side_by_side(machine):
+    text = str(_variant("ger", "sger", machine).procs["large"])
+    isa, lanes = machine.name, machine.lanes["f32"]
+    # no jam: one row per iteration of the loop over rows, one xi
+    assert "for i in seq(0, m):" in text
+    assert "xi = alpha * x[i]" in text and "xi_0" not in text
+    # whole vectors two at a time, then at most one more, then the
+    # narrower vector and scalars (AVX-512) or scalars (AVX2); no mask
+    assert f"for joo in seq(0, n / {lanes} / 2):" in text
+    assert f"for joi in seq(0, n / {lanes} % 2):" in text
+    assert "mask" not in text
+    pair = text[text.index("for joo in seq") : text.index("for joi in seq")]
+    # both vectors of A loaded before the first store
+    first_store = pair.index(f"{isa}_store_f32(")
+    assert pair[:first_store].count(f"{isa}_load_f32(") == 2 + 2  # A and y
+    assert pair.count(f"{isa}_store_f32(") == 2
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
 def test_columns_sums_blocks_of_outputs_in_a_stack_buffer_row_after_row(machine):
     text = str(_scheduled("gemv", "dgemv_t", machine))
     lanes, name = machine.lanes["f64"], machine.name
@@ -306,6 +325,19 @@ def test_scheduled_updates_and_solves_match_the_naive_ones(name, variant):
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=["avx2", "avx512"])
+@pytest.mark.parametrize("variant", ["sger", "dger"])
+def test_ger_large_matches_the_naive_one(machine, variant):
+    """ger's `large` case (one row at a time, two vectors side by side)
+    with every row length around the pairs of vectors, the narrower
+    vector and the scalars."""
+    if not (RUNS_AVX512 if machine is AVX512 else RUNS_AVX2):
+        pytest.skip(f"needs {machine.name}")
+    v = _variant("ger", variant, machine)
+    sizes = (1, 3, 4, 5, 8, 15, 16, 17, 24, 31, 32, 33, 47, 64, 65)
+    _assert_matches_the_naive_one("ger", v, sizes, 29, case="large")
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=["avx2", "avx512"])
 @pytest.mark.parametrize(
     "name, variant",
     [("syr", "ssyr_u"), ("syr", "dsyr_l"), ("syr2", "dsyr2_u"), ("syr2", "ssyr2_l")],
@@ -322,11 +354,11 @@ def test_masked_row_updates_match_the_naive_ones(machine, name, variant):
     _assert_matches_the_naive_one(name, v, (1, 3, 4, 5, 8, 15, 16, 17, 24, 33, 47), 23)
 
 
-def _assert_matches_the_naive_one(name, v, sizes, seed):
+def _assert_matches_the_naive_one(name, v, sizes, seed, case="stride_1"):
     """Runs the variant `v` of `name` (ger, syr, syr2, symv, trmv, trsv)
-    naive and scheduled (`stride_1`) on the same exact-tier arguments of
+    naive and scheduled (its `case`) on the same exact-tier arguments of
     each size of `sizes`, and asserts every array equal."""
-    naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs["stride_1"].jit()
+    naive, scheduled = assert_unit_strides(v.naive).jit(), v.procs[case].jit()
     rng = np.random.default_rng(seed)
     dtype = np.float32 if v.name[0] == "s" else np.float64
     for n in sizes:

@@ -75,7 +75,7 @@ def _loads_of(proc, vector):
 def test_skinny_loads_the_shared_vector_once_for_all_rows(machine, variant):
     prec = "f32" if variant[0] == "s" else "f64"
     v = _variant(variant, machine)
-    assert set(v.procs) == {"stride_1", "stride_any", "skinny"}
+    assert {"stride_1", "stride_any", "skinny"} <= set(v.procs)
     text = str(v.procs["skinny"])
     isa = machine.name
     assert f"assert n <= {threshold(machine, prec)}" in text

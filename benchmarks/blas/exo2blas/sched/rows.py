@@ -15,7 +15,12 @@ from __future__ import annotations
 
 from exo2.API_cursors import AllocCursor, CallCursor, InvalidCursor
 from exo2.API_scheduling import user_op
-from exo2.stdlib.stdlib import reorder_stmt_backwards, unroll_and_jam, unroll_buffers
+from exo2.stdlib.stdlib import (
+    interleave_loop,
+    reorder_stmt_backwards,
+    unroll_and_jam,
+    unroll_buffers,
+)
 
 from .by_variant import on_variant
 from .level2 import (
@@ -28,12 +33,15 @@ from .level2 import (
 
 
 @user_op
-def rows(proc, loop, m, prec, r=4):
+def rows(proc, loop, m, prec, r=4, interleave=1):
     """Schedules `loop` (a cursor or its iterator's name), whose body holds
     one inner loop along a contiguous row, for machine `m` in precision
     `prec`: blocks of `r` iterations jammed around the inner loop (their
     scalar temporaries become `r` scalars), the jammed loop vectorized; the
-    last `loop % r` rows are vectorized one at a time."""
+    last `loop % r` rows are vectorized one at a time. An update's loop
+    over whole vectors runs `interleave` of them side by side (r = 1: one
+    row at a time, its loop's bounds and branch paid once for
+    `interleave` vectors)."""
     loop = loop_of(proc, loop)
     inner_loop(proc, loop)  # one inner loop, or an error that says so
     passes = [loop]
@@ -53,6 +61,8 @@ def rows(proc, loop, m, prec, r=4):
             proc, vector_loops = vectorize_update(proc, inner, m, prec)
             for vector_loop, machine in vector_loops:
                 proc = _loads_first(proc, vector_loop, machine, prec)
+            whole, _ = vector_loops[0]
+            proc = interleave_loop(proc, whole, interleave, memory=m.memory)
     return proc
 
 
