@@ -147,10 +147,10 @@ static void check_sbmv(void) {
         }
 
 /* ger on both sides of GER_LARGE_BYTES (4 MiB) in both precisions and
- * layouts, with increments 1 and 2, rows 4 KiB or more than
- * GER_LARGE_LD_BYTES (8 KiB) long: `_large` above it with increments 1 and
- * the short rows. The stubs read no element, so A can be smaller than its
- * shape. */
+ * layouts, with increments 1 and 2, rows of 1024 elements (4 or 8 KiB) or
+ * longer than GER_LARGE_LD_BYTES (8 KiB): `_large` above it with
+ * increments 1 and the short rows. The stubs read no element, so A can be
+ * smaller than its shape. */
 #define CHECK_GER_LARGE(P, T)                                       \
   for (int big = 0; big < 2; big++)                                 \
     for (int far = 0; far < 2; far++)                               \

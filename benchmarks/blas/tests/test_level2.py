@@ -125,21 +125,17 @@ def test_ger_of_a_large_matrix_one_row_at_a_time():
     lengths, both layouts, lda padded or not, on both sides of the 8 KiB:
     exact results (small integers)."""
     rng = np.random.default_rng(11)
-    for dtype, order, pad in itertools.product(DTYPES.values(), "CF", (0, 5)):
+    for dtype, layout, pad in itertools.product(DTYPES.values(), "RC", (0, 5)):
         size = dtype.itemsize
         for long in (8192 // size - pad, 8192 // size + 1):
             rows = (4 << 20) // size // long + 3
-            shape = (rows, long) if order == "C" else (long, rows)
-            storage = np.zeros((shape[0], shape[1] + pad), dtype, order="C")
-            if order == "F":
-                storage = np.zeros((shape[0] + pad, shape[1]), dtype, order="F")
-            A = storage[: shape[0], : shape[1]]
-            A[...] = rng.integers(-4, 5, shape)
+            shape = (rows, long) if layout == "R" else (long, rows)
+            _, A = matrix(rng.integers(-4, 5, shape).astype(dtype), layout, pad)
             x = rng.integers(-4, 5, shape[0]).astype(dtype)
             y = rng.integers(-4, 5, shape[1]).astype(dtype)
             expected = A + 3 * np.outer(x, y)
             blas.ger(3.0, x, y, A)
-            assert (A == expected).all(), (dtype, order, pad, long)
+            assert (A == expected).all(), (dtype, layout, pad, long)
 
 
 SHORT = 5  # the short dimension of the matrices past a boundary
