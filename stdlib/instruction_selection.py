@@ -278,12 +278,29 @@ def replace_all_stmts(proc, instructions):
         instructions = [instructions]
     by_shape = _candidates(instructions)
     declared = _buffer_declarations(proc)
+    # Shapes of the statements of `proc` as given, each found once from its
+    # body's: a statement the loop below still finds has the same subtree
+    # (a replacement changes only the statement replaced, before it in
+    # pre-order, and what is inside that one is no longer found).
+    shapes = {}
+
+    def shape_of(stmt):
+        shape = shapes.get(stmt)
+        if shape is None:
+            if isinstance(stmt, ForCursor):
+                shape = ("for", *(shape_of(s) for s in stmt.body()))
+            else:
+                shape = _stmt_shape(stmt)
+            shapes[stmt] = shape
+        return shape
+
     for stmt in list(nlr_stmts(proc)):
+        shape = shape_of(stmt)
         try:
             stmt = proc.forward(stmt)
         except InvalidCursorError:
             continue
-        candidates = by_shape.get(_stmt_shape(stmt), ())
+        candidates = by_shape.get(shape, ())
         if candidates:
             memories = _statement_memories(stmt, declared)
             candidates = [c for c in candidates if _may_pass_call_site(c[1], memories)]

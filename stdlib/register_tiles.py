@@ -43,7 +43,8 @@ from exo2.stdlib.vector_forms import stmt_text
 from exo2.stdlib.vectorization import (
     _check_all_replaced,
     _lane_loops,
-    _vector_stmts,
+    _left_on_vectors,
+    _vector_stmts_before,
     vectorize,
 )
 
@@ -149,7 +150,7 @@ def accumulate_in_registers(
     and with `unroll`, the loops over registers are unrolled, so that each
     register has a constant index. rc: `(alloc,)`."""
     block = proc.forward(block)
-    before = _vector_stmts(proc, mem_type)
+    before = _vector_stmts_before(proc, mem_type)
     proc, staged = stage_mem_(proc, block, tile, name, rc=True)
     proc = simplify(proc)  # extents such as `8 * jo + 8 - 8 * jo`
     alloc = proc.forward(staged.alloc)
@@ -188,7 +189,8 @@ def accumulate_in_registers(
                 rules,
                 tail="perfect",
             )
-    _check_all_replaced(proc, before, mem_type, vec_width, "accumulate_in_registers")
+    left = _left_on_vectors(proc, before, mem_type)
+    _check_all_replaced(proc, left, mem_type, vec_width, "accumulate_in_registers")
     if unroll:
         while loop := _register_loops(proc, _scope_of(proc, alloc), name):
             proc = unroll_loop(proc, loop)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from exo2.API_cursors import (
     AllocCursor,
-    ArgCursor,
     AssignCursor,
     BinaryOpCursor,
     ExternFunctionCursor,
@@ -28,7 +27,6 @@ from exo2.API_cursors import (
     ReadCursor,
     ReduceCursor,
     UnaryMinusCursor,
-    WindowStmtCursor,
 )
 from exo2.stdlib.inspection import get_declaration, get_symbols
 
@@ -64,17 +62,6 @@ def _memory(proc, stmt, name):
     return get_declaration(proc, stmt, name).mem()
 
 
-def _stmts(block):
-    """The statements of `block` and of the bodies in it, in pre-order."""
-    for stmt in block:
-        yield stmt
-        if isinstance(stmt, ForCursor):
-            yield from _stmts(stmt.body())
-        elif isinstance(stmt, IfCursor):
-            yield from _stmts(stmt.body())
-            yield from _stmts(stmt.orelse() or ())
-
-
 def _data_reads(expr):
     """The names of the buffers read by the data expression `expr` (the
     reads in its indices are of control values)."""
@@ -89,41 +76,39 @@ def _data_reads(expr):
     return []
 
 
-class _Memories:
-    """The memory of each buffer name a statement of `proc` uses, read from
-    the one declaration of that name when there is one (the declaration
-    every statement using the name sees), else found by `get_declaration`
-    from the statement."""
-
-    def __init__(self, proc, stmts):
-        self.proc = proc
-        self.declared = {}  # name -> allocations, window statements, params
-        for stmt in stmts:
-            if isinstance(stmt, AllocCursor | WindowStmtCursor):
-                self.declared.setdefault(stmt.name(), []).append(stmt)
-        for arg in proc.args():
-            self.declared.setdefault(arg.name(), []).append(arg)
-
-    def of(self, stmt, name):
-        (*others, only) = self.declared.get(name, [None])
-        if not others and isinstance(only, AllocCursor | ArgCursor):
-            return only.mem()
-        return _memory(self.proc, stmt, name)
-
-
 def unmatched_vector_stmts(proc, memory):
     """The assignments and reductions of `proc` that touch a buffer in
-    `memory`, a vector memory: each needs an instruction."""
-    stmts = list(_stmts(proc.body()))
-    memories = _Memories(proc, stmts)
-    return [
-        s
-        for s in stmts
-        if isinstance(s, (AssignCursor, ReduceCursor))
-        and any(
-            memories.of(s, name) is memory for name in [s.name(), *_data_reads(s.rhs())]
-        )
-    ]
+    `memory`, a vector memory: each needs an instruction. One walk, in
+    pre-order, keeps the allocations each statement sees (those before it
+    in its block and in the blocks around it, as `get_declaration` finds
+    them); a name no allocation there declares is a parameter's."""
+    params = {arg.name(): arg for arg in proc.args()}
+    found = []
+
+    def memory_of(stmt, name, visible):
+        if name in visible:
+            return visible[name]
+        if name in params:
+            return params[name].mem()
+        return _memory(proc, stmt, name)  # raises as get_declaration does
+
+    def walk(block, visible):
+        visible = dict(visible)  # name -> memory of the allocation seen
+        for stmt in block:
+            if isinstance(stmt, AllocCursor):
+                visible[stmt.name()] = stmt.mem()
+            elif isinstance(stmt, AssignCursor | ReduceCursor):
+                names = [stmt.name(), *_data_reads(stmt.rhs())]
+                if any(memory_of(stmt, n, visible) is memory for n in names):
+                    found.append(stmt)
+            elif isinstance(stmt, ForCursor):
+                walk(stmt.body(), visible)
+            elif isinstance(stmt, IfCursor):
+                walk(stmt.body(), visible)
+                walk(stmt.orelse() or (), visible)
+
+    walk(proc.body(), {})
+    return found
 
 
 def _lane_scope(stmt):

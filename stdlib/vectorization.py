@@ -209,34 +209,45 @@ def _vector_stmts(proc, mem_type, outside=None):
     return [s for s in stmts if not (outside and outside.is_ancestor_of(s))]
 
 
+def _vector_stmts_before(proc, mem_type, outside=None):
+    """`_vector_stmts` of `proc`, the procedure before a rewrite, found
+    only when asked (`_left_on_vectors`): when the rewrite leaves no
+    statement on vectors, which is the rule, nobody asks."""
+    return functools.cache(lambda: _vector_stmts(proc, mem_type, outside))
+
+
 def _left_on_vectors(proc, before, mem_type):
-    """The statements on `mem_type` vectors not among `before` (cursors
-    into an ancestor of `proc`)."""
+    """The statements on `mem_type` vectors not among `before()` (cursors
+    into an ancestor of `proc`, from `_vector_stmts_before`)."""
+    left = _vector_stmts(proc, mem_type)
+    if not left:
+        return []
     kept = set()
-    for s in before:
+    for s in before():
         try:
             kept.add(proc.forward(s))
         except InvalidCursorError:
             pass
-    return [s for s in _vector_stmts(proc, mem_type) if s not in kept]
+    return [s for s in left if s not in kept]
 
 
 def _replace_lanes(proc, before, instructions, mem_type):
     """`replace_all_stmts`; when statements are left, once more after
     `simplify`, which puts indices such as `(8 * i + l) / 8` (left by
-    `divide_dim`) into the form an instruction's window unifies with."""
+    `divide_dim`) into the form an instruction's window unifies with.
+    Returns the procedure and the statements left on vectors (for
+    `_check_all_replaced`)."""
     proc = replace_all_stmts(proc, list(instructions))
     if _left_on_vectors(proc, before, mem_type):
         proc = replace_all_stmts(simplify(proc), list(instructions))
-    return proc
+        return proc, _left_on_vectors(proc, before, mem_type)
+    return proc, []
 
 
-def _check_all_replaced(proc, before, mem_type, vec_width, op="vectorize"):
-    """Raises SchedulingError naming every statement on `mem_type` vectors
-    that vectorizing left (`before`: those there before, which are not
-    vectorize's) and the instruction form it needs: the C code generator
-    would refuse them."""
-    left = _left_on_vectors(proc, before, mem_type)
+def _check_all_replaced(proc, left, mem_type, vec_width, op="vectorize"):
+    """Raises SchedulingError naming every statement of `left` (those on
+    `mem_type` vectors that vectorizing left, `_left_on_vectors`) and the
+    instruction form it needs: the C code generator would refuse them."""
     if not left:
         return
     lines = []
@@ -321,7 +332,7 @@ def vectorize_predicate_tail(
     loop = proc.forward(loop)
     name = loop.name()
     _check_vectorizable(proc, loop, vec_width, mem_type)
-    before = _vector_stmts(proc, mem_type, outside=loop)
+    before = _vector_stmts_before(proc, mem_type, outside=loop)
     proc = parallelize_all_reductions(proc, loop, factor=vec_width, memory=mem_type)
     proc, (outer, inner, _) = divide_loop_(proc, loop, vec_width, rc=True)
     lane = inner.name()
@@ -335,8 +346,8 @@ def vectorize_predicate_tail(
         cut = FormattedExprStr("_ - 1", outer.hi())
         proc = attempt(cut_loop)(proc, outer, cut)
         proc = dce(proc, proc.forward(outer).body())
-    proc = _replace_lanes(proc, before, instructions, mem_type)
-    _check_all_replaced(proc, before, mem_type, vec_width)
+    proc, left = _replace_lanes(proc, before, instructions, mem_type)
+    _check_all_replaced(proc, left, mem_type, vec_width)
     outer = _vector_loop(proc, outer, name, vec_width)
     _check_no_scalar_lanes(proc, outer, lane, mem_type)
     if not rc:
@@ -374,7 +385,7 @@ def vectorize(
         return vectorize_predicate_tail(
             proc, loop, vec_width, precision, mem_type, instructions, rules, tail, rc
         )
-    before = _vector_stmts(proc, mem_type, outside=loop)
+    before = _vector_stmts_before(proc, mem_type, outside=loop)
     proc, (outer, inner, _) = divide_loop_(proc, loop, vec_width, tail=tail, rc=True)
     lane = inner.name()
     proc = parallelize_all_reductions(proc, outer, memory=mem_type)
@@ -390,8 +401,8 @@ def vectorize(
         proc = _vectorize_lanes(
             proc, outer, lane_loops, lifted, precision, mem_type, rules
         )
-    proc = _replace_lanes(proc, before, instructions, mem_type)
-    _check_all_replaced(proc, before, mem_type, vec_width)
+    proc, left = _replace_lanes(proc, before, instructions, mem_type)
+    _check_all_replaced(proc, left, mem_type, vec_width)
     outer = _vector_loop(proc, outer, name, vec_width)
     _check_no_scalar_lanes(proc, outer, lane, mem_type)
     if not rc:

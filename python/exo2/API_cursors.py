@@ -647,7 +647,12 @@ _CLASS_OF_KIND = {
 
 def _lift(impl, proc):
     """The public cursor of an internal location."""
-    return _CLASS_OF_KIND[impl.kind()](impl, proc)
+    # Cursor.__init__ without its check that `impl` is internal (it is, and
+    # scheduling lifts hundreds of thousands of locations)
+    cursor = object.__new__(_CLASS_OF_KIND[impl.kind()])
+    cursor._impl = impl
+    cursor._proc = proc
+    return cursor
 
 
 def _lift_or_invalid(impl, proc):

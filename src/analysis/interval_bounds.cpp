@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 namespace exo2 {
 
@@ -141,20 +142,57 @@ struct IntervalBounds::LinearForm {
   }
 };
 
+// By term id: a linear form read without an `ite` (whose condition the
+// intervals decide) depends on the term alone. The facts of a loop nest are
+// learned again by every query context in it, and every quotient's
+// numerator is read at each use; cleared when full.
+class IntervalBounds::LinearForms {
+ public:
+  struct Entry {
+    z3::expr term;  // kept alive: its id stays its own
+    LinearForm form;
+  };
+  static constexpr size_t kLimit = 1 << 16;
+  std::unordered_map<unsigned, Entry> by_id;
+};
+
+std::shared_ptr<IntervalBounds::LinearForms>
+IntervalBounds::new_linear_forms() {
+  return std::make_shared<LinearForms>();
+}
+
 IntervalBounds::IntervalBounds(const std::vector<z3::expr>& facts,
-                               const Quotients& quotients)
-    : quotients_(quotients) {
-  for (const z3::expr& f : facts) learn(f);
+                               const Quotients& quotients,
+                               std::shared_ptr<LinearForms> forms)
+    : quotients_(quotients), forms_(std::move(forms)) {
+  extend(facts, 0);
+}
+
+IntervalBounds::IntervalBounds(const IntervalBounds&) = default;
+
+IntervalBounds::~IntervalBounds() = default;
+
+void IntervalBounds::extend(const std::vector<z3::expr>& facts, size_t from) {
+  for (size_t k = from; k < facts.size(); ++k) learn(facts[k]);
   // A second round: a bound may follow from another learned after it
   // (`j < i` before `i < 8`).
   for (const LinearForm& g : at_most_zero_facts_) narrow_by(g);
 }
 
-IntervalBounds::~IntervalBounds() = default;
-
 IntervalBounds::LinearForm IntervalBounds::linear(const z3::expr& term) {
+  if (forms_) {
+    auto it = forms_->by_id.find(term.id());
+    if (it != forms_->by_id.end()) return it->second.form;
+  }
+  const bool outer_read_ite = read_ite_;
+  read_ite_ = false;
   LinearForm f;
   add_linear(f, term, 1);
+  if (forms_ && !read_ite_) {
+    if (forms_->by_id.size() >= LinearForms::kLimit) forms_->by_id.clear();
+    forms_->by_id.emplace(term.id(), LinearForms::Entry{term, f});
+  }
+  read_ite_ = read_ite_ || outer_read_ite;
   return f;
 }
 
@@ -206,6 +244,7 @@ void IntervalBounds::add_linear(LinearForm& f, const z3::expr& e,
       break;
     }
     case Z3_OP_ITE: {
+      read_ite_ = true;
       // Deciding the condition may need the range of a quotient whose
       // numerator holds this `ite` (`n - m % 3` after `if n < 3: m = 2`,
       // under a fact that holds the quotient): asked again while it is

@@ -200,6 +200,18 @@ z3::context& SmtEncoder::shared_context() {
   return *context;
 }
 
+namespace {
+
+// The linear forms the intervals read, for every encoder (all share the
+// context); leaked with the context, whose terms it holds.
+const std::shared_ptr<IntervalBounds::LinearForms>& shared_linear_forms() {
+  static auto* forms = new std::shared_ptr<IntervalBounds::LinearForms>(
+      IntervalBounds::new_linear_forms());
+  return *forms;
+}
+
+}  // namespace
+
 SmtEncoder::SmtEncoder(unsigned timeout_ms)
     : ctx_(shared_context()), timeout_ms_(timeout_ms) {}
 
@@ -427,16 +439,14 @@ void SmtEncoder::pop() {
   scopes_.pop_back();
   facts_.erase(facts_.begin() + static_cast<std::ptrdiff_t>(s.facts),
                facts_.end());
-  ++facts_version_;
+  while (!bounds_.empty() && bounds_.back().facts > facts_.size())
+    bounds_.pop_back();
   var_bindings_.undo_to(s.vars);
   stride_bindings_.undo_to(s.strides);
   config_bindings_.undo_to(s.configs);
 }
 
-void SmtEncoder::assume(const z3::expr& fact) {
-  facts_.push_back(fact);
-  ++facts_version_;
-}
+void SmtEncoder::assume(const z3::expr& fact) { facts_.push_back(fact); }
 
 // ---- Queries
 // -----------------------------------------------------------------
@@ -561,18 +571,29 @@ QueryResult SmtEncoder::check(const z3::expr& formula, bool with_model) {
   return answer(std::move(result));
 }
 
-std::optional<bool> SmtEncoder::decided_by_intervals(const z3::expr& formula) {
-  if (!use_intervals_) return std::nullopt;
+IntervalBounds& SmtEncoder::bounds() {
   // What the intervals learn depends on the facts and on the quotients
-  // known (a quotient's interval is its numerator's divided): either
-  // changing means learning again.
-  if (!bounds_ || bounds_version_ != facts_version_ ||
-      bounds_quotients_ != quotient_parts_.size()) {
-    bounds_ = std::make_unique<IntervalBounds>(facts_, quotient_parts_);
-    bounds_version_ = facts_version_;
+  // known (a quotient's interval is its numerator's divided): a new
+  // quotient means learning again; new facts are learned on top.
+  if (bounds_quotients_ != quotient_parts_.size()) {
+    bounds_.clear();
     bounds_quotients_ = quotient_parts_.size();
   }
-  return bounds_->decide(formula);
+  if (bounds_.empty()) {
+    bounds_.push_back(
+        {facts_.size(), std::make_shared<IntervalBounds>(
+                            facts_, quotient_parts_, shared_linear_forms())});
+  } else if (bounds_.back().facts < facts_.size()) {
+    auto more = std::make_shared<IntervalBounds>(*bounds_.back().bounds);
+    more->extend(facts_, bounds_.back().facts);
+    bounds_.push_back({facts_.size(), std::move(more)});
+  }
+  return *bounds_.back().bounds;
+}
+
+std::optional<bool> SmtEncoder::decided_by_intervals(const z3::expr& formula) {
+  if (!use_intervals_) return std::nullopt;
+  return bounds().decide(formula);
 }
 
 std::optional<bool> SmtEncoder::interval_value(const z3::expr& formula) {
@@ -616,11 +637,12 @@ QueryResult SmtEncoder::satisfiable(const z3::expr& formula) {
   // `formula` conjoins at its top (the ranges of the fresh iterators of an
   // access instance): the intervals may use them as facts. When `formula`
   // is then false for every value in the intervals, it has no model.
-  std::vector<z3::expr> facts = facts_;
-  facts.push_back(formula);
-  if (use_intervals_ &&
-      IntervalBounds(facts, quotient_parts_).decide(formula) == false)
-    return quick_answer(QueryResult::Answer::No);
+  if (use_intervals_) {
+    IntervalBounds with_formula(bounds());
+    with_formula.extend({formula}, 0);
+    if (with_formula.decide(formula) == false)
+      return quick_answer(QueryResult::Answer::No);
+  }
   return check(query_formula(formula));
 }
 

@@ -125,6 +125,45 @@ TEST(IntervalBounds, DecidesAConditionInsideAQuotientOnce) {
   EXPECT_TRUE(smt.prove(smt.var(i) < nv - 3).no());
 }
 
+TEST(IntervalBounds, APopForgetsTheRangesOfTheFactsItRemoves) {
+  // a scope learns its facts on top of the ranges around it; leaving it
+  // returns to those, and a scope entered next learns its own
+  SmtEncoder smt;
+  Sym i("i");
+  const z3::expr iv = smt.var(i);
+  smt.assume(0 <= iv);
+  EXPECT_EQ(smt.interval_value(iv >= 0), true);
+  smt.push();
+  smt.assume(iv < 8);
+  EXPECT_EQ(smt.interval_value(iv < 9), true);
+  smt.pop();
+  EXPECT_EQ(smt.interval_value(iv < 9), std::nullopt);
+  smt.push();
+  smt.assume(iv < 4);
+  EXPECT_EQ(smt.interval_value(iv < 5), true);
+  EXPECT_EQ(smt.interval_value(iv >= 4), false);
+  EXPECT_EQ(smt.interval_value(iv >= 0), true);
+  smt.pop();
+  EXPECT_EQ(smt.interval_value(iv < 5), std::nullopt);
+}
+
+TEST(IntervalBounds, KeepsNoLinearFormThatDecidedAnIte) {
+  // `t` reads 2 or 10 by a condition the ranges decide: its form depends on
+  // the facts of each encoder, whereas a form without an `ite` is kept for
+  // the process (both encoders share the context)
+  Sym n("n");
+  for (bool small : {true, false, true}) {
+    SmtEncoder smt;
+    const z3::expr nv = smt.var(n);
+    const z3::expr t = z3::ite(nv < 3, smt.int_value(2), smt.int_value(10));
+    smt.assume(small ? nv < 3 : nv >= 3);
+    EXPECT_EQ(smt.interval_value(t <= 2), small);
+    // n >= 3 bounds 10 - n by 7; n < 3 leaves 2 - n unbounded above
+    EXPECT_EQ(smt.interval_value(t - nv <= 7),
+              small ? std::nullopt : std::optional(true));
+  }
+}
+
 // Every answer the intervals give is the solver's, on random linear facts
 // and goals with `/` and `%` (a fixed seed: the same cases each run).
 TEST(IntervalBounds, AgreesWithTheSolverOnRandomQueries) {

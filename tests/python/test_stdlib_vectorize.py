@@ -15,6 +15,7 @@ from exo2.stdlib.stdlib import (
     abs_rule,
     fma_rule,
     max_rule,
+    unmatched_vector_stmts,
     vectorize,
     vectorize_predicate_head,
 )
@@ -678,6 +679,67 @@ def test_vectorize_names_each_statement_no_instruction_matches():
         "needs a horizontal sum of the lanes into one DRAM value",
     ]:
         assert need in message, need
+
+
+@proc
+def one_name_two_memories(n: size, x: f32[n, 8], y: f32[n, 8]):
+    for i in seq(0, n):
+        v: f32[8] @ AVX2
+        for lane in seq(0, 8):
+            v[lane] = x[i, lane]
+    for j in seq(0, n):
+        v: f32[8] @ DRAM
+        for lane in seq(0, 8):
+            v[lane] = y[j, lane]
+
+
+def test_unmatched_vector_stmts_reads_the_declaration_each_statement_sees():
+    # `v` names an AVX2 vector in the first loop and a DRAM array in the
+    # second: only the first loop's statement needs an instruction
+    found = unmatched_vector_stmts(one_name_two_memories, AVX2)
+    assert [s.rhs().name() for s in found] == ["x"]
+    assert unmatched_vector_stmts(one_name_two_memories, AVX512) == []
+
+
+@proc
+def vector_left_before(n: size, x: f32[8, n], y: f32[n], z: f32[n]):
+    for i in seq(0, n):
+        v: f32[8] @ AVX2
+        for lane in seq(0, 8):
+            v[lane] = x[lane, i]
+    for k in seq(0, n):
+        y[k] = z[k]
+
+
+def test_vectorize_reports_only_the_statements_it_left_on_vectors():
+    # the strided load into AVX2 before the loop, which no instruction
+    # matches, is not vectorize's: vectorizing
+    # the second loop succeeds without naming it, and a failure names only
+    # the statements of the loop vectorized
+    p = vectorize(
+        vector_left_before,
+        vector_left_before.find_loop("k"),
+        8,
+        "f32",
+        AVX2,
+        CONV_INSTRUCTIONS,
+        tail="cut",
+    )
+    assert "for ko in seq(0, n / 8):" in str(p)
+    assert [s.rhs().name() for s in unmatched_vector_stmts(p, AVX2)] == ["x"]
+    with pytest.raises(SchedulingError) as info:
+        vectorize(
+            vector_left_before,
+            vector_left_before.find_loop("k"),
+            8,
+            "f32",
+            AVX2,
+            [],
+            tail="cut",
+        )
+    message = str(info.value)
+    assert "no instruction given matches 2 statements on AVX2" in message
+    assert "x[lane, i]" not in message
 
 
 @proc

@@ -13,7 +13,9 @@
 
 #include <z3++.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -32,9 +34,21 @@ class IntervalBounds {
   // constants; `quotients` maps a quotient constant's id to its numerator
   // and positive divisor (`q = a / c`).
   using Quotients = std::unordered_map<unsigned, std::pair<z3::expr, int64_t>>;
-  IntervalBounds(const std::vector<z3::expr>& facts,
-                 const Quotients& quotients);
+  // The linear forms of terms, kept across the IntervalBounds of one Z3
+  // context (`linear`); it holds terms of that context, so it must not
+  // outlive it.
+  class LinearForms;
+  static std::shared_ptr<LinearForms> new_linear_forms();
+  IntervalBounds(const std::vector<z3::expr>& facts, const Quotients& quotients,
+                 std::shared_ptr<LinearForms> forms = nullptr);
+  IntervalBounds(const IntervalBounds&);  // a copy to extend
   ~IntervalBounds();
+
+  // Learns `facts[from..]` too, then narrows by every fact again. The
+  // intervals are those of learning all the facts at once, or narrower
+  // (a fact learned later narrows with what the others taught): still
+  // implied by the facts, so every answer stays the solver's.
+  void extend(const std::vector<z3::expr>& facts, size_t from);
 
   // The value `formula` has for every assignment within the bounds, when
   // there is one.
@@ -52,6 +66,8 @@ class IntervalBounds {
   void narrow_by(const LinearForm& at_most_zero);
 
   const Quotients& quotients_;
+  std::shared_ptr<LinearForms> forms_;  // none: nothing kept
+  bool read_ite_ = false;  // whether `add_linear` read an `ite` since reset
   std::unordered_map<unsigned, Interval> bounds_;  // by constant id
   std::vector<LinearForm> at_most_zero_facts_;     // each fact G as G <= 0
   std::unordered_set<unsigned> deciding_;          // ids of `ite` conditions

@@ -178,6 +178,8 @@ class SmtEncoder {
   // The value of `formula` the intervals of the facts' variables give, when
   // they decide it and are used at all.
   std::optional<bool> decided_by_intervals(const z3::expr& formula);
+  // The intervals of all the facts (`bounds_`'s last, learned if need be).
+  IntervalBounds& bounds();
   static QueryResult quick_answer(QueryResult::Answer answer);
   std::string fresh_name(const std::string& hint);
 
@@ -214,14 +216,17 @@ class SmtEncoder {
   bool use_intervals_ = true;
   int fresh_counter_ = 0;
   std::vector<z3::expr> facts_;
-  // Changes with every fact assumed or popped.
-  uint64_t facts_version_ = 0;
   std::vector<Scope> scopes_;
-  // The intervals of `facts_`, learned for the facts of `bounds_version_`
-  // and the first `bounds_quotients_` quotients: the queries of one scope
-  // (simplify's of every index in a loop body) share them.
-  std::unique_ptr<IntervalBounds> bounds_;
-  uint64_t bounds_version_ = 0;
+  // The intervals of the first `facts` facts (and of the first
+  // `bounds_quotients_` quotients), for ever more facts: each a copy of the
+  // one before, extended. The queries of one scope (simplify's of every
+  // index in a loop body) share the last; a scope entered learns only its
+  // own facts, and `pop` drops the intervals of the facts it removes.
+  struct LearnedBounds {
+    size_t facts;
+    std::shared_ptr<IntervalBounds> bounds;
+  };
+  std::vector<LearnedBounds> bounds_;
   size_t bounds_quotients_ = 0;
   ScopedMap<Sym> var_bindings_;
   ScopedMap<std::pair<Sym, int>, StrideKeyHash> stride_bindings_;

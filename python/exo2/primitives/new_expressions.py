@@ -144,6 +144,9 @@ def parse_new_expr(value, cursor):
         if not isinstance(hole, PC.WindowExprCursor):
             names.update(name for name, _ in _variables_read(hole))
     variables = variables_before(context_statement(cursor), names)
+    key = _parse_key(text, names, variables, source) if not formatted else None
+    if key is not None and key in _PARSED_IN_SCOPE:
+        return _PARSED_IN_SCOPE[key]
     holes = {}
     if formatted:
         tree, holes = _fill_holes(formatted, tree, variables)
@@ -162,7 +165,56 @@ def parse_new_expr(value, cursor):
                 raise ParseFragmentError(
                     f"{node.value.id} not found in the current environment"
                 )
-    return parse_exo_expr(tree, source, scope, variables)
+    expr = parse_exo_expr(tree, source, scope, variables)
+    if key is not None:
+        if len(_PARSED_IN_SCOPE) >= _PARSED_IN_SCOPE_LIMIT:
+            _PARSED_IN_SCOPE.clear()
+        _PARSED_IN_SCOPE[key] = expr
+    return expr
+
+
+# Node types of an expression whose parse depends on nothing but its text,
+# the variables it names and the call site: arithmetic, comparisons and
+# boolean operators over names and literals (no unquote, attribute, call or
+# subscript, which read the Python scope or the statement).
+_SCOPE_FREE_NODES = (
+    ast.Name,
+    ast.Constant,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Compare,
+    ast.BoolOp,
+    ast.operator,
+    ast.unaryop,
+    ast.cmpop,
+    ast.boolop,
+    ast.expr_context,
+)
+
+# (text, call site, variables named) -> the core expression parsed: a
+# scheduling library parses the same texts at the same call for every step
+# of every kernel (`expand_dim`'s extent, `cut_loop`'s cut). Core expressions
+# are immutable, so one is shared; cleared when full.
+_PARSED_IN_SCOPE = {}
+_PARSED_IN_SCOPE_LIMIT = 8192
+
+
+@functools.lru_cache(maxsize=4096)
+def _scope_free(text):
+    """Whether the expression `text` is made of `_SCOPE_FREE_NODES` only."""
+    return all(isinstance(n, _SCOPE_FREE_NODES) for n in ast.walk(_parsed_expr(text)))
+
+
+def _parse_key(text, names, variables, source):
+    """The key of `_PARSED_IN_SCOPE` for `text`, or None where its parse may
+    depend on more than the key holds: a Python name, a hole, an unquote,
+    or a source placing nodes by their own positions."""
+    if not isinstance(source, CallSiteContext) or "_" in names:
+        return None
+    if not names <= variables.keys() or not _scope_free(text):
+        return None
+    named = tuple(sorted((n, v.sym, v.is_size) for n, v in variables.items()))
+    return (text, source.filename, source.line, source.col, named)
 
 
 def parse_python_expr(text):
@@ -249,10 +301,16 @@ def _place_of_path(path):
 
 def _call_column(frame):
     """The column of the call `frame` is running, or -1 when unknown."""
-    positions = getattr(frame.f_code, "co_positions", None)
+    return _column_at(frame.f_code, frame.f_lasti)
+
+
+@functools.lru_cache(maxsize=4096)
+def _column_at(code, lasti):
+    # the positions are walked up to the instruction: cached per call site
+    positions = getattr(code, "co_positions", None)
     if positions is None:
         return -1
-    position = next(itertools.islice(positions(), frame.f_lasti // 2, None), None)
+    position = next(itertools.islice(positions(), lasti // 2, None), None)
     return -1 if position is None or position[2] is None else position[2]
 
 
