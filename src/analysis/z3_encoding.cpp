@@ -581,10 +581,10 @@ IntervalBounds& SmtEncoder::bounds() {
   }
   if (bounds_.empty()) {
     bounds_.push_back(
-        {facts_.size(), std::make_shared<IntervalBounds>(
+        {facts_.size(), std::make_unique<IntervalBounds>(
                             facts_, quotient_parts_, shared_linear_forms())});
   } else if (bounds_.back().facts < facts_.size()) {
-    auto more = std::make_shared<IntervalBounds>(*bounds_.back().bounds);
+    auto more = std::make_unique<IntervalBounds>(*bounds_.back().bounds);
     more->extend(facts_, bounds_.back().facts);
     bounds_.push_back({facts_.size(), std::move(more)});
   }

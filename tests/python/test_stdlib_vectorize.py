@@ -713,9 +713,9 @@ def vector_left_before(n: size, x: f32[8, n], y: f32[n], z: f32[n]):
 
 def test_vectorize_reports_only_the_statements_it_left_on_vectors():
     # the strided load into AVX2 before the loop, which no instruction
-    # matches, is not vectorize's: vectorizing
-    # the second loop succeeds without naming it, and a failure names only
-    # the statements of the loop vectorized
+    # matches, is not vectorize's: vectorizing the second loop succeeds
+    # without naming it, and a failure names only the statements of the
+    # loop vectorized
     p = vectorize(
         vector_left_before,
         vector_left_before.find_loop("k"),

@@ -224,7 +224,7 @@ class SmtEncoder {
   // own facts, and `pop` drops the intervals of the facts it removes.
   struct LearnedBounds {
     size_t facts;
-    std::shared_ptr<IntervalBounds> bounds;
+    std::unique_ptr<IntervalBounds> bounds;
   };
   std::vector<LearnedBounds> bounds_;
   size_t bounds_quotients_ = 0;
