@@ -288,25 +288,34 @@ def test_reductions_split_off_the_elements_before_a_64_byte_boundary(p):
 def copies_at_every_offset():
     """copy of lengths around its thresholds (one vector; 768 bytes, from
     which it aligns y's vectors to 64 bytes), y at every offset from a
-    64-byte boundary and x at another: y is x, and nothing around y is
-    written. Run here and with $EXO2BLAS_NONTEMPORAL_BYTES=0 or
-    $EXO2BLAS_BLOCK_COPY_BYTES=0 (below)."""
+    64-byte boundary and x at another, or x such that y starts 4, 8, 16 or
+    48 bytes after it modulo 4 KiB (where copy does not call memcpy): y is
+    x, and nothing around y is written. Run here and with
+    $EXO2BLAS_NONTEMPORAL_BYTES=0 or $EXO2BLAS_BLOCK_COPY_BYTES=0 (below)."""
     rng = np.random.default_rng(5)
+    page = 4096
     for dtype in DTYPES.values():
         size = dtype.itemsize
-        base = np.full(2 * 4200 + 128, np.nan, dtype)
+        base = np.full(20000, np.nan, dtype)
         start = (-base.ctypes.data % 64) // size  # a 64-byte boundary
         for n in (1, 7, 16 // size * 4 + 1, 768 // size - 1, 768 // size, 1000, 4097):
             for shift in range(64 // size):
-                y = base[start + shift : start + shift + n]
-                x = base[start + 4200 + (shift * 5) % (64 // size) :][:n]
-                x[:] = rng.uniform(-1, 1, n)
-                before = base.copy()
-                blas.copy(x, y)
-                assert (y == x).all(), (dtype, n, shift)
-                outside = np.ones(base.size, bool)
-                outside[start + shift : start + shift + n] = False
-                assert np.array_equal(base[outside], before[outside], equal_nan=True)
+                y_at = start + shift
+                # x 9 pages ahead of y less the distance, past y's end
+                short = [
+                    y_at + (9 * page - d) // size for d in (4, 8, 16, 48) if d >= size
+                ]
+                for x_at in [start + 4200 + (shift * 5) % (64 // size), *short]:
+                    y, x = base[y_at : y_at + n], base[x_at : x_at + n]
+                    x[:] = rng.uniform(-1, 1, n)
+                    before = base.copy()
+                    blas.copy(x, y)
+                    assert (y == x).all(), (dtype, n, shift, x_at)
+                    outside = np.ones(base.size, bool)
+                    outside[y_at : y_at + n] = False
+                    assert np.array_equal(
+                        base[outside], before[outside], equal_nan=True
+                    )
 
 
 def test_copy_aligns_long_copies_and_writes_y_only():

@@ -1,7 +1,8 @@
 """copy: y <- x. Its `nontemporal` case stores y's whole vectors past the
 caches, for copies larger than they are, and its `block` case is one
 `memcpy`, for copies larger than the L1 cache within them (the C layer
-chooses by size: benchmarks/blas/capi/level1.inc). Fewer elements than a
+chooses by size, and memcpy only where y does not start a few bytes after
+x modulo a page: benchmarks/blas/capi/level1.inc). Fewer elements than a
 vector are copied one by one (`short="vector"`): a call of 4 to 7 elements
 of f64 through a 256-bit vector and scalars took 4.9-5.2 ns, one by one
 3.9-4.1 ns, and scopy of 16 elements 4.7 ns, 3.8 ns with one 512-bit vector
