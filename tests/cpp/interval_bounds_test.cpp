@@ -103,7 +103,7 @@ TEST(IntervalBounds, OverflowingBoundsDecideNothing) {
   SmtEncoder smt;
   Sym x("x");
   const int64_t big = int64_t{1} << 62;
-  smt.assume(smt.var(x) >= big);
+  smt.assume(smt.var(x) >= smt.int_value(big));
   z3::expr sum = smt.var(x) + smt.int_value(big) + smt.int_value(big);
   EXPECT_TRUE(smt.prove(sum > smt.var(x)).yes());
   EXPECT_TRUE(smt.prove(sum < smt.var(x)).no());
@@ -199,6 +199,61 @@ TEST(IntervalBounds, AgreesWithTheSolverOnRandomQueries) {
     smt.use_intervals(false);
     EXPECT_EQ(smt.prove(goal).yes(), proved) << goal;
     EXPECT_EQ(smt.satisfiable(goal).yes(), satisfiable) << goal;
+  }
+  EXPECT_GT(decided, 30u);  // the test exercises the intervals
+}
+
+// The same on one encoder across scopes: random pushes, facts (quotients
+// among them, which make the intervals learn again), pops and queries in
+// turn, so that each answer comes from ranges learned on top of an
+// enclosing scope's, extended by a query, or left by a pop.
+TEST(IntervalBounds, AgreesWithTheSolverAcrossScopes) {
+  std::mt19937 rng(20261203);
+  auto pick = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng);
+  };
+  const Sym syms[] = {Sym("a"), Sym("b"), Sym("c")};
+  size_t decided = 0;
+  for (int round = 0; round < 60; ++round) {
+    SmtEncoder smt;
+    auto term = [&]() {
+      Expr e = lit(pick(-9, 9));
+      for (int k = 0; k < pick(1, 2); ++k) {
+        Expr t = op(BinOpKind::Mul, lit(pick(-4, 4)), var(syms[pick(0, 2)]));
+        if (pick(0, 5) == 0)
+          t = op(pick(0, 1) ? BinOpKind::Div : BinOpKind::Mod, t,
+                 lit(pick(1, 8)));
+        e = op(BinOpKind::Add, e, t);
+      }
+      return smt.encode(e);
+    };
+    int depth = 0;
+    for (int step = 0; step < 16; ++step) {
+      const int action = pick(0, 5);
+      if (action == 0 && depth < 3) {
+        smt.push();
+        ++depth;
+      } else if (action == 1 && depth > 0) {
+        smt.pop();
+        --depth;
+      } else if (action == 2) {
+        const z3::expr v = smt.var(syms[pick(0, 2)]);
+        smt.assume(v >= pick(-8, 4) && v < pick(0, 12));
+      } else if (action == 3) {
+        smt.assume(term() <= term());
+      } else {
+        z3::expr goal = pick(0, 1) ? term() <= term() : term() == term();
+        const size_t before = interval_answers();
+        const bool proved = smt.prove(goal).yes();
+        const bool satisfiable = smt.satisfiable(goal).yes();
+        if (interval_answers() == before) continue;
+        ++decided;
+        smt.use_intervals(false);
+        EXPECT_EQ(smt.prove(goal).yes(), proved) << goal;
+        EXPECT_EQ(smt.satisfiable(goal).yes(), satisfiable) << goal;
+        smt.use_intervals(true);
+      }
+    }
   }
   EXPECT_GT(decided, 30u);  // the test exercises the intervals
 }
