@@ -15,11 +15,11 @@
  * Beyond how many bytes (below that) copy is one memcpy (its `block`
  * kernels, `block_copy` in exo2blas/machines/instructions.py; unless y
  * starts a few bytes after x modulo a page: memcpy_distance_ok in
- * level1.inc): half the L1
- * data cache, past which x and y together no longer fit in it, or
- * $EXO2BLAS_BLOCK_COPY_BYTES. dcopy, 16 bytes past a boundary, of 3072 /
- * 3328 / 4096 elements (24 / 26 / 32 KiB): 109 / 289 / 466 ns by vectors,
- * 162 / 259 / 319 ns by memcpy (48 KiB L1d, AMD EPYC Zen 5). */
+ * internal.h): half the L1 data cache, past which x and y together no
+ * longer fit in it, or $EXO2BLAS_BLOCK_COPY_BYTES. dcopy, 16 bytes past a
+ * boundary, of 3072 / 3328 / 4096 elements (24 / 26 / 32 KiB): 109 / 289 /
+ * 466 ns by vectors, 162 / 259 / 319 ns by memcpy (48 KiB L1d, AMD EPYC
+ * Zen 5). */
 #include <cpuid.h>
 #include <stdint.h>
 #include <stdio.h>
