@@ -164,41 +164,70 @@ TEST(IntervalBounds, KeepsNoLinearFormThatDecidedAnIte) {
   }
 }
 
-// Every answer the intervals give is the solver's, on random linear facts
-// and goals with `/` and `%` (a fixed seed: the same cases each run).
-TEST(IntervalBounds, AgreesWithTheSolverOnRandomQueries) {
-  std::mt19937 rng(20261128);
-  auto pick = [&](int lo, int hi) {
-    return std::uniform_int_distribution<int>(lo, hi)(rng);
-  };
-  const Sym syms[] = {Sym("a"), Sym("b"), Sym("c")};
-  size_t decided = 0;
-  for (int round = 0; round < 300; ++round) {
-    SmtEncoder smt;
-    auto term = [&]() {
-      Expr e = lit(pick(-9, 9));
-      for (int k = 0; k < pick(1, 3); ++k) {
-        Expr t = op(BinOpKind::Mul, lit(pick(-4, 4)), var(syms[pick(0, 2)]));
-        if (pick(0, 4) == 0)
-          t = op(pick(0, 1) ? BinOpKind::Div : BinOpKind::Mod, t,
-                 lit(pick(1, 8)));
-        e = op(BinOpKind::Add, e, t);
-      }
-      return smt.encode(e);
-    };
-    for (const Sym& s : syms)
-      if (pick(0, 3) != 0)
-        smt.assume(smt.var(s) >= pick(-8, 4) && smt.var(s) < pick(0, 12));
-    for (int f = 0; f < pick(0, 2); ++f) smt.assume(term() <= term());
-    z3::expr goal = pick(0, 1) ? term() <= term() : term() == term();
+// Random linear facts and goals over a, b and c, with `/` and `%` (a
+// fixed seed: the same cases each run).
+class RandomQueries {
+ public:
+  // Terms of up to `products` products, one in `quotient_odds` divided or
+  // taken modulo a constant.
+  RandomQueries(unsigned seed, int products, int quotient_odds)
+      : rng_(seed), products_(products), quotient_odds_(quotient_odds) {}
+
+  int pick(int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(rng_);
+  }
+  const Sym& sym() { return syms_[pick(0, 2)]; }
+  const Sym (&syms() const)[3] { return syms_; }
+
+  z3::expr term(SmtEncoder& smt) {
+    Expr e = lit(pick(-9, 9));
+    for (int k = 0; k < pick(1, products_); ++k) {
+      Expr t = op(BinOpKind::Mul, lit(pick(-4, 4)), var(sym()));
+      if (pick(0, quotient_odds_ - 1) == 0)
+        t = op(pick(0, 1) ? BinOpKind::Div : BinOpKind::Mod, t,
+               lit(pick(1, 8)));
+      e = op(BinOpKind::Add, e, t);
+    }
+    return smt.encode(e);
+  }
+  void assume_range(SmtEncoder& smt, const Sym& s) {
+    smt.assume(smt.var(s) >= pick(-8, 4) && smt.var(s) < pick(0, 12));
+  }
+  z3::expr goal(SmtEncoder& smt) {
+    return pick(0, 1) ? term(smt) <= term(smt) : term(smt) == term(smt);
+  }
+
+  // Asks `goal` with the intervals on; where they answered, checks that
+  // the solver alone gives the same answers. Returns whether they did.
+  bool intervals_answer_as_the_solver(SmtEncoder& smt, const z3::expr& goal) {
     const size_t before = interval_answers();
     const bool proved = smt.prove(goal).yes();
     const bool satisfiable = smt.satisfiable(goal).yes();
-    if (interval_answers() == before) continue;
-    ++decided;
+    if (interval_answers() == before) return false;
     smt.use_intervals(false);
     EXPECT_EQ(smt.prove(goal).yes(), proved) << goal;
     EXPECT_EQ(smt.satisfiable(goal).yes(), satisfiable) << goal;
+    smt.use_intervals(true);
+    return true;
+  }
+
+ private:
+  std::mt19937 rng_;
+  int products_, quotient_odds_;
+  const Sym syms_[3] = {Sym("a"), Sym("b"), Sym("c")};
+};
+
+// Every answer the intervals give is the solver's, one query per encoder.
+TEST(IntervalBounds, AgreesWithTheSolverOnRandomQueries) {
+  RandomQueries random(20261128, 3, 5);
+  size_t decided = 0;
+  for (int round = 0; round < 300; ++round) {
+    SmtEncoder smt;
+    for (const Sym& s : random.syms())
+      if (random.pick(0, 3) != 0) random.assume_range(smt, s);
+    for (int f = 0; f < random.pick(0, 2); ++f)
+      smt.assume(random.term(smt) <= random.term(smt));
+    decided += random.intervals_answer_as_the_solver(smt, random.goal(smt));
   }
   EXPECT_GT(decided, 30u);  // the test exercises the intervals
 }
@@ -208,28 +237,13 @@ TEST(IntervalBounds, AgreesWithTheSolverOnRandomQueries) {
 // turn, so that each answer comes from ranges learned on top of an
 // enclosing scope's, extended by a query, or left by a pop.
 TEST(IntervalBounds, AgreesWithTheSolverAcrossScopes) {
-  std::mt19937 rng(20261203);
-  auto pick = [&](int lo, int hi) {
-    return std::uniform_int_distribution<int>(lo, hi)(rng);
-  };
-  const Sym syms[] = {Sym("a"), Sym("b"), Sym("c")};
+  RandomQueries random(20261203, 2, 6);
   size_t decided = 0;
   for (int round = 0; round < 60; ++round) {
     SmtEncoder smt;
-    auto term = [&]() {
-      Expr e = lit(pick(-9, 9));
-      for (int k = 0; k < pick(1, 2); ++k) {
-        Expr t = op(BinOpKind::Mul, lit(pick(-4, 4)), var(syms[pick(0, 2)]));
-        if (pick(0, 5) == 0)
-          t = op(pick(0, 1) ? BinOpKind::Div : BinOpKind::Mod, t,
-                 lit(pick(1, 8)));
-        e = op(BinOpKind::Add, e, t);
-      }
-      return smt.encode(e);
-    };
     int depth = 0;
     for (int step = 0; step < 16; ++step) {
-      const int action = pick(0, 5);
+      const int action = random.pick(0, 5);
       if (action == 0 && depth < 3) {
         smt.push();
         ++depth;
@@ -237,21 +251,11 @@ TEST(IntervalBounds, AgreesWithTheSolverAcrossScopes) {
         smt.pop();
         --depth;
       } else if (action == 2) {
-        const z3::expr v = smt.var(syms[pick(0, 2)]);
-        smt.assume(v >= pick(-8, 4) && v < pick(0, 12));
+        random.assume_range(smt, random.sym());
       } else if (action == 3) {
-        smt.assume(term() <= term());
+        smt.assume(random.term(smt) <= random.term(smt));
       } else {
-        z3::expr goal = pick(0, 1) ? term() <= term() : term() == term();
-        const size_t before = interval_answers();
-        const bool proved = smt.prove(goal).yes();
-        const bool satisfiable = smt.satisfiable(goal).yes();
-        if (interval_answers() == before) continue;
-        ++decided;
-        smt.use_intervals(false);
-        EXPECT_EQ(smt.prove(goal).yes(), proved) << goal;
-        EXPECT_EQ(smt.satisfiable(goal).yes(), satisfiable) << goal;
-        smt.use_intervals(true);
+        decided += random.intervals_answer_as_the_solver(smt, random.goal(smt));
       }
     }
   }
