@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 
 #include "exo2/analysis/queries.hpp"
@@ -177,7 +178,7 @@ class RandomQueries {
     return std::uniform_int_distribution<int>(lo, hi)(rng_);
   }
   const Sym& sym() { return syms_[pick(0, 2)]; }
-  const Sym (&syms() const)[3] { return syms_; }
+  const std::array<Sym, 3>& syms() const { return syms_; }
 
   z3::expr term(SmtEncoder& smt) {
     Expr e = lit(pick(-9, 9));
@@ -214,7 +215,7 @@ class RandomQueries {
  private:
   std::mt19937 rng_;
   int products_, quotient_odds_;
-  const Sym syms_[3] = {Sym("a"), Sym("b"), Sym("c")};
+  const std::array<Sym, 3> syms_ = {Sym("a"), Sym("b"), Sym("c")};
 };
 
 // Every answer the intervals give is the solver's, one query per encoder.

@@ -45,7 +45,7 @@ EXO2BLAS_HIDDEN extern int exo2blas_narrow_widening;
 /* An update in place of a unit-stride vector longer than this many bytes
  * runs its elements before the first 64-byte boundary as a call of their
  * own (align_head, level1.inc): one vector's 64 bytes, ALIGN_HEAD_WHOLE_BYTES
- * on Intel, on AMD from Zen 5 and with AVX2 on AMD (isa.c). */
+ * on Intel, on AMD from Zen 5 and with the AVX2 kernels (isa.c). */
 EXO2BLAS_HIDDEN extern int exo2blas_align_head_bytes;
 #define ALIGN_HEAD_WHOLE_BYTES 192
 

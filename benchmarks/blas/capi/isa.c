@@ -83,11 +83,12 @@ static void activate(const struct exo2blas_kernels *table) {
   /* Zen 4's 512-bit `vcvtps2pd` takes two cycles for the one cycle of its
    * 256-bit form (of family 19h only Zen 4 runs AVX-512) */
   exo2blas_narrow_widening = family == 0x19;
-  /* GenuineIntel, Zen 5, and 256-bit vectors on AMD: the head's call costs
-   * more there than the crossings of up to ALIGN_HEAD_WHOLE_BYTES
-   * (align_head, level1.inc). srot of 24 / 32 / 48 elements, x 16 bytes
-   * past a boundary: 22.1 / 24.0 / 25.2 ns split, 14.7 / 15.3 / 19.5 ns
-   * whole (AVX2 on the AMD EPYC Zen 3 machine) */
+  /* GenuineIntel, Zen 5, and the AVX2 kernels on any CPU (a 256-bit store
+   * crosses a line at every other vector): the head's call costs more there
+   * than the crossings of up to ALIGN_HEAD_WHOLE_BYTES (align_head,
+   * level1.inc). srot of 24 / 32 / 48 elements, x 16 bytes past a boundary:
+   * 22.1 / 24.0 / 25.2 ns split, 14.7 / 15.3 / 19.5 ns whole (AVX2 on the
+   * AMD EPYC Zen 3 machine) */
   if (vendor_is(0x756e6547, 0x49656e69, 0x6c65746e) || family >= 0x1a ||
       !avx512)
     exo2blas_align_head_bytes = ALIGN_HEAD_WHOLE_BYTES;
