@@ -12,8 +12,10 @@
  * `_stride_1` for a matrix of more than 4 MiB with rows at most 8 KiB
  * apart. symv calls `_short` for rows of at most 2 KiB with increments 1.
  * sbmv calls symv's kernels where its band holds the whole triangle (k >=
- * n - 1), its own otherwise. Exit status 0 when every call chose as
- * expected, 1 otherwise. */
+ * n - 1), its own otherwise. tbmv calls `_diagonals` for the row-major
+ * problem's Trans with increment 1 and a band of at most
+ * EXO2BLAS_TBMV_DIAGONALS_MAX_K off-diagonals. Exit status 0 when every call
+ * chose as expected, 1 otherwise. */
 #include <stdio.h>
 #include <string.h>
 
@@ -169,6 +171,39 @@ static void check_sbmv(void) {
                  #P "ger (m x n)", M, N, layout, inc);              \
         }
 
+/* tbmv of n = 6 on both sides of EXO2BLAS_TBMV_DIAGONALS_MAX_K in both
+ * layouts, triangles, transpositions and diagonals, with increments 1 and
+ * 2. */
+static void check_tbmv(void) {
+  enum { MAX_K = EXO2BLAS_TBMV_DIAGONALS_MAX_K };
+  static double A[6 * (MAX_K + 2)], x[12];
+  for (int k = MAX_K; k <= MAX_K + 1; k++)
+    for (int l = 0; l < 2; l++)
+      for (int u = 0; u < 2; u++)
+        for (int t = 0; t < 2; t++)
+          for (int d = 0; d < 2; d++)
+            for (int inc = 1; inc <= 2; inc++) {
+              const int layout = l ? CblasColMajor : CblasRowMajor;
+              called = NULL;
+              test_dtbmv(layout, u ? CblasUpper : CblasLower,
+                         t ? CblasTrans : CblasNoTrans,
+                         d ? CblasUnit : CblasNonUnit, 6, k, A, k + 1, x, inc);
+              /* the row-major problem: column-major flips the triangle
+               * and the transposition */
+              const char *half = (u != l) ? "u" : "l", *diag = d ? "u" : "n";
+              const int trans = t != l;
+              char want[48];
+              if (trans && inc == 1 && k <= MAX_K)
+                snprintf(want, sizeof want, "tbmv_diagonals_%s%s_stride_1",
+                         half, diag);
+              else
+                snprintf(want, sizeof want, "tbmv_%s%s%s_%s", half,
+                         trans ? "t" : "n", diag,
+                         inc == 1 ? "stride_1" : "stride_any");
+              expect(want, "dtbmv (n x k)", 6, k, layout, inc);
+            }
+}
+
 int main(void) {
   const int ss = exo2blas_kernels_avx2.sskinny,
             ds = exo2blas_kernels_avx2.dskinny;
@@ -182,6 +217,7 @@ int main(void) {
   CHECK_GER_LARGE(s, float)
   CHECK_GER_LARGE(d, double)
   check_sbmv();
+  check_tbmv();
   if (failures) return 1;
   printf("every call chose its kernel as expected\n");
   return 0;

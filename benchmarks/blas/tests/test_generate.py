@@ -28,9 +28,10 @@ def test_214_variants_and_their_public_procs_per_isa():
     assert by_level == {1: 28, 2: 90, 3: 96}
     # 6 skinny cases (gemv, ger), 2 large ones (ger), 4 short ones (symv),
     # 4 procs of iamax's scan, 2 of copy's nontemporal case and 2 of its
-    # block case; on AVX-512 3 narrow ones too (dsdot, sdsdot, snrm2) and 32
-    # short ones (trmv, trsv): AVX2 has no narrower machine
-    for machine, count in ((AVX512, 451), (AVX2, 416)):
+    # block case, 8 of tbmv's diagonals; on AVX-512 3 narrow ones too
+    # (dsdot, sdsdot, snrm2) and 32 short ones (trmv, trsv): AVX2 has no
+    # narrower machine
+    for machine, count in ((AVX512, 459), (AVX2, 424)):
         procs = [p.name() for _, _, v in _variants(machine) for p in v.procs.values()]
         assert len(procs) == len(set(procs)) == count
         assert all(p.startswith(f"exo2_{machine.name}_") for p in procs)
@@ -71,6 +72,23 @@ def test_helpers_are_kernels_of_their_own_with_the_kernel_s_cases():
     assert [k.name for _, k in kernels((1,))][-3:] == ["i{p}amax", *names]
     procs = {v.name: v.procs for v in iamax.helpers[1].variants(AVX2)}
     assert procs["idamax_scan"]["stride_1"].name() == "exo2_avx2_idamax_scan_stride_1"
+
+
+def test_a_helper_of_its_own_keeps_its_axes_cases_and_schedule():
+    # tbmv's diagonals: Trans only (no trans axis), unit strides only
+    (tbmv,) = [k for _, k in kernels((2,)) if k.name == "{p}tbmv"]
+    (diagonals,) = tbmv.helpers
+    assert diagonals.name == "{p}tbmv_diagonals" and not diagonals.counted
+    assert [a.key for a in diagonals.axes] == ["upper", "unit"]
+    assert [c.suffix for c in diagonals.cases] == ["stride_1"]
+    assert diagonals.schedule is not tbmv.schedule
+    procs = {v.name: v.procs for v in diagonals.variants(AVX2)}
+    assert sorted(procs) == [
+        f"{p}tbmv_diagonals_{u}{d}" for p in "ds" for u in "lu" for d in "nu"
+    ]
+    assert procs["stbmv_diagonals_ln"]["stride_1"].name() == (
+        "exo2_avx2_stbmv_diagonals_ln_stride_1"
+    )
 
 
 def test_stride_1_asserts_unit_strides_and_stride_any_does_not():
@@ -135,7 +153,7 @@ def test_generated_c_matches_the_committed_hashes(tmp_path):
     assert check_hashes(files, ["avx2", "avx512"]) == []
     times = json.loads((tmp_path / "generate_times.json").read_text())
     assert set(times["kernels"]) == {"avx2", "avx512"}
-    assert len(times["kernels"]["avx2"]) == 31  # every kernel file's kernels
+    assert len(times["kernels"]["avx2"]) == 32  # every kernel and helper of 29 files
     assert set(times["emit"]["avx2"]) == {n for names in LEVELS.values() for n in names}
     assert "void exo2_avx512_dgemv_t_stride_1(" in files["kernels_avx512_gemv.c"]
     assert all(t["cpu_s"] >= 0 for t in times["kernels"]["avx2"].values())

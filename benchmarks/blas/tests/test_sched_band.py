@@ -14,7 +14,7 @@ from cpu import RUNS_AVX2
 from exo2 import SchedulingError, proc
 from exo2blas.kernels import module
 from exo2blas.machines import AVX2, AVX512
-from exo2blas.sched import band, by_band, by_letter
+from exo2blas.sched import band, by_band, by_letter, diagonals
 from exo2blas.sched.band import _rows_inside
 from exo2blas.variants import Uplo, assert_unit_strides, kernel, set_precisions
 
@@ -433,3 +433,90 @@ def test_options_whose_rows_cannot_occur_are_a_scheduling_error():
     )
     with pytest.raises(SchedulingError, match="never runs 16 iterations"):
         lower.variants(AVX512)
+
+
+def _diagonals(machine):
+    (helper,) = module(2, "tbmv").KERNEL.helpers
+    return {v.name: v for v in helper.variants(machine)}
+
+
+def test_tbmv_diagonals_sum_four_entries_side_by_side(variants):
+    machine, _ = variants
+    text = str(_diagonals(machine)["stbmv_diagonals_un"].procs["stride_1"])
+    body = text[: text.index("    else:\n")]
+    # the rows whose band lies inside the matrix: no guard, four sums side
+    # by side, each stored once after its band; scalar (a vector over rows
+    # would gather A)
+    assert "if 0 <= -k + n and -k + n <= n:" in text
+    assert "for jjo in seq(0, (-k + n) / 4):" in body
+    assert "acc_0 = A[-1 - 4 * jjo + n, 0] * x[-1 - 4 * jjo + n]" in body
+    assert "acc_3 += A[-4 - 4 * jjo - d + n, d] * x[-4 - 4 * jjo - d + n]" in body
+    assert body.index("for d in seq(1, 1 + k):") < body.index(
+        "x[-1 - 4 * jjo + n] = acc_0"
+    )
+    jammed = body[body.index("for jjo") :]
+    assert "if" not in jammed and machine.name not in jammed
+    # the last k rows' bands, and every row's where the band is wider than
+    # the matrix, clipped at its edge
+    assert text.count("for d in seq(1, -jj + n):") == 2
+    lower = str(_diagonals(machine)["dtbmv_diagonals_lu"].procs["stride_1"])
+    assert "acc_1 += A[1 + d + 4 * jo, -d + k] * x[1 + d + 4 * jo]" in lower
+    assert lower.count("for d in seq(1, -j + n):") == 2
+
+
+def _tbmv_args(rng, dtype, floats):
+    for n in SIZES:
+        for k in _widths(n):
+            shape = (n, k + 1)
+            if floats:
+                yield [n, k, rng.uniform(-1, 1, shape).astype(dtype),
+                       rng.uniform(-1, 1, n).astype(dtype)]  # fmt: skip
+            else:
+                yield [n, k, _ints(rng, shape, dtype), _ints(rng, n, dtype)]
+
+
+@pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
+@pytest.mark.parametrize("variant", [f"{p}tbmv_{u}t{d}" for p in "sd" for u in "ul" for d in "un"])  # fmt: skip
+def test_tbmv_diagonals_compute_the_trans_variant(variant):
+    """Exactly on integers; on floats within the suite's bound (the same
+    products in the same order; the C compiler may fuse them otherwise)."""
+    naive = assert_unit_strides(_variants("tbmv", AVX2)[variant].naive).jit()
+    name = f"{variant[:5]}_diagonals_{variant[-3]}{variant[-1]}"
+    diagonals = _diagonals(AVX2)[name].procs["stride_1"].jit()
+    dtype = np.float32 if variant[0] == "s" else np.float64
+    u = np.finfo(dtype).eps / 2
+    rng = np.random.default_rng(32)
+    for floats in (False, True):
+        for args in _tbmv_args(rng, dtype, floats):
+            expected, result = _run(naive, args), _run(diagonals, args)
+            if not floats:
+                assert (result == expected).all(), (variant, args[:2])
+                continue
+            w = 2 * args[1] + 1
+            gamma = (w + 2) * u / (1 - (w + 2) * u)
+            magnitudes = [abs(a) if isinstance(a, np.ndarray) else a for a in args]
+            bound = 2 * gamma * np.abs(_run(naive, magnitudes))
+            assert (np.abs(result - expected) <= bound).all(), (variant, args[:2])
+
+
+@proc
+def prefix_diagonals(n: size, k: index, A: [R][n, k + 1], x: [R][n]):
+    assert k >= 0
+    for j in seq(0, n):
+        acc: R
+        acc = x[j]
+        for d in seq(1, k + 1):
+            if d <= j:
+                acc += A[j - d, d] * x[j - d]
+        x[j] = acc
+
+
+def test_diagonals_refuses_to_jam_entries_that_read_the_ones_before():
+    # upward, each x[j] sums the x[j - d] already written: jammed, the
+    # second entry's sum would read x[j] before the first stores it
+    p = assert_unit_strides(set_precisions(prefix_diagonals, "f32"))
+    with pytest.raises(SchedulingError, match="Cannot fission loop over ji"):
+        diagonals(p, "j", AVX2, "f32", ("k", "n"))
+    # one entry a pass keeps the order: accepted
+    one = diagonals(p, "j", AVX2, "f32", ("k", "n"), r=1)
+    assert "if d <= j" not in str(one)[: str(one).index("    else:\n")]

@@ -3,7 +3,7 @@ of a kernel (`kernel(...)` of benchmarks/blas/exo2blas/variants names one
 per kernel), and the schedules that choose among them by the variant.
 Built on the public exo2 API and exo2.stdlib only."""
 
-from .band import band, by_band
+from .band import band, by_band, by_diagonals, diagonals
 from .by_variant import by_case, by_letter, by_trans, on_narrower, per_letter
 from .columns import by_columns, columns
 from .rows import by_rows, rows

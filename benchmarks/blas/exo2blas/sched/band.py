@@ -32,8 +32,10 @@ be shorter than a vector (`min_vectors < 1`), a dot product's band of one
 vector is that masked vector alone (`_one_vector`). A band loop that
 walked a diagonal of the storage (`A[i - d, d]`) would have no unit
 stride in either loop: the kernels' sources read rows instead
-(docs/blas-library.md). A band row must run forwards along the storage
-row (`A[i, d]`, not `A[i, k - d]`): the lanes of a vector load ascend.
+(docs/blas-library.md), except tbmv's `diagonals` helper for short Trans
+bands, which `diagonals` (below) schedules. A band row must run forwards
+along the storage row (`A[i, d]`, not `A[i, k - d]`): the lanes of a
+vector load ascend.
 In the head and tail rows each guarded band loop is clipped to the
 columns inside the matrix (`clip_loop_to_guard`) and vectorized, a loop
 of varying length."""
@@ -68,7 +70,13 @@ from exo2.stdlib.inspection import (
 )
 from exo2.stdlib.range_analysis import IndexRange, index_range_analysis
 from exo2.stdlib.rc_wrappers import cut_loop_
-from exo2.stdlib.stdlib import attempt, clip_loop_to_guard, specialize_
+from exo2.stdlib.stdlib import (
+    attempt,
+    clip_loop_to_guard,
+    specialize_,
+    unroll_and_jam,
+    unroll_buffers,
+)
 
 from .by_variant import on_variant
 from .level2 import (
@@ -583,6 +591,37 @@ def band(
     return delete_pass(proc)  # the emptied parts of the clipped band loops
 
 
+@user_op
+def diagonals(proc, loop, m, prec, rows, r=4):
+    """Schedules `loop` (as `band` names it), a loop over the entries of x
+    that sums each one's band along a diagonal of the storage (tbmv's
+    `diagonals`: `acc += A[j - d, d] * x[j - d]`, no unit stride in either
+    loop): in the rows `rows = (first, end)`, whose band lies inside the
+    matrix, the guards are dropped and `r` rows are jammed, their sums
+    side by side (a row's sum is a chain of dependent products; jammed,
+    `r` chains are in flight and the band loop's bounds and branch are paid
+    once for `r` rows); the band loops of the edge rows, and of every row
+    where the band is wider than the matrix, are clipped to it. Scalar: a
+    vector over rows would gather A (`m` and `prec`, unused, keep
+    `band`'s signature)."""
+    loop = loop_of(proc, loop)
+    conds, exprs = _row_conds(loop, *rows, None)
+    cond = FormattedExprStr(" and ".join(conds), *exprs)
+    proc, (inside,) = specialize_(proc, loop, cond, rc=True)
+    naive = inside.orelse()[0]
+    proc, body, edges, _ = _cut_rows_at_edges(proc, inside.body()[0], rows)
+    for edge in [*edges, naive]:
+        for band_loop in _band_loops(proc, proc.forward(edge)):
+            if _guarded(proc.forward(band_loop)):
+                proc = attempt(clip_loop_to_guard)(proc, proc.forward(band_loop))
+    if r > 1:
+        proc = unroll_and_jam(from_zero(proc, body), body, r)
+        proc = unroll_buffers(proc, proc.forward(body).body())
+    return delete_pass(simplify(proc))
+
+
 # by_band(loop=None, **options): the schedule that runs `band` with the
-# variant's machine and precision (`kernel(..., schedule=by_band(...))`).
+# variant's machine and precision (`kernel(..., schedule=by_band(...))`);
+# by_diagonals the same for `diagonals`.
 by_band = on_variant(band)
+by_diagonals = on_variant(diagonals)

@@ -106,8 +106,7 @@ class Kernel:
         self.name = name or "{p}" + _source_name(naive)
         self.counted = counted  # False: a helper, not BLAS variants of its own
         self.helpers = tuple(
-            Kernel(h, axes, schedule, precisions, cases, f"{self.name}_{s}", {}, False)
-            for s, h in helpers.items()
+            _helper(h, self, f"{self.name}_{s}") for s, h in helpers.items()
         )
         self._axis = {a.key: a for a in self.axes}
         self._built = {}
@@ -212,6 +211,18 @@ class Kernel:
         return naive(**args)
 
 
+def _helper(helper, parent, name):
+    """The helper kernel `name` of `parent`: `helper` (a naive source) with
+    `parent`'s axes, schedule, precisions and cases, or a `Kernel` with its
+    own."""
+    own = isinstance(helper, Kernel)
+    base = helper if own else parent
+    naive = helper.naive if own else helper
+    return Kernel(
+        naive, base.axes, base.schedule, base.precisions, base.cases, name, {}, False
+    )
+
+
 def _source_name(naive):
     if isinstance(naive, dict):
         naive = next(iter(naive.values()))
@@ -244,5 +255,7 @@ def kernel(
     `{p}` + the source's name). `helpers` (suffix -> naive source) are
     kernels the C layer calls besides this one for the same routine
     (iamax's `blockmax` and `scan`), with its axes, cases and schedule,
-    named `name` + `_suffix`, not BLAS variants of their own."""
+    named `name` + `_suffix`, not BLAS variants of their own; a helper that
+    is a `kernel(...)` of its own keeps its axes, cases and schedule
+    (tbmv's `diagonals`, Trans only)."""
     return Kernel(naive, axes, schedule, precisions, cases, name, helpers or {})

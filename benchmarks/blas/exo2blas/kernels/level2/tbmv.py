@@ -11,14 +11,23 @@ backwards (j > i), lower forwards (j < i), as trmv's Trans variants
 (benchmarks/blas/exo2blas/kernels/level2/trmv.py); column i's band would
 walk a diagonal of the storage, with no unit stride. Band storage does not
 transpose into band storage, so `trans` is a flag of the source with both
-branches."""
+branches.
+
+`tbmv_diagonals`, the helper `{p}tbmv_diagonals` that the C layer calls for
+Trans with a short band, computes the same sums in the same order the
+other way round: each x[j] once, its terms read along a diagonal of the
+storage (upper: A(j - d, j) at row j - d, column d; lower: A(j + d, j) at
+row j + d, column k - d), x visited in the order that reads only entries
+not yet overwritten. The rows' form stores each x[j] k + 1 times, every
+row loading what the row before just stored; this one keeps the sum in
+a register (docs/blas-library.md)."""
 
 from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_band, per_letter
-from ...variants import Diag, Flag, Uplo, kernel
+from ...sched import by_band, by_diagonals, per_letter
+from ...variants import Case, Diag, Flag, Uplo, kernel
 
 
 @proc
@@ -74,6 +83,35 @@ def tbmv(
                 x[n - 1 - ii] = acc
 
 
+@proc
+def tbmv_diagonals(
+    n: size, k: index, upper: bool, unit: bool, A: [R][n, k + 1], x: [R][n]
+):
+    assert k >= 0
+    if upper:
+        for jj in seq(0, n):
+            acc: R
+            if unit:
+                acc = x[n - 1 - jj]
+            else:
+                acc = A[n - 1 - jj, 0] * x[n - 1 - jj]
+            for d in seq(1, k + 1):
+                if d < n - jj:
+                    acc += A[n - 1 - jj - d, d] * x[n - 1 - jj - d]
+            x[n - 1 - jj] = acc
+    else:
+        for j in seq(0, n):
+            acc: R
+            if unit:
+                acc = x[j]
+            else:
+                acc = A[j, k] * x[j]
+            for d in seq(1, k + 1):
+                if j + d < n:
+                    acc += A[j + d, k - d] * x[j + d]
+            x[j] = acc
+
+
 # every case reads the rows of the storage forwards: vectorized in the
 # rows (of its loop) whose band lies inside the matrix (docs/blas-library.md);
 # Trans rows unjammed: they update windows of x one element apart, and a
@@ -82,4 +120,15 @@ KERNEL = kernel(
     tbmv,
     axes=[Uplo(), Flag("trans", ("t", "n")), Diag()],
     schedule=by_band(r=per_letter("trans", n=4, t=1)),
+    # Trans with a short band (EXO2BLAS_TBMV_DIAGONALS_MAX_K in
+    # capi/level2.inc): four entries of x summed side by side; unit strides
+    # only
+    helpers={
+        "diagonals": kernel(
+            tbmv_diagonals,
+            axes=[Uplo(), Diag()],
+            schedule=by_diagonals(rows=("0", "n - k")),
+            cases=(Case("stride_1"),),
+        )
+    },
 )
