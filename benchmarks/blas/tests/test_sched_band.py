@@ -479,7 +479,7 @@ def _tbmv_args(rng, dtype, floats):
 @pytest.mark.parametrize("variant", [f"{p}tbmv_{u}t{d}" for p in "sd" for u in "ul" for d in "un"])  # fmt: skip
 def test_tbmv_diagonals_compute_the_trans_variant(variant):
     """Exactly on integers; on floats within the suite's bound (the same
-    products in the same order; the C compiler may fuse them otherwise)."""
+    products in the same order, which the C compiler may fuse differently)."""
     naive = assert_unit_strides(_variants("tbmv", AVX2)[variant].naive).jit()
     name = f"{variant[:5]}_diagonals_{variant[-3]}{variant[-1]}"
     diagonals = _diagonals(AVX2)[name].procs["stride_1"].jit()
