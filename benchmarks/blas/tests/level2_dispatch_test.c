@@ -14,8 +14,12 @@
  * sbmv calls symv's kernels where its band holds the whole triangle (k >=
  * n - 1), its own otherwise. tbmv calls `_diagonals` for the row-major
  * problem's Trans with increment 1 and a band of at most
- * EXO2BLAS_TBMV_DIAGONALS_MAX_K off-diagonals. Exit status 0 when every call
- * chose as expected, 1 otherwise. */
+ * EXO2BLAS_TBMV_DIAGONALS_MAX_K off-diagonals. trmv and trsv call `_short`
+ * (AVX2's vectors) when compiled for AVX-512 with increment 1 and rows of
+ * at most 1 KiB (TRIANGLE_SHORT_BYTES); the test is built once more with
+ * the library's AVX-512 flags to see it (level2_dispatch_avx512, skipped
+ * where the CPU lacks AVX-512). Exit status 0 when every call chose as
+ * expected, 1 otherwise, 77 for the AVX-512 build on a CPU without it. */
 #include <stdio.h>
 #include <string.h>
 
@@ -204,7 +208,42 @@ static void check_tbmv(void) {
             }
 }
 
-int main(void) {
+/* trmv and trsv on both sides of TRIANGLE_SHORT_BYTES (1 KiB; 0 without
+ * AVX-512) in both precisions, layouts, triangles, transpositions and
+ * diagonals, with increments 1 and 2. The stubs read no element. */
+#ifdef __AVX512F__
+enum { TRIANGLE_SHORT = 1024 };
+#else
+enum { TRIANGLE_SHORT = 0 };
+#endif
+#define CHECK_TRIANGLE(P, T, kind)                                            \
+  for (int big = 0; big < 2; big++)                                           \
+    for (int l = 0; l < 2; l++)                                               \
+      for (int u = 0; u < 2; u++)                                             \
+        for (int t = 0; t < 2; t++)                                           \
+          for (int d = 0; d < 2; d++)                                         \
+            for (int inc = 1; inc <= 2; inc++) {                              \
+              static T A[1], x[1];                                            \
+              const int n = MAX(1, TRIANGLE_SHORT / (int)sizeof(T)) + big;    \
+              called = NULL;                                                  \
+              test_##P##kind(l ? CblasColMajor : CblasRowMajor,               \
+                             u ? CblasUpper : CblasLower,                     \
+                             t ? CblasTrans : CblasNoTrans,                   \
+                             d ? CblasUnit : CblasNonUnit, n, A, n, x, inc);  \
+              /* the row-major problem: column-major flips the triangle and   \
+               * the transposition */                                         \
+              char want[32];                                                  \
+              snprintf(want, sizeof want, #kind "_%s%s%s_%s",                 \
+                       u != l ? "u" : "l", t != l ? "t" : "n", d ? "u" : "n", \
+                       inc != 1 ? "stride_any"                                \
+                       : (size_t)n * sizeof(T) <= TRIANGLE_SHORT              \
+                           ? "short"                                          \
+                           : "stride_1");                                     \
+              expect(want, #P #kind " (n x n)", n, n,                         \
+                     l ? CblasColMajor : CblasRowMajor, inc);                 \
+            }
+
+static int run_checks(void) {
   const int ss = exo2blas_kernels_avx2.sskinny,
             ds = exo2blas_kernels_avx2.dskinny;
   /* no dimension of 1: a single row or column reads as either layout */
@@ -218,7 +257,24 @@ int main(void) {
   CHECK_GER_LARGE(d, double)
   check_sbmv();
   check_tbmv();
+  CHECK_TRIANGLE(s, float, trmv)
+  CHECK_TRIANGLE(d, double, trmv)
+  CHECK_TRIANGLE(s, float, trsv)
+  CHECK_TRIANGLE(d, double, trsv)
   if (failures) return 1;
   printf("every call chose its kernel as expected\n");
   return 0;
+}
+
+/* The checks run in a function of their own: built for AVX-512, main
+ * must reach the CPU test before any AVX-512 instruction. */
+int main(void) {
+#ifdef __AVX512F__
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx512f")) {
+    printf("skipped: this CPU has no AVX-512\n");
+    return 77;
+  }
+#endif
+  return run_checks();
 }
