@@ -13,12 +13,12 @@
  * apart. symv calls `_short` for rows of at most 2 KiB with increments 1.
  * sbmv calls symv's kernels where its band holds the whole triangle (k >=
  * n - 1), its own otherwise. tbmv calls `_diagonals` for the row-major
- * problem's Trans with increment 1 and a band of at most
- * EXO2BLAS_TBMV_DIAGONALS_MAX_K off-diagonals. trmv and trsv call `_short`
- * (AVX2's vectors) when compiled for AVX-512 with increment 1 and rows of
- * at most 1 KiB (TRIANGLE_SHORT_BYTES); the test is built once more with
- * the library's AVX-512 flags to see it (level2_dispatch_avx512, skipped
- * where the CPU lacks AVX-512). Exit status 0 when every call chose as
+ * problem's Trans with increment 1 and a band of at most 24 (stbmv) or 16
+ * (dtbmv) off-diagonals. trmv and trsv call `_short` (AVX2's vectors) when
+ * compiled for AVX-512 with increment 1 and rows of at most 1 KiB
+ * (TRIANGLE_SHORT_BYTES); the test is built once more with the library's
+ * AVX-512 flags to see it (level2_dispatch_avx512, skipped where the CPU
+ * lacks AVX-512). Exit status 0 when every call chose as
  * expected, 1 otherwise, 77 for the AVX-512 build on a CPU without it. */
 #include <stdio.h>
 #include <string.h>
@@ -175,38 +175,38 @@ static void check_sbmv(void) {
                  #P "ger (m x n)", M, N, layout, inc);              \
         }
 
-/* tbmv of n = 6 on both sides of EXO2BLAS_TBMV_DIAGONALS_MAX_K in both
+/* tbmv of n = 6 on both sides of its diagonals' band (24 off-diagonals
+ * for stbmv, 16 for dtbmv: EXO2BLAS_{S,D}TBMV_DIAGONALS_MAX_K) in both
  * layouts, triangles, transpositions and diagonals, with increments 1 and
  * 2. */
-static void check_tbmv(void) {
-  enum { MAX_K = EXO2BLAS_TBMV_DIAGONALS_MAX_K };
-  static double A[6 * (MAX_K + 2)], x[12];
-  for (int k = MAX_K; k <= MAX_K + 1; k++)
-    for (int l = 0; l < 2; l++)
-      for (int u = 0; u < 2; u++)
-        for (int t = 0; t < 2; t++)
-          for (int d = 0; d < 2; d++)
-            for (int inc = 1; inc <= 2; inc++) {
-              const int layout = l ? CblasColMajor : CblasRowMajor;
-              called = NULL;
-              test_dtbmv(layout, u ? CblasUpper : CblasLower,
-                         t ? CblasTrans : CblasNoTrans,
-                         d ? CblasUnit : CblasNonUnit, 6, k, A, k + 1, x, inc);
-              /* the row-major problem: column-major flips the triangle
-               * and the transposition */
-              const char *half = (u != l) ? "u" : "l", *diag = d ? "u" : "n";
-              const int trans = t != l;
-              char want[48];
-              if (trans && inc == 1 && k <= MAX_K)
-                snprintf(want, sizeof want, "tbmv_diagonals_%s%s_stride_1",
-                         half, diag);
-              else
-                snprintf(want, sizeof want, "tbmv_%s%s%s_%s", half,
-                         trans ? "t" : "n", diag,
-                         inc == 1 ? "stride_1" : "stride_any");
-              expect(want, "dtbmv (n x k)", 6, k, layout, inc);
+#define CHECK_TBMV(P, T, max_k)                                               \
+  for (int k = (max_k); k <= (max_k) + 1; k++)                                \
+    for (int l = 0; l < 2; l++)                                               \
+      for (int u = 0; u < 2; u++)                                             \
+        for (int t = 0; t < 2; t++)                                           \
+          for (int d = 0; d < 2; d++)                                         \
+            for (int inc = 1; inc <= 2; inc++) {                              \
+              static T A[6 * ((max_k) + 2)], x[12];                           \
+              const int layout = l ? CblasColMajor : CblasRowMajor;           \
+              called = NULL;                                                  \
+              test_##P##tbmv(layout, u ? CblasUpper : CblasLower,             \
+                             t ? CblasTrans : CblasNoTrans,                   \
+                             d ? CblasUnit : CblasNonUnit, 6, k, A, k + 1, x, \
+                             inc);                                            \
+              /* the row-major problem: column-major flips the triangle and   \
+               * the transposition */                                         \
+              const char *half = (u != l) ? "u" : "l", *diag = d ? "u" : "n"; \
+              const int trans = t != l;                                       \
+              char want[48];                                                  \
+              if (trans && inc == 1 && k <= (max_k))                          \
+                snprintf(want, sizeof want, "tbmv_diagonals_%s%s_stride_1",   \
+                         half, diag);                                         \
+              else                                                            \
+                snprintf(want, sizeof want, "tbmv_%s%s%s_%s", half,           \
+                         trans ? "t" : "n", diag,                             \
+                         inc == 1 ? "stride_1" : "stride_any");               \
+              expect(want, #P "tbmv (n x k)", 6, k, layout, inc);             \
             }
-}
 
 /* trmv and trsv on both sides of TRIANGLE_SHORT_BYTES (1 KiB; 0 without
  * AVX-512) in both precisions, layouts, triangles, transpositions and
@@ -256,7 +256,8 @@ static int run_checks(void) {
   CHECK_GER_LARGE(s, float)
   CHECK_GER_LARGE(d, double)
   check_sbmv();
-  check_tbmv();
+  CHECK_TBMV(s, float, 24)
+  CHECK_TBMV(d, double, 16)
   CHECK_TRIANGLE(s, float, trmv)
   CHECK_TRIANGLE(d, double, trmv)
   CHECK_TRIANGLE(s, float, trsv)

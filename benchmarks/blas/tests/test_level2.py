@@ -389,6 +389,30 @@ def test_square_routines_on_both_sides_of_their_short_kernels(p):
                 assert (x == xs).all(), ("trsv", n, flags)
 
 
+@pytest.mark.parametrize("p", ["s", "d"])
+def test_tbmv_on_both_sides_of_its_diagonals_band(p):
+    """tbmv Trans at increment 1 runs along the storage's diagonals for a
+    band of at most 24 (stbmv) or 16 (dtbmv) off-diagonals, along the rows
+    beyond (capi/level2.inc): at that band and one beyond, for rows fewer
+    than, as many as and more than the band, every triangle, Trans and
+    diagonal, on small integers (exact in any order), against numpy."""
+    dtype = DTYPES[p]
+    rng = np.random.default_rng(12)
+    top = 24 if p == "s" else 16
+    for k, n in itertools.product((top, top + 1), (5, top + 1, 3 * top + 7)):
+        for lower, trans, unit in itertools.product((False, True), repeat=3):
+            kl, ku = (k, 0) if lower else (0, k)
+            band = rng.integers(-4, 5, (n, k + 1)).astype(dtype)
+            mask = ref.band_mask(n, n, kl, ku)
+            t = ref.triangular(
+                ref.band_to_dense(np.where(mask, band, 0), n, n, kl, ku), lower, unit
+            )
+            xs = rng.integers(-4, 5, n).astype(dtype)
+            x = xs.copy()
+            blas.tbmv(band, x, k, lower=lower, trans=trans, unit_diag=unit)
+            assert (x == (t.T if trans else t) @ xs).all(), (k, n, lower, trans, unit)
+
+
 def _gemv(alpha, op, xs, beta, ys, dtype, exact):
     """The BLAS returns at once when m or n is 0: y is not even scaled."""
     if 0 in op.shape:

@@ -120,7 +120,7 @@ KERNEL = kernel(
     tbmv,
     axes=[Uplo(), Flag("trans", ("t", "n")), Diag()],
     schedule=by_band(r=per_letter("trans", n=4, t=1)),
-    # Trans with a short band (EXO2BLAS_TBMV_DIAGONALS_MAX_K in
+    # Trans with a short band (EXO2BLAS_{S,D}TBMV_DIAGONALS_MAX_K in
     # capi/level2.inc): four entries of x summed side by side; unit strides
     # only
     helpers={
