@@ -18,8 +18,8 @@
  * compiled for AVX-512 with increment 1 and rows of at most 1 KiB
  * (TRIANGLE_SHORT_BYTES); the test is built once more with the library's
  * AVX-512 flags to see it (level2_dispatch_avx512, skipped where the CPU
- * lacks AVX-512). Exit status 0 when every call chose as
- * expected, 1 otherwise, 77 for the AVX-512 build on a CPU without it. */
+ * lacks AVX-512). Exit status 0 when every call chose as expected, 1
+ * otherwise, 77 for the AVX-512 build on a CPU without it. */
 #include <stdio.h>
 #include <string.h>
 
