@@ -11,7 +11,10 @@
 // case is one line of `key=value` words: id, routine, p (s, d; ds for dsdot,
 // sds for sdsdot), the sizes m n k kl ku, the flags trans trans_b uplo diag
 // side (N T, U L, N U, L R), flag (rotm), cache (warm or cold). Operands are
-// row-major with unit increments and tight leading dimensions.
+// row-major with unit increments and tight leading dimensions. Every
+// library runs one thread: the harness sets OMP_NUM_THREADS and the
+// libraries' own variables to 1 where the environment does not
+// (one_thread).
 //
 // Before timing, each (library, case) runs once on fresh inputs and its
 // output is compared with libexo2blas's (the library named exo2blas)
@@ -49,6 +52,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -58,6 +62,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cblas_table.hpp"
@@ -567,9 +572,36 @@ void register_case(const Options &opt, const Case &c, std::ofstream &status,
   }
 }
 
+// One thread per library, as exo2blas/run.py's ONE_THREAD sets for the
+// runs it starts; a value the environment already holds is kept. Set
+// before any library is loaded, which is when they read them. With MKL
+// loaded at its default (an OpenMP thread per core) its threads kept
+// spinning on the harness's core after each call, and every library's
+// time doubled (isamax of 16 elements 12.6 -> 25 ns on the Intel Xeon VM,
+// MKL, OpenBLAS and BLIS loaded beside libexo2blas). The settings are in
+// the JSON output's context (`threads`).
+const std::array<std::pair<const char *, const char *>, 5> kOneThread = {{
+    {"OMP_NUM_THREADS", "1"},
+    {"OPENBLAS_NUM_THREADS", "1"},
+    {"BLIS_NUM_THREADS", "1"},
+    {"MKL_NUM_THREADS", "1"},
+    {"MKL_THREADING_LAYER", "SEQUENTIAL"},
+}};
+
+std::string one_thread() {
+  std::string settings;
+  for (const auto &[name, value] : kOneThread) {
+    setenv(name, value, 0);
+    settings += std::string(settings.empty() ? "" : " ") + name + "=" +
+                std::getenv(name);
+  }
+  return settings;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
+  const std::string threads = one_thread();
   Options opt;
   std::vector<char *> rest = {argv[0]};
   std::string cases_path;
@@ -630,6 +662,7 @@ int main(int argc, char **argv) {
   status.flush();
   int bargc = int(rest.size());
   benchmark::Initialize(&bargc, rest.data());
+  benchmark::AddCustomContext("threads", threads);
   if (benchmark::ReportUnrecognizedArguments(bargc, rest.data())) return 2;
   progress_fd = opt.progress_fd;
   if (!opt.drift_path.empty())

@@ -190,10 +190,11 @@ HARNESS = (
 )
 
 
-def _harness(tmp_path, lines, *flags):
+def _harness(tmp_path, lines, *flags, env=None):
     """Runs the harness on the case `lines` against libexo2blas with
-    Google Benchmark's `flags`; returns the paths of its JSON output and
-    of its status file."""
+    Google Benchmark's `flags` (in the environment `env`, by default this
+    process's); returns the paths of its JSON output and of its status
+    file."""
     cases = tmp_path / "cases.txt"
     cases.write_text("".join(line + "\n" for line in lines))
     out, status = tmp_path / "gb.json", tmp_path / "status.txt"
@@ -202,7 +203,7 @@ def _harness(tmp_path, lines, *flags):
         [str(HARNESS), "--cases", str(cases), "--library", f"exo2blas={library}",
          "--status", str(status), *flags,
          f"--benchmark_out={out}", "--benchmark_out_format=json"],
-        check=True, capture_output=True,
+        check=True, capture_output=True, env=env,
     )  # fmt: skip
     return out, status
 
@@ -230,6 +231,33 @@ def test_harness_applies_the_google_benchmark_flags(tmp_path):
     assert first["iterations"] * first["cpu_time"] * 1e-9 >= 0.05 * 0.9
     assert {run["iterations"] for run in runs} == {first["iterations"]}
     assert status.read_text().split() == ["exo2blas", "sdot_64", "ok"]
+
+
+@pytest.mark.skipif(
+    not HARNESS.exists(), reason="the harness is not built (needs Google Benchmark)"
+)
+def test_harness_runs_every_library_on_one_thread(tmp_path):
+    # run by hand, without the runner's environment, the harness sets the
+    # libraries' thread counts to 1 itself (a library's spare threads spin
+    # on the one core and slow every library), keeping a value already set,
+    # and records them in its output's context
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    env.pop("MKL_THREADING_LAYER", None)
+    env["OPENBLAS_NUM_THREADS"] = "3"
+    out, _ = _harness(
+        tmp_path,
+        ["id=sdot_64 routine=dot variant=sdot p=s n=64"],
+        "--benchmark_min_time=0.001",
+        env=env,
+    )
+    threads = json.loads(out.read_text())["context"]["threads"]
+    assert threads.split() == [
+        "OMP_NUM_THREADS=1",
+        "OPENBLAS_NUM_THREADS=3",
+        "BLIS_NUM_THREADS=1",
+        "MKL_NUM_THREADS=1",
+        "MKL_THREADING_LAYER=SEQUENTIAL",
+    ]
 
 
 @pytest.mark.skipif(
