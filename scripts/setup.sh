@@ -5,7 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_packages=(g++ cmake ninja-build libz3-dev libfmt-dev libgtest-dev)
+# libbenchmark-dev and libblas3: the BLAS suite's harness (Google Benchmark)
+# and netlib's reference CBLAS its ABI tests compare against; without them
+# scripts/test.sh skips those tests
+apt_packages=(g++ cmake ninja-build libz3-dev libfmt-dev libgtest-dev
+  libbenchmark-dev libblas3)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
