@@ -78,7 +78,7 @@ from exo2.platforms.cuda.sm90 import (
     CudaTensorMap,
 )
 from exo2.rewrite.LoopIR_unification import UnificationError
-from exo2.stdlib.inspection import expr_to_string
+from exo2.stdlib.inspection import expr_to_string, get_loop
 
 __all__ = ["to_kernel", "to_threads", "stage_smem", "use_tma", "use_wgmma"]
 
@@ -115,10 +115,7 @@ def to_kernel(proc, loops, tiles, config, rc=False):
     tiles = list(tiles) if isinstance(tiles, (list, tuple)) else [tiles]
     if not 1 <= len(loops) <= 2 or len(tiles) != len(loops):
         raise ValueError("to_kernel: give one or two loops and one tile per loop")
-    names = []
-    for loop in loops:
-        cursor = proc.find_loop(loop) if isinstance(loop, str) else proc.forward(loop)
-        names.append(cursor.name())
+    names = [get_loop(proc, loop).name() for loop in loops]
     # Innermost first, so that the outer cursor stays the nest's root.
     for name, tile in reversed(list(zip(names, tiles, strict=True))):
         proc = divide_loop(
@@ -144,8 +141,7 @@ def to_kernel(proc, loops, tiles, config, rc=False):
 def to_threads(proc, loop, unit=cuda_thread):
     """Runs the iterations of a loop with literal bounds on consecutive
     pieces of `unit` threads (`cuda_threads(lo, hi, unit=unit)`)."""
-    loop = proc.find_loop(loop) if isinstance(loop, str) else proc.forward(loop)
-    return set_loop_mode(proc, loop, cuda_threads(unit=unit))
+    return set_loop_mode(proc, get_loop(proc, loop), cuda_threads(unit=unit))
 
 
 @user_op

@@ -50,6 +50,7 @@ from exo2.stdlib.inspection import (
     get_enclosing_loop,
     get_enclosing_loop_by_name,
     get_index_in_body,
+    get_loop,
     get_parents,
     lrn,
     match_parent,
@@ -140,11 +141,6 @@ def _effects(stmt):
             reads |= names
             writes |= names
     return reads, writes, local
-
-
-def _loop(proc, loop):
-    """A loop of `proc`: a cursor forwarded, or found by pattern (`"y #1"`)."""
-    return proc.find_loop(loop) if isinstance(loop, str) else proc.forward(loop)
 
 
 def _stmt(proc, stmt):
@@ -342,7 +338,7 @@ def compute_at(proc, producer_assign, target_loop, with_prologue=False):
             out[y] = bx[y] + bx[y + 2]           out[y] = bx[y] + bx[y + 2]
     """
     producer_assign = _stmt(proc, producer_assign)
-    target_loop = _loop(proc, target_loop)
+    target_loop = get_loop(proc, target_loop)
     if not isinstance(producer_assign, AssignCursor):
         raise TypeError("producer_assign must be an AssignCursor")
     if not isinstance(target_loop, ForCursor):
@@ -375,7 +371,7 @@ def store_at(proc, producer_alloc, target_loop):
     by one of those loops to the region one iteration reads and writes
     (`resize_dim`)."""
     producer_alloc = _stmt(proc, producer_alloc)
-    target_loop = _loop(proc, target_loop)
+    target_loop = get_loop(proc, target_loop)
     if not isinstance(producer_alloc, AllocCursor):
         raise TypeError("producer_alloc must be an AllocCursor")
     if not isinstance(target_loop, ForCursor):
@@ -422,7 +418,7 @@ def compute_and_store_at(proc, producer, target_loop):
     """Halide's `compute_at` (which also stores there): `compute_at` of the
     assignment to the buffer `producer`, then `store_at` of its allocation,
     both at `target_loop`."""
-    target_loop = _loop(proc, target_loop)
+    target_loop = get_loop(proc, target_loop)
     if not isinstance(target_loop, ForCursor):
         raise TypeError("target_loop must be a ForCursor")
     # fusion replaces the consumer's loop; a statement of its body follows
@@ -452,7 +448,7 @@ def tile(
     must divide the loops' bounds."""
     if not perfect:
         raise SchedulingError("tile: only perfect tiling is currently supported")
-    i_loop, j_loop = _loop(proc, i_loop), _loop(proc, j_loop)
+    i_loop, j_loop = get_loop(proc, i_loop), get_loop(proc, j_loop)
     if j_loop.parent() != i_loop:
         raise SchedulingError("tile: expected j_loop to be directly inside i_loop")
     proc = divide_loop(proc, i_loop, i_tile_size, new_i_iters, perfect=True)

@@ -533,6 +533,38 @@ def get_inner_loop(proc, loop):
     return get_nth_inner_loop(proc, loop, 0)
 
 
+@user_op
+def get_only_inner_loop(proc, loop):
+    """The one loop among the body statements of `loop`; SchedulingError
+    where there are none or several."""
+    loop = proc.forward(loop)
+    inner = [s for s in loop.body() if isinstance(s, ForCursor)]
+    if len(inner) != 1:
+        raise SchedulingError(
+            f"expected one loop in the body of the loop over {loop.name()}, "
+            f"found {len(inner)}"
+        )
+    return inner[0]
+
+
+@user_op
+def get_loop(proc, loop=None):
+    """The loop `loop` names, as a library's operation takes it: a cursor
+    (forwarded), an iterator's name (`find_loop`), or None for the one loop
+    among the procedure's top-level statements (SchedulingError where there
+    are none or several: the caller must then name one)."""
+    if isinstance(loop, str):
+        return proc.find_loop(loop)
+    if loop is not None:
+        return proc.forward(loop)
+    loops = [s for s in proc.body() if isinstance(s, ForCursor)]
+    if len(loops) != 1:
+        raise SchedulingError(
+            f"{proc.name()} has {len(loops)} top-level loops; name the loop"
+        )
+    return loops[0]
+
+
 # --------------------------------------------------------------------------- #
 # Expression tests
 
@@ -598,6 +630,34 @@ def is_literal(proc, expr, value=None):
 @user_op
 def is_reduce(proc, reduce):
     return isinstance(proc.forward(reduce), ReduceCursor)
+
+
+@user_op
+def get_conjuncts(proc, cond):
+    """The conditions that the condition `cond` joins with `and` (`cond`
+    itself when it is not an `and`), left to right."""
+    cond = proc.forward(cond)
+    if isinstance(cond, BinaryOpCursor) and cond.op() == "and":
+        return get_conjuncts(proc, cond.lhs()) + get_conjuncts(proc, cond.rhs())
+    return [cond]
+
+
+@user_op
+def get_loop_carried_reductions(proc, loop):
+    """The reductions below `loop` that sum from one of its iterations
+    into the next: their target is declared outside `loop` and its indices
+    do not read the iterator (a dot product's `acc += x[i] * y[i]`, or
+    `out[j] += A[j, i]`, in a loop over `i`), in `nlr_stmts` order."""
+    loop = proc.forward(loop)
+    stmts = list(nlr_stmts(proc, loop.body()))
+    inside = {s.name() for s in stmts if isinstance(s, AllocCursor)}
+    return [
+        s
+        for s in stmts
+        if isinstance(s, ReduceCursor)
+        and s.name() not in inside
+        and loop.name() not in {str(v) for i in s.idx() for v in get_symbols(proc, i)}
+    ]
 
 
 @user_op

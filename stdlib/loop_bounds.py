@@ -22,6 +22,7 @@ from exo2.API_cursors import (
 from exo2.stdlib.higher_order import attempt
 from exo2.stdlib.inspection import (
     expr_to_string,
+    get_conjuncts,
     is_binop,
 )
 from exo2.stdlib.rc_wrappers import (
@@ -79,13 +80,6 @@ def bound_loop_by_if(proc, loop):
     return delete_pass(proc)
 
 
-def _conjuncts(cond):
-    """The comparisons `cond` (an `and` of them) is made of."""
-    if cond.op() == "and":
-        return _conjuncts(cond.lhs()) + _conjuncts(cond.rhs())
-    return [cond]
-
-
 def _cut_point(comparison, name):
     """`(cut, lower)` for a comparison `name + e op r` (the iterator `name`
     with coefficient 1 on the left): it holds exactly for `name >= cut`
@@ -128,7 +122,7 @@ def clip_loop_to_guard(proc, loop, rc=False):
     body = loop.body()
     if len(body) != 1 or not isinstance(body[0], IfCursor) or body[0].orelse():
         raise SchedulingError("expected a loop whose body is one if without else")
-    for comparison in _conjuncts(body[0].cond()):
+    for comparison in get_conjuncts(proc, body[0].cond()):
         cut = _cut_point(comparison, loop.name())
         if cut is None:
             continue

@@ -26,7 +26,7 @@ from exo2.core.internal_cursors import GapType
 from exo2.frontend.syntax import *  # noqa: E402, F401, F403
 from exo2.stdlib import scheduling
 from exo2.stdlib.inspection import *  # noqa: E402, F401, F403
-from exo2.stdlib.inspection import get_index_in_body
+from exo2.stdlib.inspection import get_index_in_body, get_loop
 from exo2.stdlib.scheduling import *  # noqa: E402, F401, F403
 from exo2.stdlib.scheduling import (
     cut_loop,
@@ -35,12 +35,6 @@ from exo2.stdlib.scheduling import (
     specialize,
     user_op,
 )
-
-
-def _loop(proc, loop):
-    """A loop cursor of `proc`: `loop` forwarded, or found by name or
-    pattern like the primitives' loop arguments (`"i"`, `"i #1"`)."""
-    return proc.find_loop(loop) if isinstance(loop, str) else proc.forward(loop)
 
 
 def _block(proc, stmts):
@@ -94,7 +88,7 @@ def divide_loop_(proc, loop_cursor, div_const, tail="guard", rc=False):
     means `perfect=True`. `tail_loop` is the statement after the outer loop
     (the tail loop for `cut`, its guard for `cut_and_guard`), InvalidCursor
     for `guard` and `perfect`."""
-    loop_cursor = _loop(proc, loop_cursor)
+    loop_cursor = get_loop(proc, loop_cursor)
     perfect = tail == "perfect"
     iterator = loop_cursor.name()
     proc = divide_loop(
@@ -164,7 +158,7 @@ class cut_loop_cursors:
 @user_op
 def cut_loop_(proc, loop, expr, rc=False):
     """`cut_loop` at `expr`; `loop1` / `loop2` run before / after the cut."""
-    loop = _loop(proc, loop)
+    loop = get_loop(proc, loop)
     proc = cut_loop(proc, loop, expr)
     if not rc:
         return proc

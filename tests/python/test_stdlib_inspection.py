@@ -422,6 +422,49 @@ def test_inner_loops():
         I.get_inner_loop(nest, nest.find("t: _"))
 
 
+@proc
+def two_loops(n: size, a: f32[n], b: f32[n, 4]):
+    for i in seq(0, n):
+        a[i] = 0.0
+    for i in seq(0, n):
+        for j in seq(0, 4):
+            b[i, j] = a[i]
+
+
+@proc
+def no_loop(x: f32[1]):
+    x[0] = 0.0
+
+
+def test_get_only_inner_loop():
+    rows = two_loops.find_loop("i #1")
+    assert I.get_only_inner_loop(two_loops, rows) == two_loops.find_loop("j")
+    with pytest.raises(
+        SchedulingError,
+        match="expected one loop in the body of the loop over i, found 2",
+    ):
+        I.get_only_inner_loop(nest, nest.find_loop("i"))
+    with pytest.raises(
+        SchedulingError,
+        match="expected one loop in the body of the loop over i, found 0",
+    ):
+        I.get_only_inner_loop(two_loops, two_loops.find_loop("i"))
+
+
+def test_get_loop():
+    outer = nest.find_loop("i")
+    assert I.get_loop(nest, outer) == outer
+    assert I.get_loop(nest, "k") == nest.find_loop("k")
+    assert I.get_loop(nest) == outer  # the one top-level loop
+    # a cursor of an earlier procedure of the schedule is forwarded
+    later = divide_loop(nest, nest.find_loop("j"), 4, ["jo", "ji"], perfect=True)
+    assert I.get_loop(later, outer) == later.find_loop("i")
+    with pytest.raises(SchedulingError, match="two_loops has 2 top-level loops; name"):
+        I.get_loop(two_loops)
+    with pytest.raises(SchedulingError, match="no_loop has 0 top-level loops"):
+        I.get_loop(no_loop)
+
+
 # --------------------------------------------------------------------------- #
 # Expression tests
 
@@ -445,6 +488,41 @@ def test_expression_tests():
     assert not I.is_read(ops, read, "y") and not I.is_read(ops, sub)
     assert I.is_unary_minus(foo, foo.find("-x[i]"))
     assert not I.is_unary_minus(foo, foo.find("x[i] * 2.0"))
+
+
+@proc
+def band_rows(n: size, k: size, A: f32[n, 8], x: f32[n], y: f32[n]):
+    for i in seq(0, n):
+        acc: f32
+        acc = 0.0
+        for d in seq(0, 8):
+            if i + d >= k and i + d < n and d < 7:
+                acc += A[i, d] * x[i + d - k]
+                y[i + d - k] += A[i, d]
+        if i < k:
+            y[i] += acc
+
+
+def test_get_conjuncts():
+    guard = band_rows.find("if _: _ #0").cond()
+    parts = I.get_conjuncts(band_rows, guard)
+    assert [I.expr_to_string(c) for c in parts] == [
+        "(((i)+(d))>=(k))",
+        "(((i)+(d))<(n))",
+        "((d)<(7))",
+    ]
+    one = band_rows.find("if _: _ #1").cond()
+    assert I.get_conjuncts(band_rows, one) == [one]
+
+
+def test_get_loop_carried_reductions():
+    row = band_rows.find_loop("d")
+    assert I.get_loop_carried_reductions(band_rows, row) == [band_rows.find("acc += _")]
+    rows = band_rows.find_loop("i")
+    assert I.get_loop_carried_reductions(band_rows, rows) == []
+    assert I.get_loop_carried_reductions(foo, foo.find_loop("i")) == [
+        foo.find("acc += _")
+    ]
 
 
 def test_access_tests():

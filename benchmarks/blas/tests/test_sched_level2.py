@@ -410,7 +410,9 @@ def test_rows_names_a_body_without_one_inner_loop():
 def test_columns_and_triangle_name_the_failing_call():
     with pytest.raises(SchedulingError, match="columns: expected one loop"):
         columns(two_loops, "i", AVX2, "f32")
-    with pytest.raises(SchedulingError, match="triangle: .*2 outermost loops"):
+    with pytest.raises(
+        SchedulingError, match="triangle: .*2 top-level loops; name the loop"
+    ):
 
         @proc
         def twice(n: size, x: [R][n]):

@@ -64,6 +64,9 @@ from exo2.API_scheduling import (
 )
 from exo2.stdlib.inspection import (
     expr_to_string,
+    get_conjuncts,
+    get_loop,
+    get_loop_carried_reductions,
     get_symbols,
     is_contiguous_loop,
     nlr_stmts,
@@ -79,13 +82,7 @@ from exo2.stdlib.stdlib import (
 )
 
 from .by_variant import on_variant
-from .level2 import (
-    from_zero,
-    loop_of,
-    scalar_reductions,
-    vectorize_loop,
-    vectorize_update,
-)
+from .level2 import from_zero, vectorize_loop, vectorize_update
 from .rows import rows as dense_rows
 from .triangle import vectorize_row
 
@@ -131,7 +128,7 @@ def _rows_inside(proc, loop):
     i, sides = loop.name(), ([], [])
     for band_loop in [s for s in _band_loops(proc, loop) if _guarded(s)]:
         d, lo, hi = band_loop.name(), _form(band_loop.lo()), _form(band_loop.hi())
-        for c in _conjuncts(band_loop.body()[0].cond()):
+        for c in get_conjuncts(proc, band_loop.body()[0].cond()):
             op, lhs, rhs = c.op(), _form(c.lhs()), _form(c.rhs())
             diff = None if None in (lhs, rhs, lo, hi) else lhs - rhs
             sign = diff and diff.get_stride_of(i)
@@ -155,13 +152,6 @@ def _rows_inside(proc, loop):
     return tuple(rows)
 
 
-def _conjuncts(cond):
-    """The comparisons `cond` (an `and` of them) is made of."""
-    if cond.op() == "and":
-        return _conjuncts(cond.lhs()) + _conjuncts(cond.rhs())
-    return [cond]
-
-
 def _chain_apart(proc, loop, chain):
     """`(proc, rest, cut)`: in a substitution (tbsv), the iteration of the
     band loop `loop` that is on the chain from row to row, its `chain`
@@ -182,7 +172,7 @@ def _chain_apart(proc, loop, chain):
         proc, (before, after) = cut_loop_(proc, loop, at, rc=True)
     except SchedulingError:
         return proc, loop, False  # a band that may be empty
-    dot = bool(scalar_reductions(proc, proc.forward(before)))
+    dot = bool(get_loop_carried_reductions(proc, proc.forward(before)))
     rest = before if chain == "last" else after
     if (chain == "first") == dot:  # the chain's iteration goes to the other end
         proc = reorder_stmts(proc, proc.forward(before).as_block().expand(0, 1))
@@ -267,23 +257,15 @@ def _shortest(m, prec, min_vectors):
 def _specialized(proc, loop, conds, exprs, shortest):
     """`(proc, inside)`: `specialize` of `loop` on `conds` (with the holes
     `exprs`) and each contiguous guarded band loop at least `shortest`
-    elements long (`_widths`); `inside` the `if`, its `else` the loop as it
-    was."""
-    width_conds, width_exprs = _widths(proc, loop, shortest)
-    cond = FormattedExprStr(" and ".join(conds + width_conds), *exprs, *width_exprs)
-    proc, (inside,) = specialize_(proc, loop, cond, rc=True)
-    return proc, inside
-
-
-def _widths(proc, loop, shortest):
-    """`(conds, exprs)`: each contiguous guarded band loop of `loop` at
-    least `shortest` elements long."""
-    conds, exprs = [], []
+    elements long; `inside` the `if`, its `else` the loop as it was."""
+    conds, exprs = list(conds), list(exprs)
     for band_loop in _band_loops(proc, loop):
         if _guarded(band_loop) and is_contiguous_loop(proc, band_loop):
             conds.append(f"{shortest} <= _ - _")
             exprs += [band_loop.hi(), band_loop.lo()]
-    return conds, exprs
+    cond = FormattedExprStr(" and ".join(conds), *exprs)
+    proc, (inside,) = specialize_(proc, loop, cond, rc=True)
+    return proc, inside
 
 
 def _cut_rows(proc, loop, cuts):
@@ -509,7 +491,7 @@ def band(
     too, unless rows are cut at `empty_from`)."""
     if chain not in (None, "first", "last"):
         raise SchedulingError(f"chain is 'first', 'last' or None, not {chain!r}")
-    loop = loop_of(proc, loop)
+    loop = get_loop(proc, loop)
     rows = rows or _rows_inside(proc, loop)
     first, end = rows
     name = loop.name()
@@ -539,14 +521,16 @@ def band(
     jammed = interleaved = False
     # updates in consecutive rows, a row's only band loop (not sbmv's)
     in_order = unguarded if len(unguarded) == 1 else []
-    if stride > 1 and not all(scalar_reductions(proc, s) for s in unguarded):
+    if stride > 1 and not all(get_loop_carried_reductions(proc, s) for s in unguarded):
         # rows that update y along the band
         try:
             proc, row_loops, short = _interleave(from_zero(proc, body), body, stride)
             unguarded = [s for rl in row_loops for s in _vector_loops(proc, rl)]
             short_loops = [s for rl in short for s in _vector_loops(proc, rl)]
             # the updates stay scalar
-            unguarded += [s for s in short_loops if scalar_reductions(proc, s)]
+            unguarded += [
+                s for s in short_loops if get_loop_carried_reductions(proc, s)
+            ]
             in_order = in_order and _vector_loops(proc, row_loops[-1])
             interleaved = True
         except SchedulingError:
@@ -566,7 +550,7 @@ def band(
             band_loop = proc.forward(band_loop)
             align = any(band_loop == proc.forward(s) for s in in_order)
             proc, band_loop, _ = _chain_apart(proc, band_loop, chain)
-            if not scalar_reductions(proc, band_loop):
+            if not get_loop_carried_reductions(proc, band_loop):
                 if align:
                     proc, band_loop = _aligned(proc, band_loop, m.lanes[prec])
                 proc = from_zero(proc, band_loop)
@@ -604,7 +588,7 @@ def diagonals(proc, loop, m, prec, rows, r=4):
     where the band is wider than the matrix, are clipped to it. Scalar: a
     vector over rows would gather A (`m` and `prec`, unused, keep
     `band`'s signature)."""
-    loop = loop_of(proc, loop)
+    loop = get_loop(proc, loop)
     conds, exprs = _row_conds(loop, *rows, None)
     cond = FormattedExprStr(" and ".join(conds), *exprs)
     proc, (inside,) = specialize_(proc, loop, cond, rc=True)

@@ -29,11 +29,11 @@ from exo2.API_scheduling import (
     user_op,
 )
 from exo2.libs.memories import DRAM_STACK
-from exo2.stdlib.inspection import nlr_stmts
+from exo2.stdlib.inspection import get_loop, get_only_inner_loop, nlr_stmts
 from exo2.stdlib.stdlib import interleave_outer_loop_with_inner_loop
 
 from .by_variant import on_variant
-from .level2 import inner_loop, loop_of, vectorize_loop
+from .level2 import vectorize_loop
 
 SUMS_BYTES = 16 * 1024  # a block's sums: in L1 with the lines of the rows
 ELEMENT_BYTES = {"f32": 4, "f64": 8}
@@ -50,7 +50,7 @@ def _block(proc, loop, width, r, m, prec, tail):
     proc = expand_dim(proc, acc, str(width), loop.name())
     proc = lift_alloc(proc, acc)
     proc = set_memory(proc, acc, DRAM_STACK)
-    rows = inner_loop(proc, loop)
+    rows = get_only_inner_loop(proc, loop)
     proc = fission(proc, rows.before())
     proc = fission(proc, proc.forward(rows).after())
     proc = reorder_loops(proc, proc.forward(rows).parent())
@@ -78,8 +78,8 @@ def columns(proc, loop, m, prec, r=4, vectors=None):
     stack buffer, `r` iterations of the inner loop jammed; the last `loop %
     block` iterations a narrower block. `vectors` defaults to a block of
     `SUMS_BYTES` of sums."""
-    loop = loop_of(proc, loop)
-    inner_loop(proc, loop)  # one inner loop, or an error that says so
+    loop = get_loop(proc, loop)
+    get_only_inner_loop(proc, loop)  # one inner loop, or an error that says so
     width = vectors * m.lanes[prec] if vectors else SUMS_BYTES // ELEMENT_BYTES[prec]
     name = loop.name()
     proc = divide_loop(proc, loop, width, (f"{name}o", f"{name}i"), tail="cut")

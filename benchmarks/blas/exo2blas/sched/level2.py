@@ -1,15 +1,13 @@
 """What the level-2 automations (`rows`, `columns`, `triangle`, `band`,
-`skinny`) share: the loop a schedule names, the inner loop of a loop,
-its sums into a scalar (a dot product), and vectorizing a loop with the part of
-the machine's instruction table level-2 code uses (`vectorize` tries every
+`skinny`) share: a loop shifted to start at 0, and vectorizing a loop with
+the part of the machine's instruction table level-2 code uses (`vectorize` tries every
 instruction on every statement of the proc, so a shorter table schedules
 faster)."""
 
 from __future__ import annotations
 
-from exo2.API_cursors import ForCursor, LiteralCursor, ReduceCursor
-from exo2.API_scheduling import SchedulingError, shift_loop
-from exo2.stdlib.inspection import get_symbols, nlr_stmts
+from exo2.API_scheduling import shift_loop
+from exo2.stdlib.inspection import is_literal
 from exo2.stdlib.stdlib import (
     abs_rule,
     fma_rule,
@@ -28,56 +26,11 @@ OPS = (
 )  # fmt: skip
 
 
-def loop_of(proc, loop):
-    """The loop `loop` names: a cursor, its iterator's name, or None for
-    the one loop at the top of `proc`'s body (SchedulingError where there
-    are more: a schedule naming no loop needs one)."""
-    if isinstance(loop, str):
-        return proc.find_loop(loop)
-    if loop is not None:
-        return loop
-    loops = [s for s in proc.body() if isinstance(s, ForCursor)]
-    if len(loops) != 1:
-        raise SchedulingError(
-            f"{proc.name()} has {len(loops)} outermost loops; name the loop"
-        )
-    return loops[0]
-
-
-def inner_loop(proc, loop):
-    """The one loop in the body of `loop` (SchedulingError otherwise)."""
-    loop = proc.forward(loop)
-    inner = [s for s in loop.body() if isinstance(s, ForCursor)]
-    if len(inner) != 1:
-        raise SchedulingError(
-            f"expected one loop in the body of the loop over {loop.name()}, "
-            f"found {len(inner)}"
-        )
-    return inner[0]
-
-
-def scalar_reductions(proc, loop):
-    """The reductions in `loop` whose target does not depend on its
-    iterator: a dot product's sum (or a sum into a scalar)."""
-    name = loop.name()
-    return [
-        s
-        for s in nlr_stmts(proc, loop.body())
-        if isinstance(s, ReduceCursor)
-        and name not in {str(v) for i in s.idx() for v in get_symbols(proc, i)}
-    ]
-
-
-def is_zero(expr):
-    """Whether `expr` (a loop bound) is the literal 0."""
-    return isinstance(expr, LiteralCursor) and expr.value() == 0
-
-
 def from_zero(proc, loop):
     """`loop` shifted to start at 0 where it does not (`vectorize` divides
     a loop from 0)."""
     loop = proc.forward(loop)
-    return proc if is_zero(loop.lo()) else shift_loop(proc, loop, 0)
+    return proc if is_literal(proc, loop.lo(), 0) else shift_loop(proc, loop, 0)
 
 
 def vectorize_loop(proc, loop, m, prec, tail):

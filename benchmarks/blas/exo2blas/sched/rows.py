@@ -15,6 +15,11 @@ from __future__ import annotations
 
 from exo2.API_cursors import AllocCursor, CallCursor, InvalidCursor
 from exo2.API_scheduling import user_op
+from exo2.stdlib.inspection import (
+    get_loop,
+    get_loop_carried_reductions,
+    get_only_inner_loop,
+)
 from exo2.stdlib.stdlib import (
     interleave_loop,
     reorder_stmt_backwards,
@@ -23,13 +28,7 @@ from exo2.stdlib.stdlib import (
 )
 
 from .by_variant import on_variant
-from .level2 import (
-    inner_loop,
-    loop_of,
-    scalar_reductions,
-    vectorize_loop,
-    vectorize_update,
-)
+from .level2 import vectorize_loop, vectorize_update
 
 
 @user_op
@@ -42,8 +41,8 @@ def rows(proc, loop, m, prec, r=4, interleave=1):
     over whole vectors runs `interleave` of them side by side (r = 1: one
     row at a time, its loop's bounds and branch paid once for
     `interleave` vectors)."""
-    loop = loop_of(proc, loop)
-    inner_loop(proc, loop)  # one inner loop, or an error that says so
+    loop = get_loop(proc, loop)
+    get_only_inner_loop(proc, loop)  # one inner loop, or an error that says so
     passes = [loop]
     if r > 1:
         proc = unroll_and_jam(proc, loop, r)
@@ -52,10 +51,10 @@ def rows(proc, loop, m, prec, r=4, interleave=1):
         passes = [blocks.next(), blocks]  # the last `loop % r` rows first: the
         # proc is smaller before the jammed pass is vectorized
     for rows_loop in passes:
-        inner = inner_loop(proc, rows_loop)
+        inner = get_only_inner_loop(proc, rows_loop)
         # a dot product ends with a masked vector (its scalar tail would
         # wait on the sum), an update without one
-        if scalar_reductions(proc, inner):
+        if get_loop_carried_reductions(proc, inner):
             proc, _ = vectorize_loop(proc, inner, m, prec, "cut_and_predicate")
         else:
             proc, vector_loops = vectorize_update(proc, inner, m, prec)

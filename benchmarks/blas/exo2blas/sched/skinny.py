@@ -42,7 +42,15 @@ from exo2.API_scheduling import (
     unroll_loop,
     user_op,
 )
-from exo2.stdlib.inspection import get_symbols, is_contiguous_loop, nlr_stmts
+from exo2.stdlib.inspection import (
+    get_loop,
+    get_loop_carried_reductions,
+    get_only_inner_loop,
+    get_symbols,
+    is_contiguous_loop,
+    is_literal,
+    nlr_stmts,
+)
 from exo2.stdlib.stdlib import (
     hoist_stmt,
     inline_instr,
@@ -51,14 +59,7 @@ from exo2.stdlib.stdlib import (
 )
 
 from .by_variant import on_variant
-from .level2 import (
-    inner_loop,
-    is_zero,
-    loop_of,
-    scalar_reductions,
-    vectorize_loop,
-    vectorize_update,
-)
+from .level2 import vectorize_loop, vectorize_update
 
 MAX_VECS = 10  # the vector and a few temporaries fit AVX2's 16 registers
 
@@ -172,7 +173,7 @@ def _rows_by_length(proc, loop, short, lengths):
     ns, 28-31 / 37-39 ns unrolled; AVX-512 on Zen 4)."""
     proc, leaves = _specialize(proc, loop, short, [*lengths, None])
     for k, siblings in leaves[:-1]:
-        row = inner_loop(proc, siblings(proc)[0])
+        row = get_only_inner_loop(proc, siblings(proc)[0])
         proc = rewrite_expr(proc, row.hi(), str(k))
         proc = unroll_loop(proc, proc.forward(row))
     return proc
@@ -244,7 +245,7 @@ def _constant_bounds(proc, loops, k):
     the leaf's constants as bounds."""
     for loop in loops:
         loop = proc.forward(loop)
-        if is_zero(loop.lo()):
+        if is_literal(proc, loop.lo(), 0):
             proc = rewrite_expr(proc, loop.hi(), str(k - 1))
         else:
             proc = rewrite_expr(proc, proc.forward(loop).lo(), str(k - 1))
@@ -292,8 +293,8 @@ def skinny(proc, loop, m, prec, max_vecs=MAX_VECS):
     vectorized pass, the vector all rows read loaded once into registers),
     else `loop`'s, the outputs (all their sums in registers in one pass of
     the inner loop down the rows)."""
-    loop = loop_of(proc, loop)
-    inner = inner_loop(proc, loop)
+    loop = get_loop(proc, loop)
+    inner = get_only_inner_loop(proc, loop)
     along_rows = is_contiguous_loop(proc, inner)
     short = _bound_name(proc, inner if along_rows else loop)
     name = loop.name()
@@ -301,13 +302,13 @@ def skinny(proc, loop, m, prec, max_vecs=MAX_VECS):
     loop = proc.find_loop(name)  # a new proc: the cursor does not forward
     lanes = m.lanes[prec]
     if along_rows:
-        inner = inner_loop(proc, loop)
+        inner = get_only_inner_loop(proc, loop)
         # a dot product ends with a masked vector, an update without one
         # (`vectorize_update`): `k` vectors from 1, or whole ones from 0
-        masked = bool(scalar_reductions(proc, inner))
+        masked = bool(get_loop_carried_reductions(proc, inner))
         if masked:
             proc, loop = _short_rows(proc, loop, short, lanes)
-            inner = inner_loop(proc, loop)
+            inner = get_only_inner_loop(proc, loop)
             proc, vector_loop = vectorize_loop(
                 proc, inner, m, prec, "cut_and_predicate"
             )

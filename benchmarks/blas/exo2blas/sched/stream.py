@@ -33,7 +33,13 @@ from exo2.API_scheduling import (
     unroll_loop,
     user_op,
 )
-from exo2.stdlib.inspection import get_bounding_block, lrn, nlr_stmts
+from exo2.stdlib.inspection import (
+    get_bounding_block,
+    get_loop,
+    get_loop_carried_reductions,
+    lrn,
+    nlr_stmts,
+)
 from exo2.stdlib.instruction_selection import replace_all_stmts
 from exo2.stdlib.stdlib import (
     abs_rule,
@@ -47,7 +53,6 @@ from exo2.stdlib.stdlib import (
 
 from ..machines.instructions import block_copy, constant, nontemporal_store
 from ..machines.reductions import lane_reductions
-from .level2 import loop_of, scalar_reductions
 
 RULES = (fma_rule, abs_rule, max_rule)
 
@@ -86,7 +91,7 @@ def _accumulators(proc, loop, m, prec, factor):
     proc = divide_loop(proc, loop, lanes * factor, [f"{name}o", f"{name}i"], tail="cut")
     blocks = proc.forward(loop)
     tail = blocks.next()
-    for reduction in scalar_reductions(proc, blocks):
+    for reduction in get_loop_carried_reductions(proc, blocks):
         proc = parallelize_reduction(proc, reduction, nth_loop=2)
         blocks = proc.forward(blocks)
         alloc = blocks.prev().prev()
@@ -126,9 +131,9 @@ def stream(
     caches)."""
     if short not in (None, "vector"):
         raise SchedulingError(f"short is 'vector' or None, not {short!r}")
-    loop = loop_of(proc, loop)
+    loop = get_loop(proc, loop)
     factor = m.interleave if interleave is None else interleave
-    if not scalar_reductions(proc, loop):
+    if not get_loop_carried_reductions(proc, loop):
         narrower = tail is None and m.narrower is not None
         tail = m.tail if tail is None else tail
         if narrower:
@@ -252,7 +257,7 @@ def lanes(proc, loop, m, prec, buffers, last=()):
     fewer than a vector) is set in a register, the last elements by masked
     instructions: scalar stores just before the vector loads of the
     reductions would stall their store-to-load forwarding."""
-    loop = loop_of(proc, loop)
+    loop = get_loop(proc, loop)
     width = proc.find_alloc_or_arg(buffers[0]).shape()[0].value()
     factor = width // m.lanes[prec]
     name = loop.name()

@@ -66,7 +66,10 @@ from exo2.API_scheduling import (
 )
 from exo2.stdlib.inspection import (
     expr_to_string,
+    get_loop,
+    get_loop_carried_reductions,
     is_contiguous_loop,
+    is_literal,
     lrn,
     nlr_stmts,
 )
@@ -78,14 +81,7 @@ from exo2.stdlib.stdlib import (
 )
 
 from .by_variant import on_variant
-from .level2 import (
-    from_zero,
-    is_zero,
-    loop_of,
-    scalar_reductions,
-    vectorize_loop,
-    vectorize_update,
-)
+from .level2 import from_zero, vectorize_loop, vectorize_update
 
 
 def _panel_edge(row, lane, r, before):
@@ -231,10 +227,10 @@ def vectorize_row(
     (module docstring) instead of a narrower vector and scalars."""
     loop = proc.forward(loop)
     narrow = m.narrower if narrower else None
-    if masked_updates and m.masking and not scalar_reductions(proc, loop):
+    if masked_updates and m.masking and not get_loop_carried_reductions(proc, loop):
         # the end that does not move with the row (upper: n) keeps the
         # whole vectors aligned; the other ends with the masked vector
-        tail = "cut_and_predicate" if is_zero(loop.lo()) else "head"
+        tail = "cut_and_predicate" if is_literal(proc, loop.lo(), 0) else "head"
         proc = from_zero(proc, loop)
         return vectorize_loop(proc, loop, m, prec, tail)[0]
     if scalars_first:
@@ -251,7 +247,7 @@ def vectorize_row(
         proc = from_zero(proc, loop)
         return vectorize_loop(proc, loop, m, prec, "perfect")[0]
     proc = from_zero(proc, loop)
-    if not scalar_reductions(proc, loop):
+    if not get_loop_carried_reductions(proc, loop):
         return vectorize_update(proc, loop, m, prec)[0]
     proc, vector_loop = vectorize_loop(proc, loop, m, prec, "cut")
     if narrow is None:
@@ -281,13 +277,13 @@ def triangle(
     every loop that runs along a row (`is_contiguous_loop`) vectorized,
     with a narrower vector before its scalars with `narrower`, an update
     with one masked vector with `masked_updates` (`vectorize_row`)."""
-    loop = loop_of(proc, loop)
+    loop = get_loop(proc, loop)
     # fewer rows than a block, or than FEWEST_ROWS, keep the naive loop: the
     # bounds of the vector loops cost more than their few products (ssyr_u
     # of one row took 14.9 ns blocked, 15.1 ns one row at a time, 12.9 ns
     # naive, on the AMD EPYC Zen 4 machine)
     lo, hi = expr_to_string(loop.lo()), expr_to_string(loop.hi())
-    n = hi if is_zero(loop.lo()) else f"{hi} - ({lo})"  # the rows
+    n = hi if is_literal(proc, loop.lo(), 0) else f"{hi} - ({lo})"  # the rows
     fewest = max(r, FEWEST_ROWS)
     proc, (many,) = specialize_(proc, loop, f"{fewest} <= {n}", rc=True)
     loop = rest = many.body()[0]
@@ -297,7 +293,7 @@ def triangle(
         # its scalars: its first elements are those the block's rows
         # just wrote one by one (trsv), and a vector load of them would
         # wait for those stores
-        next_to_block = not is_zero(panel.lo())
+        next_to_block = not is_literal(proc, panel.lo(), 0)
         proc = vectorize_row(
             proc, panel, m, prec, scalars_first=next_to_block, narrower=narrower
         )
