@@ -53,6 +53,9 @@ def test_skinny_keeps_every_output_in_registers_in_one_pass(machine, prec):
     assert "for i in seq" not in text  # no scalar outputs left
 
 
+ROWS = ("i", "io", "ii")  # the loops over rows: all, in blocks, left over
+
+
 def _loads_of(proc, vector):
     """The load instructions of `proc` reading `vector`, and whether each
     lies inside a loop over rows (`for i`)."""
@@ -64,7 +67,7 @@ def _loads_of(proc, vector):
             continue
         parent, in_rows = stmt.parent(), False
         while not isinstance(parent, InvalidCursor):
-            in_rows |= isinstance(parent, ForCursor) and parent.name() == "i"
+            in_rows |= isinstance(parent, ForCursor) and parent.name() in ROWS
             parent = parent.parent()
         found.append(in_rows)
     return found
@@ -85,7 +88,8 @@ def test_skinny_loads_the_shared_vector_once_for_all_rows(machine, variant):
         # rows of fewer than half a vector one by one, a copy per length
         # with the row unrolled (the loop over j kept for the others); then
         # one copy per vector count (1 to MAX_VECS), each one vectorized
-        # pass per row, the last vector masked
+        # pass per block of 4 rows (`rows`: their products independent),
+        # then per row left over, the last vector masked
         short, vectors = text.split("\n    else:\n", 1)
         half = machine.lanes[prec] // 2
         assert f"if n < {half}:" in short
@@ -95,11 +99,16 @@ def test_skinny_loads_the_shared_vector_once_for_all_rows(machine, variant):
             assert all(p in row for p in products) and "for j" not in row
         assert short.count("for j in seq(0, n):") == 1
         assert f"{isa}_" not in short.split("if n <", 1)[1]  # no instruction
-        assert vectors.count("for i in seq(0, m):") == MAX_VECS
+        assert vectors.count("for io in seq(0, m / 4):") == MAX_VECS
+        assert vectors.count("for ii in seq(0, m % 4):") == MAX_VECS
+        assert vectors.count("acc_3 = 0.0") == MAX_VECS  # a block's 4th row
         assert "for j" not in vectors and "for jo" not in vectors
-        # k loads of the shared vector in the copy for k vectors, none per row
-        assert len(loads) == MAX_VECS * (MAX_VECS + 1) // 2 and not any(loads)
-        assert text.count(f"{isa}_load_mask_{prec}(") == 2 * MAX_VECS  # A's too
+        # in the copy for k vectors, k loads of the shared vector for each
+        # row of a block and for the rows left over, none in a loop over
+        # rows (the C compiler merges a block's identical loads)
+        assert len(loads) == 5 * MAX_VECS * (MAX_VECS + 1) // 2 and not any(loads)
+        masked = text.count(f"{isa}_load_mask_{prec}(")
+        assert masked == (4 + 1) * 2 * MAX_VECS  # A's too
         return
     # an update: one copy per count of whole vectors (0 to MAX_VECS), each
     # row's whole vectors unrolled, then (AVX-512) a narrower vector and

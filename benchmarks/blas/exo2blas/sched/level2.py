@@ -29,7 +29,6 @@ OPS = (
 def from_zero(proc, loop):
     """`loop` shifted to start at 0 where it does not (`vectorize` divides
     a loop from 0)."""
-    loop = proc.forward(loop)
     return proc if is_literal(proc, loop.lo(), 0) else shift_loop(proc, loop, 0)
 
 

@@ -8,7 +8,9 @@ vector masked), so that a vector used by every row lives in registers:
   += A[i, j] * x[j]`; ger with few columns, `A[i, j] += alpha * x[i] *
   y[j]`): each row is one vectorized pass, and the loads of the vector all
   rows share (x, or y) are hoisted out of the loop over rows: loaded once,
-  kept in registers;
+  kept in registers. gemv's rows go in blocks of `r` (`rows`: one pass per
+  block, the rows' products and horizontal sums independent), then the
+  rows left over one by one;
 - the short dimension along the outputs of a loop down a column (gemv's
   Trans form with few outputs, `acc += A[j, i] * x[j]` over the many rows
   j): every vector of outputs keeps its sums in registers and the passes
@@ -60,6 +62,7 @@ from exo2.stdlib.stdlib import (
 
 from .by_variant import on_variant
 from .level2 import vectorize_loop, vectorize_update
+from .rows import rows as dense_rows
 
 MAX_VECS = 10  # the vector and a few temporaries fit AVX2's 16 registers
 
@@ -108,39 +111,43 @@ def _branch(if_stmt, orelse):
     return siblings
 
 
-def _rows_leaf(proc, siblings, k, vector_name, masked):
+def _rows_leaf(proc, rows_loops, k, vector_name, masked):
     """The copy for `k` vectors along each row (whole ones, and with
-    `masked` a masked last one among them): the loads that do not depend
-    on the row (the shared vector) hoisted out of the loop over rows, and
-    the loops over vectors unrolled. The loads of the whole vectors are
-    hoisted as one loop over them (each vector a register of its own), so
-    the number of steps does not grow with `k`. An update's narrower
-    vector and scalars after its whole vectors stay in the loop."""
-    (rows_loop,) = siblings(proc)
-    stmts = nlr_stmts(proc, rows_loop.body())
-    loops = [s for s in stmts if isinstance(s, ForCursor) and s.name() == vector_name]
-    if masked:
-        whole, last = loops
-        proc = _constant_bounds(proc, [whole, last], k)
-        proc = unroll_loop(proc, proc.forward(last))  # its one iteration
-        count = k - 1
-    else:
-        (whole,) = loops
-        proc = rewrite_expr(proc, whole.hi(), str(k))
-        count = k
-    row = rows_loop.name()
-    for call in list(proc.forward(rows_loop).body()):
-        if isinstance(call, CallCursor) and _invariant_load(proc, call, row):
-            proc = _hoist_load(proc, call)
+    `masked` a masked last one among them) of each loop of `rows_loops`
+    (rows jammed in blocks, then the rows left over): the loads that do not
+    depend on the row (the shared vector) hoisted out of the loop over
+    rows, and the loops over vectors unrolled. The loads of the whole
+    vectors are hoisted as one loop over them (each vector a register of
+    its own), so the number of steps does not grow with `k`. An update's
+    narrower vector and scalars after its whole vectors stay in the loop.
+    Every loop's bounds are set before `simplify`, which would fold the
+    copy's count into the bounds of a loop not yet set."""
     hoisted = []
-    if count > 0:
-        for call in list(proc.forward(whole).body()):
+    for rows_loop in rows_loops:
+        stmts = nlr_stmts(proc, proc.forward(rows_loop).body())
+        loops = [
+            s for s in stmts if isinstance(s, ForCursor) and s.name() == vector_name
+        ]
+        if masked:
+            whole, last = loops
+            proc = _constant_bounds(proc, [whole, last], k)
+            proc = unroll_loop(proc, proc.forward(last))  # its one iteration
+            count = k - 1
+        else:
+            (whole,) = loops
+            proc = rewrite_expr(proc, whole.hi(), str(k))
+            count = k
+        row = rows_loop.name()
+        for call in list(proc.forward(rows_loop).body()):
+            if isinstance(call, CallCursor) and _invariant_load(proc, call, row):
+                proc = _hoist_load(proc, call)
+        for call in list(proc.forward(whole).body()) if count > 0 else []:
             if isinstance(call, CallCursor) and _invariant_load(proc, call, row):
                 proc, loads, whole, buffers = _hoist_vector_load(
                     proc, whole, call, count
                 )
                 hoisted.append((loads, buffers))
-    proc = unroll_loop(proc, proc.forward(whole))
+        proc = unroll_loop(proc, proc.forward(whole))
     for loads, _ in hoisted:
         proc = unroll_loop(proc, proc.forward(loads))
     proc = simplify(proc)  # literal indices (`0 + 0`) for unroll_buffer
@@ -285,12 +292,13 @@ def _passes_inside_rows(proc, whole, count):
 
 
 @user_op
-def skinny(proc, loop, m, prec, max_vecs=MAX_VECS):
+def skinny(proc, loop, m, prec, max_vecs=MAX_VECS, r=4):
     """Schedules `loop` (a cursor or its iterator's name), a loop over rows
     whose body holds one inner loop, for machine `m` in precision `prec`,
     for a short dimension of at most `max_vecs` vectors (asserted): the
     inner loop's when it runs along a contiguous row (each row one
-    vectorized pass, the vector all rows read loaded once into registers),
+    vectorized pass, the vector all rows read loaded once into registers;
+    a dot product's rows in blocks of `r`),
     else `loop`'s, the outputs (all their sums in registers in one pass of
     the inner loop down the rows)."""
     loop = get_loop(proc, loop)
@@ -306,20 +314,20 @@ def skinny(proc, loop, m, prec, max_vecs=MAX_VECS):
         # a dot product ends with a masked vector, an update without one
         # (`vectorize_update`): `k` vectors from 1, or whole ones from 0
         masked = bool(get_loop_carried_reductions(proc, inner))
+        block = loop
         if masked:
             proc, loop = _short_rows(proc, loop, short, lanes)
-            inner = get_only_inner_loop(proc, loop)
-            proc, vector_loop = vectorize_loop(
-                proc, inner, m, prec, "cut_and_predicate"
-            )
+            proc = dense_rows(proc, loop, m, prec, r)  # rows jammed, vectorized
+            block = proc.forward(loop).as_block().expand(0, 1)  # and the rest
+            vector_loop = next(s for s in block[0].body() if isinstance(s, ForCursor))
             count, counts = f"({lanes - 1} + {short}) / {lanes}", range(1, max_vecs + 1)
         else:
             proc, ((vector_loop, _), *_) = vectorize_update(proc, inner, m, prec)
             count, counts = f"{short} / {lanes}", range(0, max_vecs + 1)
         vector_name = proc.forward(vector_loop).name()
-        proc, leaves = _specialize(proc, loop, count, list(counts))
+        proc, leaves = _specialize(proc, block, count, list(counts))
         for k, siblings in leaves:
-            proc = _rows_leaf(proc, siblings, k, vector_name, masked)
+            proc = _rows_leaf(proc, siblings(proc), k, vector_name, masked)
     else:
         proc, whole = vectorize_loop(proc, loop, m, prec, "cut_and_predicate")
         proc, leaves = _specialize(
