@@ -85,16 +85,16 @@ def test_skinny_loads_the_shared_vector_once_for_all_rows(machine, variant):
     shared = "x" if "gemv" in variant else "y"
     loads = _loads_of(v.procs["skinny"], shared)
     if "gemv" in variant:
-        # rows of fewer than half a vector one by one, a copy per length
-        # with the row unrolled (the loop over j kept for the others); then
-        # one copy per vector count (1 to MAX_VECS), each one vectorized
-        # pass per block of 4 rows on AVX-512 (`rows`: their products
-        # independent), then per row left over, one per row on AVX2; the
+        # rows of fewer than 4 elements one by one, a copy per length with
+        # the row unrolled (the loop over j kept for the others); then one
+        # copy per vector count (1 to MAX_VECS), each one vectorized pass
+        # per block of 4 rows on AVX-512 (`rows`: their products
+        # independent, their sums and updates of y ended by one
+        # `hsum_rows`), then per row left over, one per row on AVX2; the
         # last vector masked
         short, vectors = text.split("\n    else:\n", 1)
-        half = machine.lanes[prec] // 2
-        assert f"if n < {half}:" in short
-        for k in range(1, half):
+        assert "if n < 4:" in short
+        for k in range(1, 4):
             row = short.split(f"if n == {k}:\n", 1)[1].split("else:", 1)[0]
             products = [f"acc += A[i, {j}] * x[{j}]" for j in range(k)]
             assert all(p in row for p in products) and "for j" not in row
@@ -105,6 +105,7 @@ def test_skinny_loads_the_shared_vector_once_for_all_rows(machine, variant):
             assert vectors.count("for io in seq(0, m / 4):") == MAX_VECS
             assert vectors.count("for ii in seq(0, m % 4):") == MAX_VECS
             assert vectors.count("acc_3 = 0.0") == MAX_VECS  # a block's 4th row
+            assert vectors.count(f"{isa}_hsum_rows_{prec}(") == MAX_VECS
         else:
             assert vectors.count("for i in seq(0, m):") == MAX_VECS
         assert "for j" not in vectors and "for jo" not in vectors

@@ -13,20 +13,22 @@ it stores any (`_loads_first`)."""
 
 from __future__ import annotations
 
-from exo2.API_cursors import AllocCursor, CallCursor, InvalidCursor
-from exo2.API_scheduling import user_op
+from exo2.API_cursors import AllocCursor, CallCursor, InvalidCursor, ReduceCursor
+from exo2.API_scheduling import replace, user_op
 from exo2.stdlib.inspection import (
     get_loop,
     get_loop_carried_reductions,
     get_only_inner_loop,
 )
 from exo2.stdlib.stdlib import (
+    inline_instr,
     interleave_loop,
     reorder_stmt_backwards,
     unroll_and_jam,
     unroll_buffers,
 )
 
+from ..machines.reductions import row_sums
 from .by_variant import on_variant
 from .level2 import vectorize_loop, vectorize_update
 
@@ -56,6 +58,8 @@ def rows(proc, loop, m, prec, r=4, interleave=1):
         # wait on the sum), an update without one
         if get_loop_carried_reductions(proc, inner):
             proc, _ = vectorize_loop(proc, inner, m, prec, "cut_and_predicate")
+            if r == 4 and rows_loop is passes[-1]:
+                proc = _sums_together(proc, rows_loop, m, prec)
         else:
             proc, vector_loops = vectorize_update(proc, inner, m, prec)
             for vector_loop, machine in vector_loops:
@@ -63,6 +67,23 @@ def rows(proc, loop, m, prec, r=4, interleave=1):
             whole, _ = vector_loops[0]
             proc = interleave_loop(proc, whole, interleave, memory=m.memory)
     return proc
+
+
+def _sums_together(proc, loop, m, prec):
+    """The four rows jammed in `loop` ended as one instruction
+    (`row_sums`): their horizontal sums added in one tree and their
+    updates of y (`y[i] += alpha * acc`) one vector. A block whose sums end
+    otherwise (tbmv's, which sets y) keeps its `hsum`s."""
+    body = list(proc.forward(loop).body())
+    hsum = [isinstance(s, CallCursor) and "_hsum_" in s.subproc().name() for s in body]
+    first = hsum.index(True)
+    ends = body[first : first + 8]
+    if len(ends) < 8 or not all(isinstance(s, ReduceCursor) for s in ends[4:]):
+        return proc
+    for call in ends[:4]:
+        proc = inline_instr(proc, call)
+    block = proc.forward(loop).body()[first].as_block().expand(0, 7)
+    return replace(proc, block, row_sums(m.name, prec))
 
 
 def _loads_first(proc, loop, m, prec):

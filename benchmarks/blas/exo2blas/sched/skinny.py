@@ -156,17 +156,18 @@ def _rows_leaf(proc, rows_loops, k, vector_name, masked):
     return proc  # simplified with the other leaves, by `skinny`
 
 
-def _short_rows(proc, loop, short, lanes):
-    """`if short < lanes / 2:` a copy of `loop` left scalar (one copy per
-    row length, `_rows_by_length`), `else:` `loop`, returned for the vector
-    schedule: a row's dot product of fewer than half a vector of elements
-    costs less one by one than a masked vector and its horizontal sum
-    (sgemv NoTrans of 40 rows, AVX-512 on Zen 4: 105 ns for 1 to 16
-    elements with the masked vector; one by one, 43 ns for 1, 72 ns for 4,
-    107 ns for 7, 121 ns for 8)."""
-    proc, (branch,) = specialize_(proc, loop, f"{short} < {lanes // 2}", rc=True)
+def _short_rows(proc, loop, short):
+    """`if short < 4:` a copy of `loop` left scalar (one copy per row
+    length, `_rows_by_length`), `else:` `loop`, returned for the vector
+    schedule: a row of fewer than 4 elements costs less one by one than a
+    masked vector, even with four rows' sums ended together (`rows`),
+    which from 4 costs less (sgemv NoTrans of 1024 rows, AVX-512 on the
+    AMD EPYC Zen 4 machine: 2 elements 0.76 us one by one, 1.17 us in
+    vectors; 3: 1.05, 1.17; 4: 1.32, 1.17; of 40 rows of 6 elements: 85,
+    51 ns)."""
+    proc, (branch,) = specialize_(proc, loop, f"{short} < 4", rc=True)
     scalar = proc.forward(branch).body()[0]
-    proc = _rows_by_length(proc, scalar, short, range(1, lanes // 2))
+    proc = _rows_by_length(proc, scalar, short, range(1, 4))
     return proc, proc.forward(branch).orelse()[0]
 
 
@@ -315,7 +316,7 @@ def skinny(proc, loop, m, prec, max_vecs=MAX_VECS, r=4):
         masked = bool(get_loop_carried_reductions(proc, inner))
         block = loop
         if masked:
-            proc, loop = _short_rows(proc, loop, short, lanes)
+            proc, loop = _short_rows(proc, loop, short)
             # rows jammed (AVX2 on the Intel Xeon VM: 1.1 to 1.25 times
             # faster within the L2, 1.03 to 1.13 times slower beyond it)
             r = r if m.masking else 1
