@@ -17,31 +17,32 @@ from exo2 import proc
 from exo2.libs.memories import DRAM
 
 from ..externs import select
-from .instructions import _AVX2, _AVX512, _bind, _geometry, horizontal, vector_type
+from .instructions import (
+    _AVX2,
+    _AVX512,
+    _bind,
+    _fill,
+    _geometry,
+    horizontal,
+    vector_type,
+)
 
 
-def _hmax(W):
-    """`result = the largest of result and the lanes`, as `select` keeps a
-    maximum."""
-
-    @proc
-    def hmax(src: [R][W] @ DRAM, result: R):
-        for i in seq(0, W):
-            result = select(result, src[i], src[i], result)
-
-    return hmax
-
-
-def _hmin(W):
-    """`result = the smallest of result and the lanes`, as `select` keeps a
-    minimum."""
+def _extreme(op, W):
+    """`result = the largest ("max") or smallest ("min") of result and the
+    lanes`, as `select` keeps a maximum or a minimum."""
 
     @proc
-    def hmin(src: [R][W] @ DRAM, result: R):
+    def extreme(src: [R][W] @ DRAM, result: R):
         for i in seq(0, W):
-            result = select(src[i], result, src[i], result)
+            with python:
+                value = {
+                    "max": ~{select(result, src[i], src[i], result)},
+                    "min": ~{select(src[i], result, src[i], result)},
+                }[op]
+            result = {value}
 
-    return hmin
+    return extreme
 
 
 def _hfirst(W):
@@ -79,12 +80,13 @@ def _templates(isa, prec, lanes, vectors):
         return horizontal(isa, prec, op, _tree(terms, op))
 
     loads = [load("src", k) for k in range(vectors)]
-    hmax = (
-        "{{ " + reduce("max", loads) + " *{result} = *{result} < h ? h : *{result}; }}"
-    )
-    hmin = (
-        "{{ " + reduce("min", loads) + " *{result} = h < *{result} ? h : *{result}; }}"
-    )
+    found = {
+        f"h{op}": "{{ " + reduce(op, loads) + f" *{{result}} = {kept}; }}}}"
+        for op, kept in (
+            ("max", "*{result} < h ? h : *{result}"),
+            ("min", "h < *{result} ? h : *{result}"),
+        )
+    }
     # a lane: first where m < best, else the smaller of its index and first
     kept = [
         table["select_result"].format(
@@ -97,13 +99,13 @@ def _templates(isa, prec, lanes, vectors):
         )
         for k in range(vectors)
     ]
-    hfirst = (
+    found["hfirst"] = (
         f"{{{{ {vector} b = {{v}}_set1_{{t}}(*{{best}}); "
         f"{vector} f = {{v}}_set1_{{t}}(*{{first}}); "
         + reduce("min", kept)
         + " *{first} = h; }}"
     )
-    return {"hmax": hmax, "hmin": hmin, "hfirst": hfirst}
+    return found
 
 
 @functools.cache
@@ -113,18 +115,17 @@ def lane_reductions(isa, prec, vectors):
     `{isa}_{op}_{vectors}x_{prec}`."""
     _, table, lanes, _ = _geometry(isa, prec)
     width = lanes * vectors
-    templates = _templates(isa, prec, lanes, vectors)
-    found = []
-    for op, semantics in (("hmax", _hmax), ("hmin", _hmin), ("hfirst", _hfirst)):
-        template = (
-            templates[op]
-            .replace("{v}", table["v"])
-            .replace("{t}", "ps" if prec == "f32" else "pd")
+    semantics = {
+        "hmax": _extreme("max", width),
+        "hmin": _extreme("min", width),
+        "hfirst": _hfirst(width),
+    }
+    return [
+        _bind(
+            semantics[op], f"{isa}_{op}_{vectors}x_{prec}", prec, _fill(t, table, prec)
         )
-        found.append(
-            _bind(semantics(width), f"{isa}_{op}_{vectors}x_{prec}", prec, template)
-        )
-    return found
+        for op, t in _templates(isa, prec, lanes, vectors).items()
+    ]
 
 
 def _hsum_rows(L, MEM):
