@@ -79,16 +79,22 @@ def test_the_band_loop_is_vectorized_in_the_body_rows(variants):
     )
     assert f"for do in seq(0, n / {lanes}):" in gbmv  # rows holding all of x
     # tbmv's rows jam too (each row writes x[i] after its band is read);
-    # tbsv's substitution reads what the row before wrote: no jam (its
-    # vectorized rows one a pass; a band too short for vectors takes two
-    # rows a pass, unrolled in their order)
+    # tbsv's substitution reads what the row before wrote: its rows go in
+    # blocks of 4 as trsv's do, the columns all four visit jammed into one
+    # pass (four sums), the small triangles unrolled (a band too short for
+    # vectors takes two rows a pass, unrolled in their order)
     tbmv = str(found["tbmv"]["stbmv_unn"].procs["stride_1"])
     assert "for io in seq" in tbmv
     # its last k rows, whose band ends at the matrix's edge, vectorized too
     f32_lanes = machine.lanes["f32"]
     assert f"for do in seq(0, (-1 - i + n) / {f32_lanes}):" in tbmv
     tbsv = str(found["tbsv"]["dtbsv_lnn"].procs["stride_1"])
-    assert "for io in seq" not in tbsv[: tbsv.index("    else:\n")]
+    vectorized = tbsv[: tbsv.index("    else:\n")]
+    assert "for io in seq(0, (-k + n) / 4):" in vectorized
+    assert f"for do in seq(0, (-3 + k) / {lanes}):" in vectorized
+    # the pass, the first k rows (two loops), the last n % 4 rows
+    assert vectorized.count(f"{isa}_fma_f64(") == 4 + 2 + 1
+    assert "acc_1 += -A[1 + k + 4 * io, -1 + k] * x[k + 4 * io]" in vectorized
     assert f"if 0 <= k and k <= n and {2 * lanes} <= k:" in tbsv  # two vectors
     # sbmv: each stored row read once, as a dot product for y[i] and an
     # update of the y its mirror image covers, both vectorized
@@ -159,11 +165,20 @@ def test_a_substitution_puts_its_chain_product_apart(variants):
         "for d in seq(0, -1 + k):"
     )
     # vectorized: lower NoTrans's vectors end before x[i - 1] (its
-    # scalars first), added last
+    # scalars first), added last; in the rows of the blocks of 4 the
+    # entries the block solves are added after the pass
     lnn = text("dtbsv_lnn")
     vectors = lnn[: lnn.index("    else:\n")]
-    assert f"for d in seq(0, (-1 + k) % {lanes}):" in vectors
-    assert vectors.rindex("for d in seq(-1 + k, k):") > vectors.rindex("hsum")
+    assert f"for d in seq(0, (-1 + k) % {lanes}):" not in vectors  # blocks
+    rest = vectors[vectors.index("for ii in seq(0, (-k + n) % 4):") :]
+    assert rest.index("for d in seq(") < rest.index("for do in seq(")
+    assert rest.rindex("for d in seq(") > rest.rindex("hsum")
+    block = vectors[
+        vectors.index("for io in seq(0, (-k + n) / 4):") : vectors.index(
+            "for ii in seq(0, (-k + n) % 4):"
+        )
+    ]
+    assert block.rindex("hsum") < block.index("x[k + 4 * io] = acc_0")
     # the naive loop stays for a band of one element
     assert "for d in seq(1, 1 + k):\n                    if" in unn
     # Trans rows update x in place: their vectors start where the entry's
