@@ -492,10 +492,11 @@ def _jam_substitution(proc, body, band_loop, m, prec, chain, r):
     band_loop = proc.forward(band_loop)
     i, d = proc.forward(body).name(), band_loop.name()
     dot = bool(get_loop_carried_reductions(proc, band_loop))
+    # the column: the index of the vector (one index) the band loop walks
     column = next(
         e.idx()[0]
         for e in lrn(proc, band_loop.body())
-        if isinstance(e, ReadCursor | ReduceCursor) and e.name() == "x"
+        if isinstance(e, ReadCursor | ReduceCursor) and len(e.idx()) == 1
         and d in {str(v) for v in get_symbols(proc, e.idx()[0])}
     )  # fmt: skip
     first = expr_to_string(column, {d: expr_to_string(band_loop.lo())})
