@@ -19,7 +19,6 @@ from .registers import ZeroedAVX2, ZeroedAVX512
 
 PRECISIONS = ("f32", "f64")
 LETTER = {"f32": "s", "f64": "d"}
-C_TYPE = {"f32": "float", "f64": "double"}
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import struct
+from functools import partial
 
 from exo2 import proc
 from exo2.API_cursors import LiteralCursor
@@ -108,12 +109,11 @@ def _ternary(op, L, MEM, suffix=False):
         for i in seq(0, L):
             with python:
                 lane = ~{L - N <= i} if suffix else ~{i < N}
+                value = {
+                    "addmul": ~{c[i] + a[i] * b[i]},
+                    "muladd": ~{a[i] * b[i] + c[i]},
+                }[op]
             if {lane}:
-                with python:
-                    value = {
-                        "addmul": ~{c[i] + a[i] * b[i]},
-                        "muladd": ~{a[i] * b[i] + c[i]},
-                    }[op]
                 dst[i] = {value}
 
     return ternary
@@ -135,9 +135,12 @@ def _select(L, MEM):
     return select_
 
 
-def _load(L, MEM, suffix=False):
+def _load(L, MEM, suffix=False, widen=False):
+    """With `widen`, f32 elements into f64 lanes (dsdot, sdsdot, snrm2)."""
+    LANE, ELEMENT = ("f64", "f32") if widen else ("R", "R")
+
     @proc
-    def load(N: size, dst: [R][L] @ MEM, src: [R][N] @ DRAM):
+    def load(N: size, dst: [LANE][L] @ MEM, src: [ELEMENT][N] @ DRAM):
         assert N <= L
         for i in seq(0, L):
             with python:
@@ -161,19 +164,6 @@ def _store(L, MEM, suffix=False):
                 dst[{element}] = src[i]
 
     return store
-
-
-def _load_widen(L, MEM):
-    """A load of f32 elements into f64 lanes (dsdot, sdsdot, snrm2)."""
-
-    @proc
-    def load_widen(N: size, dst: [f64][L] @ MEM, src: [f32][N] @ DRAM):
-        assert N <= L
-        for i in seq(0, L):
-            if i < N:
-                dst[i] = src[i]
-
-    return load_widen
 
 
 def _broadcast(L, MEM, suffix=False):
@@ -216,14 +206,8 @@ def _constant(L, MEM, VALUE):
 
 
 def _zero(L, MEM):
-    """(No masked form.)"""
-
-    @proc
-    def zero(dst: [R][L] @ MEM):
-        for i in seq(0, L):
-            dst[i] = 0.0
-
-    return zero
+    """`constant` 0.0 over all lanes (no masked form)."""
+    return _full(_constant(L, MEM, 0.0), L)
 
 
 def _hsum(L, MEM):
@@ -270,42 +254,43 @@ _OPS = {
     "zero": _zero,
     "broadcast": _broadcast,
     "broadcast_element": _broadcast_element,
-    "load_widen": _load_widen,
-    **{op: functools.partial(_binary, op) for op in ("add", "sub", "mul", "fma")},
-    "addmul": functools.partial(_ternary, "addmul"),
-    "muladd": functools.partial(_ternary, "muladd"),
-    "accumulate": functools.partial(_unary, "accumulate"),
-    **{op: functools.partial(_unary, op) for op in ("copy", "negate", "abs", "fabs")},
-    "max": functools.partial(_binary, "max"),
+    "load_widen": partial(_load, widen=True),
+    **{op: partial(_binary, op) for op in ("add", "sub", "mul", "fma")},
+    **{op: partial(_ternary, op) for op in ("addmul", "muladd")},
+    "accumulate": partial(_unary, "accumulate"),
+    **{op: partial(_unary, op) for op in ("copy", "negate", "abs", "fabs")},
+    "max": partial(_binary, "max"),
     "select": _select,
     "hsum": _hsum,
     "hsum_element": _hsum_element,
 }
 _UNMASKED = ("zero", "hsum", "hsum_element")
 
-# The lane-wise results: the full instruction sets dst to its op's, the
-# masked one blends it into dst (`blend` of each ISA's table). fabs's and
-# select's are spelt per ISA (`{op}_result` in its table).
-_RESULT = {
-    "zero": "{v}_setzero_{t}()",
-    "add": "{v}_add_{t}({a_data}, {b_data})",
-    "sub": "{v}_sub_{t}({a_data}, {b_data})",
-    "mul": "{v}_mul_{t}({a_data}, {b_data})",
-    "fma": "{v}_fmadd_{t}({a_data}, {b_data}, {dst_data})",
-    "addmul": "{v}_fmadd_{t}({a_data}, {b_data}, {c_data})",
-    "muladd": "{v}_fmadd_{t}({a_data}, {b_data}, {c_data})",
-    "accumulate": "{v}_add_{t}({dst_data}, {a_data})",
-    "copy": "{a_data}",
-    "negate": "{v}_sub_{t}({v}_set1_{t}(-0.0), {a_data})",
-    "abs": "{v}_max_{t}({a_data}, {v}_sub_{t}({v}_set1_{t}(-0.0), {a_data}))",
-    "max": "{v}_max_{t}({b_data}, {a_data})",
-    "broadcast": "{v}_set1_{t}(*{val_data})",
-    "broadcast_element": "{v}_set1_{t}({val_data})",
-}
-# The memory operations' full forms (their masked forms: each ISA's table).
-_MEMORY = {
+# The templates, by key: `{op}_result`, an op's lane-wise result, which its
+# full form assigns to dst and its masked form blends into dst (`blend`);
+# `{op}` and `{op}_mask`, a full or masked form of its own (memory
+# operations, hsum). The ISA-independent ones here; each ISA's table adds
+# its own (fabs's and select's results, the masked memory operations).
+_COMMON = {
     "load": "{dst_data} = {v}_loadu_{t}(&{src_data});",
     "store": "{v}_storeu_{t}(&{dst_data}, {src_data});",
+    # {r}: statements that leave the sum of the lanes in h (`horizontal`)
+    "hsum": "{{ {r} *{result} += h; }}",
+    "hsum_element": "{{ {r} {result_data} += h; }}",
+    "zero_result": "{v}_setzero_{t}()",
+    "add_result": "{v}_add_{t}({a_data}, {b_data})",
+    "sub_result": "{v}_sub_{t}({a_data}, {b_data})",
+    "mul_result": "{v}_mul_{t}({a_data}, {b_data})",
+    "fma_result": "{v}_fmadd_{t}({a_data}, {b_data}, {dst_data})",
+    "addmul_result": "{v}_fmadd_{t}({a_data}, {b_data}, {c_data})",
+    "muladd_result": "{v}_fmadd_{t}({a_data}, {b_data}, {c_data})",
+    "accumulate_result": "{v}_add_{t}({dst_data}, {a_data})",
+    "copy_result": "{a_data}",
+    "negate_result": "{v}_sub_{t}({v}_set1_{t}(-0.0), {a_data})",
+    "abs_result": "{v}_max_{t}({a_data}, {v}_sub_{t}({v}_set1_{t}(-0.0), {a_data}))",
+    "max_result": "{v}_max_{t}({b_data}, {a_data})",
+    "broadcast_result": "{v}_set1_{t}(*{val_data})",
+    "broadcast_element_result": "{v}_set1_{t}({val_data})",
 }
 
 # -a is -0.0 - a (0.0 - a would turn +0 into +0, not -0). abs is
@@ -314,7 +299,7 @@ _MEMORY = {
 # same reason max(b, a) is select(a, b, b, a) (a < b ? b : a) exactly; it
 # comes before select, which matches that form too (a blend and a compare).
 
-_AVX2 = {
+_AVX2 = _COMMON | {
     "v": "_mm256",
     "fabs_result": "{v}_andnot_{t}({v}_set1_{t}(-0.0), {a_data})",
     "select_result": (
@@ -333,7 +318,7 @@ _AVX2 = {
         "), {m});"
     ),
 }
-_AVX512 = {
+_AVX512 = _COMMON | {
     "v": "_mm512",
     "fabs_result": "{v}_abs_{t}({a_data})",
     "select_result": (
@@ -402,15 +387,14 @@ def _mask(isa, prec, lanes, suffix=False):
     return f"_mm256_castsi256_{t}(_mm256_cmpgt_epi{bits}({cmp}))"
 
 
-def _fill(template, isa_table, prec, mask=None, result=None):
-    text = template
-    if result is not None:
-        text = text.replace("{r}", result)
-    if mask is not None:
-        text = text.replace("{m}", mask)
-    return text.replace("{v}", isa_table["v"]).replace(
-        "{t}", "ps" if prec == "f32" else "pd"
-    )
+def _fill(template, table, prec, mask=None, result=None):
+    """`template` spelt out: `{r}`, the op's result, and `{m}`, the mask,
+    where given, then `{v}`, the ISA's vector prefix (`table`'s), and `{t}`."""
+    t = "ps" if prec == "f32" else "pd"
+    for key, value in (("{r}", result), ("{m}", mask), ("{v}", table["v"]), ("{t}", t)):
+        if value is not None:
+            template = template.replace(key, value)
+    return template
 
 
 def _bind(semantics, name, prec, template):
@@ -441,20 +425,11 @@ def constant(isa, prec, value):
     """The instructions, full and masked, that set every lane to the
     literal `value` (a float), named after its bits; the C literal is its
     exact repr."""
-    memory, table, lanes, mask = _geometry(isa, prec)
-    masked = _constant(lanes, memory, float(value))
-    full = _full(masked, lanes)
+    memory, _, lanes, _ = _geometry(isa, prec)
     bits = struct.pack(">d", float(value)).hex()
-    result = _fill(f"{{v}}_set1_{{t}}({float(value)!r})", table, prec)
-    return [
-        _bind(full, f"{isa}_constant_{bits}_{prec}", prec, f"{{dst_data}} = {result};"),
-        _bind(
-            masked,
-            f"{isa}_constant_{bits}_mask_{prec}",
-            prec,
-            _fill(table["blend"], table, prec, mask, result),
-        ),
-    ]
+    masked = _constant(lanes, memory, float(value))
+    result = f"{{v}}_set1_{{t}}({float(value)!r})"
+    return _forms(isa, prec, f"constant_{bits}", masked, result)
 
 
 @functools.cache
@@ -505,47 +480,43 @@ def instructions(isa, prec):
     """Every operation of `OPERATIONS`, full and masked, for one ISA
     ("avx2" or "avx512") and precision ("f32" or "f64"): the list
     `vectorize` selects from."""
-    memory, table, lanes, mask = _geometry(isa, prec)
+    memory, _, lanes, _ = _geometry(isa, prec)
     found = []
     for op, semantics in _OPS.items():
-        if op == "load_widen" and prec != "f64":
-            continue
-        result = table.get(f"{op}_result", _RESULT.get(op))
-        if op in ("load", "store"):
-            template = _MEMORY[op]
-        elif op in ("hsum", "hsum_element"):
-            result = "{result_data}" if op == "hsum_element" else "*{result}"
-            template = (
-                f"{{{{ {horizontal(isa, prec, 'add', '{src_data}')} {result} += h; }}}}"
-            )
-        elif op == "load_widen":
-            template = table["load_widen"]
-        else:
-            template = "{dst_data} = " + result + ";"
-        masked = semantics(lanes, memory)
-        full = masked if op in _UNMASKED else _full(masked, lanes)
-        found.append(
-            _bind(full, f"{isa}_{op}_{prec}", prec, _fill(template, table, prec))
-        )
-        if op in _UNMASKED:
-            continue
-        masked_template = _masked_template(op, table, prec, mask)
-        found.append(_bind(masked, f"{isa}_{op}_mask_{prec}", prec, masked_template))
+        if op != "load_widen" or prec == "f64":  # f32 widens to f64 only
+            found += _forms(isa, prec, op, semantics(lanes, memory))
     return found
 
 
-def _masked_template(op, table, prec, mask, lane0=None):
-    """The intrinsics of `op`'s masked form: a masked load or store, or
-    the op's result blended into dst; `lane0` (a C offset), the elements
-    a load or store addresses before its window."""
-    if op in ("load", "store", "load_widen"):
-        template = table[f"{op}_mask"]
-        if lane0 is not None:
-            data = "{src_data}" if op == "load" else "{dst_data}"
-            template = template.replace(f"&{data}", f"(&{data} - ({lane0}))")
-        return _fill(template, table, prec, mask)
-    result = _fill(table.get(f"{op}_result", _RESULT.get(op)), table, prec)
-    return _fill(table["blend"], table, prec, mask, result)
+def _forms(isa, prec, op, masked, result=None):
+    """`op`'s instructions: `{isa}_{op}_{prec}`, its semantics `masked`
+    (over the first N lanes) at N = L, and `{isa}_{op}_mask_{prec}`,
+    `masked` itself; only the first for `_UNMASKED`, whose `masked` covers
+    every lane. `result`: the op's lane-wise result where the table has
+    none (`constant`'s)."""
+    _, table, lanes, mask = _geometry(isa, prec)
+    result = result or table.get(f"{op}_result")
+    if op in ("hsum", "hsum_element"):  # {r}: the lanes summed into h
+        result = horizontal(isa, prec, "add", "{src_data}")
+    template = _fill(table.get(op, "{dst_data} = {r};"), table, prec, result=result)
+    if op in _UNMASKED:
+        return [_bind(masked, f"{isa}_{op}_{prec}", prec, template)]
+    masked_template = _masked_template(op, table, prec, mask, result)
+    return [
+        _bind(_full(masked, lanes), f"{isa}_{op}_{prec}", prec, template),
+        _bind(masked, f"{isa}_{op}_mask_{prec}", prec, masked_template),
+    ]
+
+
+def _masked_template(op, table, prec, mask, result, lane0=None):
+    """The intrinsics of `op`'s masked form: its own (`{op}_mask`, a masked
+    load or store), else `result` blended into dst; `lane0` (a C offset),
+    the elements a load or store addresses before its window."""
+    template = table.get(f"{op}_mask", table["blend"])
+    if lane0 is not None and op in ("load", "store"):
+        data = "{src_data}" if op == "load" else "{dst_data}"
+        template = template.replace(f"&{data}", f"(&{data} - ({lane0}))")
+    return _fill(template, table, prec, mask, result)
 
 
 # The operations with a masked form over the last lanes (an update's).
@@ -569,7 +540,9 @@ def suffix_instructions(isa, prec):
             _OPS[op](lanes, memory, suffix=True),
             f"{isa}_{op}_suffix_{prec}",
             prec,
-            _masked_template(op, table, prec, mask, lane0=f"{lanes} - ({{N}})"),
+            _masked_template(
+                op, table, prec, mask, table.get(f"{op}_result"), f"{lanes} - ({{N}})"
+            ),
         )
         for op in _SUFFIX_OPS
     ]

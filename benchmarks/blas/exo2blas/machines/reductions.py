@@ -18,8 +18,6 @@ from exo2.libs.memories import DRAM
 
 from ..externs import select
 from .instructions import (
-    _AVX2,
-    _AVX512,
     _bind,
     _fill,
     _geometry,
@@ -68,9 +66,9 @@ def _tree(terms, op):
     return terms[0]
 
 
-def _templates(isa, prec, lanes, vectors):
-    """The C templates of hmax, hmin and hfirst over `vectors` vectors."""
-    table = {"avx2": _AVX2, "avx512": _AVX512}[isa]
+def _templates(isa, prec, table, lanes, vectors):
+    """The C templates of hmax, hmin and hfirst over `vectors` vectors,
+    spelt out for the ISA of `table`."""
     vector = vector_type(isa, prec)
 
     def load(arg, k):
@@ -89,13 +87,11 @@ def _templates(isa, prec, lanes, vectors):
     }
     # a lane: first where m < best, else the smaller of its index and first
     kept = [
-        table["select_result"].format(
+        _fill(table["select_result"], table, prec).format(
             a_data=load("m", k),
             b_data="b",
             c_data="f",
             d_data=f"{{v}}_min_{{t}}({load('index', k)}, f)",
-            v="{v}",
-            t="{t}",
         )
         for k in range(vectors)
     ]
@@ -105,7 +101,7 @@ def _templates(isa, prec, lanes, vectors):
         + reduce("min", kept)
         + " *{first} = h; }}"
     )
-    return found
+    return {op: _fill(template, table, prec) for op, template in found.items()}
 
 
 @functools.cache
@@ -115,16 +111,11 @@ def lane_reductions(isa, prec, vectors):
     `{isa}_{op}_{vectors}x_{prec}`."""
     _, table, lanes, _ = _geometry(isa, prec)
     width = lanes * vectors
-    semantics = {
-        "hmax": _extreme("max", width),
-        "hmin": _extreme("min", width),
-        "hfirst": _hfirst(width),
-    }
+    semantics = {f"h{op}": _extreme(op, width) for op in ("max", "min")}
+    semantics["hfirst"] = _hfirst(width)
     return [
-        _bind(
-            semantics[op], f"{isa}_{op}_{vectors}x_{prec}", prec, _fill(t, table, prec)
-        )
-        for op, t in _templates(isa, prec, lanes, vectors).items()
+        _bind(semantics[op], f"{isa}_{op}_{vectors}x_{prec}", prec, template)
+        for op, template in _templates(isa, prec, table, lanes, vectors).items()
     ]
 
 

@@ -20,23 +20,20 @@ from __future__ import annotations
 from exo2.libs.memories import AVX2, AVX512
 
 
-def _zeroed(declaration):
-    """`__m256 t;` → `__m256 t = {0};` (every element of an array too)."""
-    assert declaration.endswith(";"), declaration
-    return declaration[:-1] + " = {0};"
+class _Zeroed:
+    """A vector memory's registers, declared zero: `__m256 t;` → `__m256 t =
+    {0};` (every element of an array too)."""
+
+    @classmethod
+    def alloc(cls, new_name, prim_type, shape, srcinfo):
+        declaration = super().alloc(new_name, prim_type, shape, srcinfo)
+        assert declaration.endswith(";"), declaration
+        return declaration[:-1] + " = {0};"
 
 
-class ZeroedAVX2(AVX2):
+class ZeroedAVX2(_Zeroed, AVX2):
     """AVX2's registers, declared zero."""
 
-    @classmethod
-    def alloc(cls, new_name, prim_type, shape, srcinfo):
-        return _zeroed(super().alloc(new_name, prim_type, shape, srcinfo))
 
-
-class ZeroedAVX512(AVX512):
+class ZeroedAVX512(_Zeroed, AVX512):
     """AVX-512's registers, declared zero."""
-
-    @classmethod
-    def alloc(cls, new_name, prim_type, shape, srcinfo):
-        return _zeroed(super().alloc(new_name, prim_type, shape, srcinfo))

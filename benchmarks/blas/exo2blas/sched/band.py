@@ -81,7 +81,6 @@ from exo2.stdlib.rc_wrappers import cut_loop_
 from exo2.stdlib.stdlib import (
     attempt,
     clip_loop_to_guard,
-    interleave_outer_loop_with_inner_loop,
     specialize_,
     unroll_and_jam,
     unroll_buffers,
@@ -89,14 +88,9 @@ from exo2.stdlib.stdlib import (
 
 from .by_variant import on_variant
 from .level2 import from_zero, vectorize_loop, vectorize_update
+from .row_blocks import jam_row_blocks, unroll_triangles
 from .rows import rows as dense_rows
-from .triangle import (
-    _panel_edge,
-    _shared_update,
-    _stage_updates,
-    _unroll_triangles,
-    vectorize_row,
-)
+from .triangle import vectorize_row
 
 
 def _guarded(loop):
@@ -396,10 +390,15 @@ def _one_vector(proc, vector_loop, width, lanes):
     return simplify(proc)
 
 
-def _row_conds(loop, first, end, empty_from):
-    """`(conds, exprs)`: the conditions on the rows of `loop` that
-    `specialize` tests for the body of rows `seq(first, end)`, inside the
-    loop's bounds (and before `empty_from`)."""
+def _cut_rows_at_edges(proc, loop, rows, shortest, empty_from=None):
+    """`(proc, naive, body, edges, unguarded)`: the row loop `loop`, under
+    a `specialize` (`_specialized`) on the rows `seq(first, end)` lying
+    inside its bounds (and before `empty_from`) and its band loops being
+    at least `shortest` elements long (`naive`: the `else`, the loop as it
+    was), cut into those rows (`body`) and the head and tail rows
+    (`edges`), the guards of the body's band loops dropped where its rows
+    make them true; `unguarded`: those of its band loops along a row."""
+    first, end = rows
     conds, exprs = [f"{first} <= {end}"], []
     if not _is(loop.lo(), first):
         conds, exprs = [f"_ <= {first}", *conds], [loop.lo()]
@@ -407,16 +406,10 @@ def _row_conds(loop, first, end, empty_from):
         conds, exprs = conds + [f"{end} <= _"], exprs + [loop.hi()]
     if empty_from is not None:
         conds, exprs = conds + [f"_ <= {empty_from}"], exprs + [loop.hi()]
-    return conds, exprs
-
-
-def _cut_rows_at_edges(proc, loop, rows):
-    """`(proc, body, edges, unguarded)`: the row loop `loop` cut into the
-    rows `seq(first, end)` (`body`) and the head and tail rows (`edges`),
-    the guards of the body's band loops dropped where its rows make them
-    true; `unguarded`: those of its band loops along a row."""
+    proc, inside = _specialized(proc, loop, conds, exprs, shortest)
+    naive, loop = inside.orelse()[0], inside.body()[0]
     proc, parts = _cut_rows(proc, loop, rows)
-    body = next(p for p in parts if _is(p.lo(), rows[0]))
+    body = next(p for p in parts if _is(p.lo(), first))
     edges = [p for p in parts if p != body]
     unguarded = []
     for band_loop in _band_loops(proc, body):
@@ -431,7 +424,8 @@ def _cut_rows_at_edges(proc, loop, rows):
         band_loop = proc.forward(band_loop)
         if not _guarded(band_loop) and is_contiguous_loop(proc, band_loop):
             unguarded.append(band_loop)
-    return proc, proc.forward(body), [proc.forward(e) for e in edges], unguarded
+    edges = [proc.forward(e) for e in edges]
+    return proc, proc.forward(naive), proc.forward(body), edges, unguarded
 
 
 def _scalar_rows(proc, loop, rows, chain):
@@ -446,10 +440,7 @@ def _scalar_rows(proc, loop, rows, chain):
     added the entry the row before wrote first, every later product
     waiting for it. A band of two elements or more, or the naive loop
     stays."""
-    first, end = rows
-    conds, exprs = _row_conds(loop, first, end, None)
-    proc, inside = _specialized(proc, loop, conds, exprs, 2)
-    proc, body, edges, unguarded = _cut_rows_at_edges(proc, inside.body()[0], rows)
+    proc, _, body, edges, unguarded = _cut_rows_at_edges(proc, loop, rows, 2)
     for band_loop in unguarded:
         proc, _, _ = _chain_apart(proc, band_loop, chain)
     if chain is not None:
@@ -476,12 +467,12 @@ def _rows_in_pairs(proc, loop):
 
 def _jam_substitution(proc, body, band_loop, m, prec, chain, r):
     """`(proc, rest_loops)`: the body rows `body` of a substitution (tbsv)
-    in blocks of `r`, as `triangle` blocks trsv's rows: the band loop
-    `band_loop` runs over x's columns (`shift_loop`), each row's is cut at
-    the columns every row of the block visits (`_panel_edge`, both ends),
-    the panels jammed into one pass (an update of x staged in a register,
-    `_stage_updates`, with its vectors aligned, `_aligned`; a dot product
-    in `r` vector sums) and vectorized, the two small triangles unrolled.
+    in blocks of `r`, as `triangle` blocks trsv's rows (`jam_row_blocks`):
+    the band loop `band_loop` runs over x's columns (`shift_loop`), each
+    row's is cut at both ends of the columns every row of the block
+    visits, the panels jammed into one pass (an update of x staged in a
+    register, with its vectors aligned, `_aligned`; a dot product in `r`
+    vector sums) and vectorized, the two small triangles unrolled.
     The triangle next to the block's rows (above them in an upper band)
     runs before the pass in an update, after it in a dot product: it
     writes, or reads, the entries of x the block solves. A pass of x loads
@@ -490,7 +481,7 @@ def _jam_substitution(proc, body, band_loop, m, prec, chain, r):
     MKL 6.4 us; by hand in C 4.9 us; docs/blas-library.md). `rest_loops`: the
     band loops of the last `n % r` rows, one at a time."""
     band_loop = proc.forward(band_loop)
-    i, d = proc.forward(body).name(), band_loop.name()
+    d = band_loop.name()
     dot = bool(get_loop_carried_reductions(proc, band_loop))
     # the column: the index of the vector (one index) the band loop walks
     column = next(
@@ -501,33 +492,17 @@ def _jam_substitution(proc, body, band_loop, m, prec, chain, r):
     )  # fmt: skip
     first = expr_to_string(column, {d: expr_to_string(band_loop.lo())})
     proc = shift_loop(proc, band_loop, first)
-    proc = divide_loop(proc, body, r, [f"{i}o", f"{i}i"], tail="cut")
-    blocks = proc.forward(body)
-    rest = blocks.next()
-    row = proc.forward(band_loop)
-    for before in (False, True):
-        edge = _panel_edge(row, f"{i}i", r, before)
-        proc = simplify(cut_loop(proc, row, edge))
-        row = proc.forward(row) if before else proc.forward(row).next()
-    low = proc.forward(band_loop)
-    panel = low.next()
     # the triangle next to the block (the low one in an upper band) goes
     # before the pass in an update, after it in a dot product
-    if dot == (chain == "first"):  # low, panel, high -> high, panel, low
-        for a in (low, low, panel):
-            proc = reorder_stmts(proc, proc.forward(a).expand(0, 1))
-    proc = interleave_outer_loop_with_inner_loop(
-        proc, proc.forward(blocks).body()[0], proc.forward(panel), r
-    )
-    proc = unroll_buffers(proc, proc.forward(blocks).body())
-    panel = proc.forward(panel)
+    reverse = dot == (chain == "first")  # low, panel, high -> high, panel, low
+    proc, panel, rest = jam_row_blocks(proc, body, band_loop, r, reverse)
     if dot:
         proc = vectorize_row(from_zero(proc, panel), panel, m, prec, chain == "first")
     else:
-        proc = _stage_updates(proc, panel, _shared_update(proc, panel), "xj")
         proc, panel = _aligned(proc, panel, m.lanes[prec])
         proc, _ = vectorize_update(from_zero(proc, panel), panel, m, prec)
-    proc = _unroll_triangles(proc, blocks, dot and chain == "first")
+    blocks = proc.forward(rest).prev()
+    proc = unroll_triangles(proc, blocks, dot and chain == "first")
     return proc, _vector_loops(proc, proc.forward(rest))
 
 
@@ -565,14 +540,12 @@ def band(
     rows = rows or _rows_inside(proc, loop)
     first, end = rows
     name = loop.name()
-    guarded = [s for s in _band_loops(proc, loop) if _guarded(s)]
-    if not guarded:
+    if not any(_guarded(s) for s in _band_loops(proc, loop)):
         raise SchedulingError(f"the loop over {name} has no guarded band loop")
-    conds, exprs = _row_conds(loop, first, end, empty_from)
     shortest = _shortest(m, prec, min_vectors)
-    proc, inside = _specialized(proc, loop, conds, exprs, shortest)
-    naive = inside.orelse()[0]
-    proc, body, edges, unguarded = _cut_rows_at_edges(proc, inside.body()[0], rows)
+    proc, naive, body, edges, unguarded = _cut_rows_at_edges(
+        proc, loop, rows, shortest, empty_from
+    )
     if not unguarded:
         raise SchedulingError(
             f"no band loop along a row is unguarded in the rows "
@@ -640,10 +613,7 @@ def band(
                 proc = vectorize_row(proc, band_loop, m, prec, scalars_first=True)
                 continue
             proc = from_zero(proc, band_loop)
-            band_loop = proc.forward(band_loop)
-            width = (
-                f"{expr_to_string(band_loop.hi())} - {expr_to_string(band_loop.lo())}"
-            )
+            width = expr_to_string(proc.forward(band_loop).hi())  # from 0
             proc, vector_loop = vectorize_loop(
                 proc, band_loop, m, prec, "cut_and_predicate"
             )
@@ -668,11 +638,8 @@ def diagonals(proc, loop, m, prec, rows, r=4):
     vector over rows would gather A (`m` and `prec`, unused, keep
     `band`'s signature)."""
     loop = get_loop(proc, loop)
-    conds, exprs = _row_conds(loop, *rows, None)
-    cond = FormattedExprStr(" and ".join(conds), *exprs)
-    proc, (inside,) = specialize_(proc, loop, cond, rc=True)
-    naive = inside.orelse()[0]
-    proc, body, edges, _ = _cut_rows_at_edges(proc, inside.body()[0], rows)
+    # its band loops are along diagonals: no band's length is specialized on
+    proc, naive, body, edges, _ = _cut_rows_at_edges(proc, loop, rows, 1)
     for edge in [*edges, naive]:
         for band_loop in _band_loops(proc, proc.forward(edge)):
             if _guarded(proc.forward(band_loop)):

@@ -24,6 +24,8 @@ The C layer calls the skinny kernels for the short shapes only
 
 from __future__ import annotations
 
+from functools import partial
+
 from exo2.API_cursors import (
     AllocCursor,
     CallCursor,
@@ -50,7 +52,6 @@ from exo2.stdlib.inspection import (
     get_only_inner_loop,
     get_symbols,
     is_contiguous_loop,
-    is_literal,
     nlr_stmts,
 )
 from exo2.stdlib.stdlib import (
@@ -83,32 +84,22 @@ def _bound_name(proc, loop):
     return names.pop()
 
 
-def _specialize(proc, block, count, counts):
+def _specialize(proc, block, count, counts, leaf):
     """`block` specialized by `count` (an expression: the number of vectors
-    of the short dimension, or its length) over `counts` (at least one):
-    one copy per count, `if ... elif ... else` (the last count the else
-    branch). Returns `(proc, [(k, siblings)])`, `siblings(proc)` the
-    statements of the copy for `k`."""
+    of the short dimension, or its length) over `counts`: one copy per
+    count, `if ... elif ... else` (the last count the else branch; one
+    count, `block` itself), the copy for each `k` then scheduled by
+    `leaf(proc, stmts, k)`, `stmts` its statements."""
     if len(counts) == 1:
-        if isinstance(block, ForCursor):
-            return proc, [(counts[0], lambda p: [p.forward(block)])]
-        return proc, [(counts[0], lambda p: list(p.body()))]
+        stmts = [block] if isinstance(block, ForCursor) else list(block)
+        return leaf(proc, stmts, counts[0])
     conds = [f"{count} == {k}" for k in counts[:-1]]
     proc, (branch,) = specialize_(proc, block, conds, rc=True)
-    leaves = []
-    for index, k in enumerate(counts):
-        leaves.append((k, _branch(branch, k == counts[-1])))
-        if index < len(counts) - 2:
-            branch = proc.forward(branch).orelse()[0]
-    return proc, leaves
-
-
-def _branch(if_stmt, orelse):
-    def siblings(p):
-        if_ = p.forward(if_stmt)
-        return list(if_.orelse() if orelse else if_.body())
-
-    return siblings
+    for k in counts[:-1]:
+        proc = leaf(proc, list(proc.forward(branch).body()), k)
+        orelse = proc.forward(branch).orelse()
+        branch = orelse[0]  # the next count's `if` (unused after the last)
+    return leaf(proc, list(orelse), counts[-1])
 
 
 def _rows_leaf(proc, rows_loops, k, vector_name, masked):
@@ -128,13 +119,8 @@ def _rows_leaf(proc, rows_loops, k, vector_name, masked):
         loops = [
             s for s in stmts if isinstance(s, ForCursor) and s.name() == vector_name
         ]
-        if masked:
-            whole, last = loops
-            proc = _constant_bounds(proc, [whole, last], k)
-            proc = unroll_loop(proc, proc.forward(last))  # its one iteration
-        else:
-            (whole,) = loops
-            proc = rewrite_expr(proc, whole.hi(), str(k))
+        proc = _constant_bounds(proc, loops, k)
+        whole = loops[0]
         count = k - masked  # whole vectors
         row = rows_loop.name()
         for call in list(proc.forward(rows_loop).body()):
@@ -178,12 +164,15 @@ def _rows_by_length(proc, loop, short, lengths):
     in each copy: a loop of a few elements pays its bounds and branch in
     every row (sgemv NoTrans of 40 rows of 1 / 2 elements: 55-68 / 52-60
     ns, 28-31 / 37-39 ns unrolled; AVX-512 on Zen 4)."""
-    proc, leaves = _specialize(proc, loop, short, [*lengths, None])
-    for k, siblings in leaves[:-1]:
-        row = get_only_inner_loop(proc, siblings(proc)[0])
+
+    def unrolled(proc, stmts, k):
+        if k is None:  # the last `else`: the loop as it was
+            return proc
+        row = get_only_inner_loop(proc, stmts[0])
         proc = rewrite_expr(proc, row.hi(), str(k))
-        proc = unroll_loop(proc, proc.forward(row))
-    return proc
+        return unroll_loop(proc, proc.forward(row))
+
+    return _specialize(proc, loop, short, [*lengths, None], unrolled)
 
 
 def _invariant_load(proc, call, row):
@@ -230,7 +219,7 @@ def _hoist_vector_load(proc, whole, call, count):
     return proc, proc.forward(loads), proc.forward(rest), buffers
 
 
-def _columns_leaf(proc, siblings, k):
+def _columns_leaf(proc, stmts, k):
     """The copy for `k` vectors of outputs: one pass down the rows that
     adds into all `k` accumulators. The loop over the whole vectors is
     split in three (zero the accumulators, the pass, the stores), its
@@ -238,25 +227,23 @@ def _columns_leaf(proc, siblings, k):
     the loop down the rows; the masked last vector's pass is fused into it
     and the loops over vectors unrolled: a constant number of steps,
     whatever `k`."""
-    whole, last = siblings(proc)
-    proc = _constant_bounds(proc, [whole, last], k)
-    proc = unroll_loop(proc, proc.forward(last))  # its one iteration
+    proc = _constant_bounds(proc, stmts, k)
     if k > 1:
-        proc = _passes_inside_rows(proc, proc.forward(whole), k - 1)
+        proc = _passes_inside_rows(proc, proc.forward(stmts[0]), k - 1)
     return proc  # simplified with the other leaves, by `skinny`
 
 
 def _constant_bounds(proc, loops, k):
     """`loops`, over the vectors of a leaf with `k` of them (the whole
-    vectors `seq(0, (L - 1 + e) / L - 1)` and the masked last one), with
-    the leaf's constants as bounds."""
-    for loop in loops:
-        loop = proc.forward(loop)
-        if is_literal(proc, loop.lo(), 0):
-            proc = rewrite_expr(proc, loop.hi(), str(k - 1))
-        else:
-            proc = rewrite_expr(proc, proc.forward(loop).lo(), str(k - 1))
-            proc = rewrite_expr(proc, proc.forward(loop).hi(), str(k))
+    vectors, `seq(0, (L - 1 + e) / L - 1)`, then the masked last one; or
+    only whole ones, `seq(0, e / L)`), with the leaf's constants as
+    bounds, the masked one unrolled (its one iteration)."""
+    whole, *masked = loops
+    proc = rewrite_expr(proc, proc.forward(whole).hi(), str(k - len(masked)))
+    for last in masked:
+        proc = rewrite_expr(proc, proc.forward(last).lo(), str(k - 1))
+        proc = rewrite_expr(proc, proc.forward(last).hi(), str(k))
+        proc = unroll_loop(proc, proc.forward(last))
     return proc
 
 
@@ -305,10 +292,11 @@ def skinny(proc, loop, m, prec, max_vecs=MAX_VECS, r=4):
     inner = get_only_inner_loop(proc, loop)
     along_rows = is_contiguous_loop(proc, inner)
     short = _bound_name(proc, inner if along_rows else loop)
-    name = loop.name()
     proc = proc.add_assertion(f"{short} <= {threshold(m, prec, max_vecs)}")
-    loop = proc.find_loop(name)  # a new proc: the cursor does not forward
+    loop = proc.find_loop(loop.name())  # a new proc: cursors do not forward
     lanes = m.lanes[prec]
+    # the number of vectors, the last one masked
+    count, counts = f"({lanes - 1} + {short}) / {lanes}", range(1, max_vecs + 1)
     if along_rows:
         inner = get_only_inner_loop(proc, loop)
         # a dot product ends with a masked vector, an update without one
@@ -323,25 +311,16 @@ def skinny(proc, loop, m, prec, max_vecs=MAX_VECS, r=4):
             proc = dense_rows(proc, loop, m, prec, r)  # rows jammed, vectorized
             block = proc.forward(loop).as_block().expand(0, min(r - 1, 1))
             vector_loop = next(s for s in block[0].body() if isinstance(s, ForCursor))
-            count, counts = f"({lanes - 1} + {short}) / {lanes}", range(1, max_vecs + 1)
         else:
             proc, ((vector_loop, _), *_) = vectorize_update(proc, inner, m, prec)
             count, counts = f"{short} / {lanes}", range(0, max_vecs + 1)
         vector_name = proc.forward(vector_loop).name()
-        proc, leaves = _specialize(proc, block, count, list(counts))
-        for k, siblings in leaves:
-            proc = _rows_leaf(proc, siblings(proc), k, vector_name, masked)
+        leaf = partial(_rows_leaf, vector_name=vector_name, masked=masked)
     else:
         proc, whole = vectorize_loop(proc, loop, m, prec, "cut_and_predicate")
-        proc, leaves = _specialize(
-            proc,
-            whole.as_block().expand(0, 1),
-            f"({lanes - 1} + {short}) / {lanes}",
-            list(range(1, max_vecs + 1)),
-        )
-        for k, siblings in leaves:
-            proc = _columns_leaf(proc, siblings, k)
-    return simplify(proc)
+        block = whole.as_block().expand(0, 1)
+        leaf = _columns_leaf
+    return simplify(_specialize(proc, block, count, list(counts), leaf))
 
 
 # by_skinny(loop="i", **options): the schedule that runs `skinny` with the

@@ -12,9 +12,7 @@ from exo2 import SchedulingError
 from exo2.API_cursors import (
     AllocCursor,
     AssignCursor,
-    BinaryOpCursor,
     ForCursor,
-    InvalidCursor,
     InvalidCursorError,
     LiteralCursor,
     ReadCursor,
@@ -24,7 +22,6 @@ from exo2.API_scheduling import (
     FormattedExprStr,
     cut_loop,
     divide_dim,
-    divide_loop,
     replace,
     rewrite_expr,
     set_memory,
@@ -37,12 +34,15 @@ from exo2.stdlib.inspection import (
     get_bounding_block,
     get_loop,
     get_loop_carried_reductions,
+    get_top_level_stmt,
+    is_mod,
     lrn,
     nlr_stmts,
 )
 from exo2.stdlib.instruction_selection import replace_all_stmts
 from exo2.stdlib.stdlib import (
     abs_rule,
+    divide_loop_,
     fma_rule,
     interleave_loop,
     max_rule,
@@ -66,12 +66,8 @@ def _constants(proc, loop):
 
 def _vectorize(proc, loop, m, prec, tail, nontemporal=False):
     instructions = list(m.instructions(prec))
-    if nontemporal:
-        store = f"{m.name}_store_{prec}"
-        instructions = [
-            nontemporal_store(m.name, prec) if i.name() == store else i
-            for i in instructions
-        ]
+    if nontemporal:  # before the store: the first that matches is chosen
+        instructions.insert(0, nontemporal_store(m.name, prec))
     for value in _constants(proc, proc.forward(loop)):
         instructions += constant(m.name, prec, value)
     return vectorize(
@@ -80,17 +76,17 @@ def _vectorize(proc, loop, m, prec, tail, nontemporal=False):
     )  # fmt: skip
 
 
-def _accumulators(proc, loop, m, prec, factor):
-    """`loop` divided into blocks of `factor` vectors (the rest is its tail
-    loop), each scalar reduction given one vector accumulator per vector of
-    a block, zeroed before and summed after the loop; returns `(proc,
-    block_loop, tail_loop, lane_loops)`: the loop over blocks, the tail,
-    and the loops that zero and sum the accumulators."""
+def _accumulators(proc, loop, m, prec):
+    """`loop` divided into blocks of `m.interleave` vectors (the rest is its
+    tail loop), each scalar reduction given one vector accumulator per
+    vector of a block, zeroed before and summed after the loop; returns
+    `(proc, block_loop, tail_loop, lane_loops)`: the loop over blocks, the
+    tail, and the loops that zero and sum the accumulators."""
     lanes = m.lanes[prec]
-    name = loop.name()
-    proc = divide_loop(proc, loop, lanes * factor, [f"{name}o", f"{name}i"], tail="cut")
-    blocks = proc.forward(loop)
-    tail = blocks.next()
+    proc, (blocks, inner, tail) = divide_loop_(
+        proc, loop, lanes * m.interleave, tail="cut", rc=True
+    )
+    lane = inner.name()  # the accumulators' loops run over it
     for reduction in get_loop_carried_reductions(proc, blocks):
         proc = parallelize_reduction(proc, reduction, nth_loop=2)
         blocks = proc.forward(blocks)
@@ -100,27 +96,20 @@ def _accumulators(proc, loop, m, prec, factor):
         proc = divide_dim(proc, alloc, 0, lanes)
         proc = set_memory(proc, alloc, m.memory)
     blocks, tail = proc.forward(blocks), proc.forward(tail)
-    lane_loops = [
-        s
-        for s in blocks.expand()
-        if isinstance(s, ForCursor)
-        and s.name() == f"{name}i"
-        and s not in (blocks, tail)
-    ]
+    loops = [s for s in blocks.expand() if isinstance(s, ForCursor)]
+    lane_loops = [s for s in loops if s.name() == lane and s not in (blocks, tail)]
     return proc, blocks, tail, lane_loops
 
 
 @user_op
-def stream(
-    proc, loop, m, prec, interleave=None, tail=None, nontemporal=False, short=None
-):
+def stream(proc, loop, m, prec, tail=None, nontemporal=False, short=None):
     """Vectorizes `loop` (a cursor or its iterator's name) for machine `m`
     in precision `prec` ("f32"/"f64"): fused multiply-adds, absolute values
     and maxima staged by `fma_rule`, `abs_rule` and `max_rule`, the
     machine's `tail` (default `m.tail`; an update on a machine with a
     narrower one ends by default with a vector of that one and scalars,
-    no masked store), and `interleave` (default `m.interleave`) vector
-    iterations side by side.
+    no masked store), and the machine's `interleave` vector iterations
+    side by side.
     A reduction into a scalar over `loop` accumulates in `interleave`
     vectors, summed after the loop. Fewer elements than a vector run one
     by one (`_short_path`) in a reduction, and in an update where the
@@ -132,10 +121,9 @@ def stream(
     if short not in (None, "vector"):
         raise SchedulingError(f"short is 'vector' or None, not {short!r}")
     loop = get_loop(proc, loop)
-    factor = m.interleave if interleave is None else interleave
     if not get_loop_carried_reductions(proc, loop):
-        narrower = tail is None and m.narrower is not None
-        tail = m.tail if tail is None else tail
+        narrower = m.narrower if tail is None else None
+        tail = tail or m.tail
         if narrower:
             # whole vectors, one of the narrower machine, scalars: a masked
             # store spans a whole vector, and the next load of those
@@ -143,26 +131,26 @@ def stream(
             # leaves the core (sscal of 16 to 100 elements, called again and
             # again: 8.1 ns masked, OpenBLAS 5.4 ns; AVX-512 on Zen 4)
             tail = "cut"
-            # fewer than a narrower vector: one by one, without the loops'
-            # bounds (scopy of one element: 3.3 ns, 2.7 ns so)
-            shortest = m if short == "vector" else m.narrower
+        # fewer than a narrower vector (scopy of one element: 3.3 ns, 2.7 ns
+        # so), or than a masked one (~40 cycles): one by one, without the
+        # loops' bounds
+        if narrower or tail == "cut_and_predicate":
+            shortest = m if short == "vector" else narrower or m
             proc, loop = _short_path(proc, loop, shortest.lanes[prec])
-        elif tail == "cut_and_predicate":  # a masked vector costs ~40 cycles
-            proc, loop = _short_path(proc, loop, m.lanes[prec])
         proc, (vector_loop,) = _vectorize(proc, loop, m, prec, tail, nontemporal)
         if narrower:
             rest = proc.forward(vector_loop).next()
-            proc, _ = _vectorize(proc, rest, m.narrower, prec, "cut")
+            proc, _ = _vectorize(proc, rest, narrower, prec, "cut")
         return interleave_loop(
-            proc, vector_loop, factor, par_reduce=True, memory=m.memory
+            proc, vector_loop, m.interleave, par_reduce=True, memory=m.memory
         )
     proc, loop = _short_path(proc, loop, m.lanes[prec])
-    proc, blocks, tail_loop, lane_loops = _accumulators(proc, loop, m, prec, factor)
+    proc, blocks, tail_loop, lane_loops = _accumulators(proc, loop, m, prec)
     for lane_loop in lane_loops:
         proc, _ = _vectorize(proc, lane_loop, m, prec, "perfect")
     proc, (vectors,) = _vectorize(proc, blocks.body()[0], m, prec, "perfect")
     proc = interleave_loop(proc, vectors)
-    # the rest, fewer than `factor` vectors: whole vectors, then (on a
+    # the rest, fewer than `interleave` vectors: whole vectors, then (on a
     # machine with a narrower one) a narrower vector, then scalars (a
     # masked last vector needs `N <= lanes` proven through `n % block`,
     # which the checker does not derive)
@@ -227,10 +215,7 @@ def _in_registers(proc, stmt):
     block, in both paths: a register, where through memory each `+=` waits
     for the store of the one before; the result is stored once, at the
     end."""
-    stmt = proc.forward(stmt)
-    while not isinstance(stmt.parent(), InvalidCursor):
-        stmt = stmt.parent()  # the statement of the proc's body around it
-    block = stmt.expand()
+    block = get_top_level_stmt(proc, stmt).expand()
     args = {str(a.name()) for a in proc.args() if not a.is_tensor()}
     for target in sorted(_written(proc, block) & args):
         proc = stage_mem(proc, proc.forward(block), target, f"{target}_reg")
@@ -259,11 +244,7 @@ def lanes(proc, loop, m, prec, buffers, last=()):
     reductions would stall their store-to-load forwarding."""
     loop = get_loop(proc, loop)
     width = proc.find_alloc_or_arg(buffers[0]).shape()[0].value()
-    factor = width // m.lanes[prec]
-    name = loop.name()
-    proc = divide_loop(proc, loop, width, [f"{name}o", f"{name}i"], tail="cut")
-    blocks = proc.forward(loop)
-    rest = blocks.next()
+    proc, (blocks, _, rest) = divide_loop_(proc, loop, width, tail="cut", rc=True)
     inits = [s for s in proc.body() if isinstance(s, ForCursor)]
     inits = inits[: inits.index(blocks)]
     copies = []  # out of the registers
@@ -293,7 +274,11 @@ def lanes(proc, loop, m, prec, buffers, last=()):
     proc = _vectorize_rest(proc, rest, m, prec)
     for buffer in last:
         proc = _last_vector(proc, buffer, m, prec)
-    return _reduce_lanes(proc, m, prec, factor)
+    # each loop that reduces whole vectors of lanes into a scalar (a block
+    # of them, or one): the machine's instruction that reduces so
+    vectors = sorted({1, width // m.lanes[prec]})
+    table = [i for k in vectors for i in lane_reductions(m.name, prec, k)]
+    return replace_all_stmts(proc, table)
 
 
 def _last_vector(proc, buffer, m, prec):
@@ -317,33 +302,18 @@ def _last_vector(proc, buffer, m, prec):
     return proc
 
 
-def _reduce_lanes(proc, m, prec, factor):
-    """Each loop that reduces whole vectors of lanes into a scalar (a block
-    of `factor` of them, or one) replaced by the machine's instruction
-    that reduces so."""
-    vectors = sorted({1, factor})
-    table = [i for k in vectors for i in lane_reductions(m.name, prec, k)]
-    return replace_all_stmts(proc, table)
-
-
 def _vectorize_rest(proc, rest, m, prec):
     """The rest of a block (`ii < n % width`, lanes `(ii + n / width *
     width) % width`), vectorized by whole vectors: each lane index is
     proven equal to `ii` (`rewrite_expr`), then the loop is cut into vectors
     and fewer than one vector of scalars."""
-    binary = [e for e in lrn(proc, rest.body()) if isinstance(e, BinaryOpCursor)]
-    for lane in [e for e in binary if e.op() == "%"]:
+    for lane in [e for e in lrn(proc, rest.body()) if is_mod(proc, e)]:
         proc = rewrite_expr(proc, proc.forward(lane), rest.name())
     try:  # a scan of whole vectors only (iamax's first_max): no scalars
         proc, _ = _vectorize(proc, rest, m, prec, "perfect")
     except SchedulingError:
         proc, _ = _vectorize(proc, rest, m, prec, "cut")
     return proc
-
-
-def _is_array(stmt):
-    """Whether `stmt` allocates an array (not a scalar)."""
-    return isinstance(stmt, AllocCursor) and stmt.is_tensor()
 
 
 def scanned(loop="i"):
@@ -356,7 +326,8 @@ def scanned(loop="i"):
     def schedule(proc, v):
         scan, m = proc.find_loop(loop), v.machine
         updated = _written(proc, scan.body())
-        arrays = [a.name() for a in proc.body() if _is_array(a)]
+        allocs = [a for a in proc.body() if isinstance(a, AllocCursor)]
+        arrays = [a.name() for a in allocs if a.is_tensor()]
         if buffers := [a for a in arrays if a in updated]:
             last = tuple(a for a in arrays if a not in updated)
             return lanes(proc, loop, m, v.prec, buffers, last)

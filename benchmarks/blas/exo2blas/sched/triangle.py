@@ -41,27 +41,14 @@ rows cannot be jammed whole as `rows` jams them.
 
 from __future__ import annotations
 
-from contextlib import suppress
-from itertools import groupby
-
 from exo2.API_cursors import (
-    AssignCursor,
     ForCursor,
     InvalidCursor,
     LiteralCursor,
-    ReadCursor,
-    ReduceCursor,
 )
 from exo2.API_scheduling import (
     SchedulingError,
-    bind_expr,
     cut_loop,
-    divide_loop,
-    merge_writes,
-    reorder_stmts,
-    simplify,
-    stage_mem,
-    unroll_loop,
     user_op,
 )
 from exo2.stdlib.inspection import (
@@ -70,61 +57,13 @@ from exo2.stdlib.inspection import (
     get_loop_carried_reductions,
     is_contiguous_loop,
     is_literal,
-    lrn,
     nlr_stmts,
 )
-from exo2.stdlib.range_analysis import index_range_analysis
-from exo2.stdlib.stdlib import (
-    interleave_outer_loop_with_inner_loop,
-    specialize_,
-    unroll_buffers,
-)
+from exo2.stdlib.stdlib import specialize_
 
 from .by_variant import on_variant
 from .level2 import from_zero, vectorize_loop, vectorize_update
-
-
-def _panel_edge(row, lane, r, before):
-    """Where the panel of `row` (a row's loop in the block of rows `lane` in
-    [0, r)) begins (or ends, `before`): the columns that every row of the
-    block visits, whether the rows ascend (`seq(i + 1, n)`) or descend
-    (`seq(n - ii, n)`): the largest lower bound, or the smallest upper."""
-    bound = index_range_analysis(row.hi() if before else row.lo(), {lane: (0, r - 1)})
-    edge = bound.lo if before else bound.hi
-    terms = [f"{c} * {v}" for v, c in bound.base.items()] + [str(edge)]
-    return " + ".join(terms)
-
-
-def _row_panels(proc, loop, r, panel_first=None):
-    """Rows in blocks of `r`, each row's loop cut at the block, its panel
-    put first or last (`panel_first`), and the panels jammed, its shared
-    update staged and its loads shared (`_share_loads`; module docstring).
-    Returns `(proc, panel, rest)`: the jammed loop and the loop over the
-    last `n % r` rows."""
-    name = loop.name()
-    row = _row_of(proc, loop)
-    proc = divide_loop(proc, loop, r, [f"{name}o", f"{name}i"], tail="cut")
-    proc = simplify(proc)
-    blocks = proc.forward(loop)
-    row = proc.forward(row)
-    before = isinstance(row.lo(), LiteralCursor)  # seq(0, i): the panel first
-    proc = cut_loop(proc, row, _panel_edge(row, f"{name}i", r, before))
-    proc = simplify(proc)
-    row = proc.forward(row)  # the first part
-    panel = row if before else row.next()
-    if panel_first is not None and panel_first != before:
-        proc = reorder_stmts(proc, row.expand(0, 1))
-    lanes = proc.forward(blocks).body()[0]
-    proc = interleave_outer_loop_with_inner_loop(proc, lanes, panel, r)
-    proc = unroll_buffers(proc, proc.forward(blocks).body())
-    panel = proc.forward(panel)
-    if element := _shared_update(proc, panel):
-        name = f"{element.split('[')[0]}j"
-        proc = _stage_updates(proc, panel, element, name)
-        # a pass that writes the element between its uses: a load per use
-        with suppress(SchedulingError):
-            proc = _share_loads(proc, panel, name)
-    return proc, proc.forward(panel), proc.forward(blocks).next()
+from .row_blocks import jam_row_blocks, unroll_triangles
 
 
 def _row_of(proc, loop):
@@ -136,80 +75,18 @@ def _row_of(proc, loop):
 
 
 def _jam_rows(proc, loop, r, panel_first):
-    """`_row_panels` with each panel where `panel_first` puts it; None: as
-    in the row or, where the effect check refuses that order (trsv: a row
-    would read an entry before the block writes it), on the other side."""
+    """`jam_row_blocks` with each panel before the row's triangle or after
+    it, as `panel_first` says; None: as in the row or, where the effect
+    check refuses that order (trsv: a row would read an entry before the
+    block writes it), on the other side."""
+    row = _row_of(proc, loop)
     if panel_first is not None:
-        return _row_panels(proc, loop, r, panel_first)
+        before = isinstance(row.lo(), LiteralCursor)  # seq(0, i): the panel first
+        return jam_row_blocks(proc, loop, row, r, reverse=panel_first != before)
     try:
-        return _row_panels(proc, loop, r, None)
+        return jam_row_blocks(proc, loop, row, r)
     except SchedulingError:  # the side the row's order does not put it on
-        before = isinstance(_row_of(proc, loop).lo(), LiteralCursor)
-        return _row_panels(proc, loop, r, not before)
-
-
-def _shared_update(proc, loop):
-    """The one element (`"y[j]"`) that several statements of `loop`'s body
-    update, or None."""
-    targets = [
-        f"{s.name()}[{expr_to_string(s.idx()[0])}]"
-        for s in loop.body()
-        if isinstance(s, ReduceCursor) and len(s.idx()) == 1
-    ]
-    repeated = {t for t in targets if targets.count(t) > 1}
-    return repeated.pop() if len(repeated) == 1 else None
-
-
-def _stage_updates(proc, loop, element, name):
-    """Stages `element` (`"y[j]"`) in the scalar `name` across the body of
-    `loop` and merges its updates into the load, one expression
-    (`yj = y[j] + a0 * b0 + a1 * b1 + ...`, summed in the order of the
-    statements): one vector load, a chain of fused multiply-adds and one
-    store per vector of the pass. (Left as reductions `yj += a0 * b0`, the
-    scalar would stop `vectorize`: `unfold_reduce` stages only elements of
-    arrays.)"""
-    proc = stage_mem(proc, proc.forward(loop).body(), element, name)
-    body = proc.forward(loop).body()
-    updates = [s for s in body if isinstance(s, ReduceCursor) and s.name() == name]
-    for update in updates:
-        # the update moves up past the other rows' statements to the load
-        while not isinstance(proc.forward(update).prev(), AssignCursor):
-            proc = reorder_stmts(proc, proc.forward(update).prev().expand(0, 1))
-        proc = merge_writes(proc, proc.forward(update).prev().expand(0, 1))
-    return proc
-
-
-def _share_loads(proc, loop, name):
-    """Binds each element that both the staged update `name` (`yj = y[j]
-    + A[i, j] * xi + ...`) and another statement of `loop`'s body (a dot
-    product, `acc += A[i, j] * x[j]`) read to a scalar, loaded once before
-    them, and stores the staged element before the dot products. GCC 12,
-    tuned generically, otherwise folds each vector load of A into both
-    fused multiply-adds as a memory operand (10 loads per 8 FMAs in symv's
-    pass): it keeps the loaded register once a store that may alias A (y's)
-    lies between the two uses (symv 1.1 to 1.3 times faster at 64 to 512
-    rows on the AMD EPYC Zen 4 machine, docs/blas-library.md)."""
-    body = proc.forward(loop).body()
-    staged = next(s for s in body if isinstance(s, AssignCursor) and s.name() == name)
-    dots = [s for s in body if isinstance(s, ReduceCursor)]
-    others = {expr_to_string(e) for s in dots for e in lrn(proc, s.rhs())}
-    shared = {}  # each element once (its text: its buffer's name)
-    for e in lrn(proc, staged.rhs()):
-        if isinstance(e, ReadCursor) and e.type().is_numeric():
-            if (text := expr_to_string(e)) in others:
-                shared.setdefault(text, e.name())
-    for k, (text, buffer) in enumerate(shared.items()):
-        copies = [
-            e
-            for s in [staged, *dots]
-            for e in lrn(proc, proc.forward(s).rhs())
-            if isinstance(e, ReadCursor) and expr_to_string(e) == text
-        ]
-        proc = bind_expr(proc, copies, f"{buffer}j_{k}")
-    store = proc.forward(loop).body()[-1]  # `y[j] = yj`, after the dot products
-    while isinstance(proc.forward(store).prev(), ReduceCursor):
-        proc = reorder_stmts(proc, proc.forward(store).prev().expand(0, 1))
-    return proc
+        return jam_row_blocks(proc, loop, row, r, reverse=True)
 
 
 def vectorize_row(
@@ -271,7 +148,7 @@ def triangle(
     """Schedules `loop` (a cursor, its iterator's name, or None for the
     proc's one outermost loop), a loop over rows, for machine `m` in
     precision `prec`: with `r > 1`, blocks of `r` rows jammed along the
-    columns outside the block (`_row_panels`), the panel before each row's
+    columns outside the block (`jam_row_blocks`), the panel before each row's
     triangle or after it as `panel_first` says (None: as in the row where
     the effect check accepts that, else on the other side, `_jam_rows`);
     every loop that runs along a row (`is_contiguous_loop`) vectorized,
@@ -297,7 +174,7 @@ def triangle(
         proc = vectorize_row(
             proc, panel, m, prec, scalars_first=next_to_block, narrower=narrower
         )
-        proc = _unroll_triangles(
+        proc = unroll_triangles(
             proc, proc.forward(rest).prev(), newest_first=next_to_block
         )
     parts = [(rest, masked_updates)]
@@ -317,41 +194,6 @@ def triangle(
                 proc, row, m, prec, narrower=narrower, masked_updates=masked
             )
     return proc
-
-
-def _unroll_triangles(proc, blocks, newest_first):
-    """The small triangles of each block of rows (the loops of `blocks`'
-    body along a row part of fewer than `r` elements, `seq(i - k, i)`)
-    unrolled: straight-line code, where the C compiler kept loops of 0 to
-    3 iterations whose bounds it did not reduce, on the chain of the
-    block's substitution (trsv). With `newest_first` (rows that run
-    backwards, whose triangle starts next to the diagonal), each row's
-    sums into one scalar are reversed: the entry of x the row before just
-    solved comes last, so the other products do not wait for it."""
-    for loop in list(proc.forward(blocks).body()):
-        if isinstance(loop, ForCursor):
-            proc = from_zero(proc, loop)
-    proc = simplify(proc)  # the extents to literals (an empty loop goes)
-    for loop in list(proc.forward(blocks).body()):
-        if isinstance(loop, ForCursor) and isinstance(loop.hi(), LiteralCursor):
-            proc = unroll_loop(proc, proc.forward(loop))
-    if newest_first:
-        for run in _scalar_sums(proc, proc.forward(blocks)):
-            for moves, stmt in enumerate(reversed(run[:-1]), start=1):
-                for _ in range(moves):  # each one down past those after it
-                    proc = reorder_stmts(proc, proc.forward(stmt).expand(0, 1))
-    return proc
-
-
-def _scalar_sums(proc, loop):
-    """The runs of consecutive sums into one scalar in `loop`'s body."""
-
-    def scalar(stmt):
-        is_sum = isinstance(stmt, ReduceCursor) and not list(stmt.idx())
-        return stmt.name() if is_sum else None
-
-    runs = [list(run) for name, run in groupby(loop.body(), scalar) if name]
-    return [run for run in runs if len(run) > 1]
 
 
 # by_triangle(loop=None, **options): the schedule that runs `triangle` with the
