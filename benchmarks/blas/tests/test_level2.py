@@ -390,6 +390,46 @@ def test_square_routines_on_both_sides_of_their_short_kernels(p):
 
 
 @pytest.mark.parametrize("p", ["s", "d"])
+def test_band_wider_than_its_matrix_is_a_triangle(p):
+    """tbmv and tbsv with k >= n - 1 and n >= 16 call trmv's and trsv's
+    kernels on the band's storage (leading dimension lda - 1; lower: from
+    its k-th entry; capi/level2.inc): n on both sides of 16 and around the
+    kernels' blocks of four and vectors, k
+    from n - 1 to beyond, lda padded, x at increments 1, 2 and -1, every
+    triangle, Trans and diagonal, on small integers (exact in any order;
+    tbsv's diagonal +-1 and solution integers; the cells outside the band,
+    the padding and a unit diagonal NaN), against numpy; and k = n - 2,
+    which stays a band."""
+    dtype = DTYPES[p]
+    rng = np.random.default_rng(13)
+    for n, extra, pad, inc in itertools.product(
+        (2, 5, 15, 16, 17, 32, 33, 65), (-1, 0, 1, 4), (0, 3), (1, 2, -1)
+    ):
+        k = max(n - 1 + extra, 0)
+        for lower, trans, unit in itertools.product((False, True), repeat=3):
+            kl, ku = (k, 0) if lower else (0, k)
+            storage = np.full((n, k + 1 + pad), np.nan, dtype)  # poisoned
+            band = storage[:, : k + 1]  # lda = k + 1 + pad
+            inside = ref.band_mask(n, n, kl, ku)
+            band[inside] = rng.integers(-4, 5, inside.sum())
+            diagonal = band[:, k if lower else 0]
+            diagonal[:] = np.nan if unit else rng.choice([-1, 1], n)
+            dense = ref.band_to_dense(np.where(inside, band, 0), n, n, kl, ku)
+            t = ref.triangular(np.nan_to_num(dense), lower, unit)
+            op = t.T if trans else t
+            flags = dict(lower=lower, trans=trans, unit_diag=unit)
+            what = (n, k, pad, inc, flags)
+            xs = rng.integers(-4, 5, n).astype(dtype)
+            x = np.zeros(n * abs(inc), dtype)[::inc]
+            x[:] = xs
+            blas.tbmv(band, x, k, **flags)
+            assert (x == op @ xs).all(), ("tbmv", *what)
+            x[:] = op @ xs
+            blas.tbsv(band, x, k, **flags)
+            assert (x == xs).all(), ("tbsv", *what)
+
+
+@pytest.mark.parametrize("p", ["s", "d"])
 def test_tbmv_on_both_sides_of_its_diagonals_band(p):
     """tbmv Trans at increment 1 runs along the storage's diagonals for a
     band of at most 24 (stbmv) or 16 (dtbmv) off-diagonals, along the rows

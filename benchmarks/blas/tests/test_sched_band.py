@@ -50,9 +50,11 @@ def test_the_band_loop_is_vectorized_in_the_body_rows(variants):
         for variant in names:
             text = str(found[name][variant].procs["stride_1"])
             prec = "f32" if variant[0] == "s" else "f64"
-            # a dot product with x (fma) or an update of y or x (addmul)
+            # a dot product with x (fma) or an update of y or x (addmul);
+            # tbsv on the narrower machine's vectors (`on_narrower`)
+            narrow = (machine.narrower or machine).name if name == "tbsv" else isa
             ops = ("fma", "addmul")
-            assert any(f"{isa}_{op}_{prec}(" in text for op in ops), variant
+            assert any(f"{narrow}_{op}_{prec}(" in text for op in ops), variant
             assert text.startswith("def ") and "    else:\n" in text, variant
             # the naive proc stays for a band as wide as the matrix, or empty
             assert "stride_any" not in text
@@ -90,12 +92,14 @@ def test_the_band_loop_is_vectorized_in_the_body_rows(variants):
     assert f"for do in seq(0, (-1 - i + n) / {f32_lanes}):" in tbmv
     tbsv = str(found["tbsv"]["dtbsv_lnn"].procs["stride_1"])
     vectorized = tbsv[: tbsv.index("    else:\n")]
+    narrow = machine.narrower or machine  # tbsv's vectors (`on_narrower`)
+    tb_lanes = narrow.lanes["f64"]
     assert "for io in seq(0, (-k + n) / 4):" in vectorized
-    assert f"for do in seq(0, (-3 + k) / {lanes}):" in vectorized
+    assert f"for do in seq(0, (-3 + k) / {tb_lanes}):" in vectorized
     # the pass, the first k rows (two loops), the last n % 4 rows
-    assert vectorized.count(f"{isa}_fma_f64(") == 4 + 2 + 1
+    assert vectorized.count(f"{narrow.name}_fma_f64(") == 4 + 2 + 1
     assert "acc_1 += -A[1 + k + 4 * io, -1 + k] * x[k + 4 * io]" in vectorized
-    assert f"if 0 <= k and k <= n and {2 * lanes} <= k:" in tbsv  # two vectors
+    assert f"if 0 <= k and k <= n and {2 * tb_lanes} <= k:" in tbsv  # two vectors
     # sbmv: each stored row read once, as a dot product for y[i] and an
     # update of the y its mirror image covers, both vectorized
     # (and in its last k rows, clipped at the matrix's edge); a band of at
@@ -138,7 +142,8 @@ def test_the_band_loop_is_vectorized_in_the_body_rows(variants):
 
 def test_a_substitution_puts_its_chain_product_apart(variants):
     machine, found = variants
-    lanes = machine.lanes["f64"]
+    narrow = machine.narrower or machine  # tbsv's vectors (`on_narrower`)
+    lanes = narrow.lanes["f64"]
 
     def text(variant):
         return str(found["tbsv"][variant].procs["stride_1"])
@@ -185,9 +190,10 @@ def test_a_substitution_puts_its_chain_product_apart(variants):
     # index is a multiple of the lanes (consecutive rows' vectors cover the
     # same entries), the entries before scalar; not sbmv's update, after
     # its dot product
-    f32 = machine.lanes["f32"]
+    f32 = narrow.lanes["f32"]
     utu = text("stbsv_utu")
     assert f"% {f32}) % {f32}" in utu[: utu.index("    else:\n")]
+    f32 = machine.lanes["f32"]
     assert f"% {f32}) % {f32}" not in str(found["sbmv"]["ssbmv_u"].procs["stride_1"])
 
 

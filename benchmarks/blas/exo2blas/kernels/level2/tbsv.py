@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_band, per_letter
+from ...sched import by_band, on_narrower, per_letter
 from ...variants import Diag, Flag, Uplo, kernel
 
 
@@ -71,9 +71,13 @@ def tbsv(
 # every case reads the rows of the storage forwards: vectorized in the
 # rows (of its loop) whose band lies inside the matrix (docs/blas-library.md);
 # the chain from row to row runs through the band's first entry in the upper
-# variants (the row before solved x[i + 1]), its last in the lower (x[i - 1])
+# variants (the row before solved x[i + 1]), its last in the lower (x[i - 1]).
+# On the narrower machine's vectors (AVX2 under AVX-512): its rows' scalar
+# ends are shorter (docs/blas-library.md, tbsv)
 KERNEL = kernel(
     tbsv,
     axes=[Uplo(), Flag("trans", ("t", "n")), Diag()],
-    schedule=by_band(min_vectors=2, chain=per_letter("upper", u="first", l="last")),
+    schedule=on_narrower(
+        by_band(min_vectors=2, chain=per_letter("upper", u="first", l="last"))
+    ),
 )
