@@ -394,12 +394,11 @@ def test_band_wider_than_its_matrix_is_a_triangle(p):
     """tbmv and tbsv with k >= n - 1 and n >= 16 call trmv's and trsv's
     kernels on the band's storage (leading dimension lda - 1; lower: from
     its k-th entry; capi/level2.inc): n on both sides of 16 and around the
-    kernels' blocks of four and vectors, k
-    from n - 1 to beyond, lda padded, x at increments 1, 2 and -1, every
-    triangle, Trans and diagonal, on small integers (exact in any order;
-    tbsv's diagonal +-1 and solution integers; the cells outside the band,
-    the padding and a unit diagonal NaN), against numpy; and k = n - 2,
-    which stays a band."""
+    kernels' blocks of four and vectors, k from n - 1 to beyond, lda
+    padded, x at increments 1, 2 and -1, every triangle, Trans and
+    diagonal, on small integers (exact in any order; tbsv's diagonal +-1
+    and solution integers; the cells outside the band, the padding and a
+    unit diagonal NaN), against numpy; and k = n - 2, which stays a band."""
     dtype = DTYPES[p]
     rng = np.random.default_rng(13)
     for n, extra, pad, inc in itertools.product(

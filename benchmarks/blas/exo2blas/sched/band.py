@@ -5,39 +5,39 @@ the row's column inside the matrix (`if i - kl + d >= 0 and i - kl + d <
 n:`).
 
 In the rows `first <= i < end` (solved from the guards, `_rows_inside`,
-or named by `rows=(first, end)`) that guard holds for the whole band, so the row loop is cut into a head (rows before `first`), a body of
-constant band width and a tail (rows from `end`), under a `specialize` on
-`first <= end` within the loop's bounds and a band of at least
+or named by `rows=(first, end)`) that guard holds for the whole band, so
+the row loop is cut into a head (rows before `first`), a body of
+constant band width and a tail (rows from `end`), under a `specialize`
+on `first <= end` within the loop's bounds and a band of at least
 `min_vectors` vectors (a short band is cut and clipped the same way but
 stays scalar, `_scalar_rows`, except in gbmv, whose naive loop measured
 faster; a band as wide as the matrix keeps the naive loop, except where
 the rows past which it is empty are named, `empty_from`: gbmv's rows are
 then cut where its band meets each edge and every band loop clipped,
-`_wide`). The body's guards are dropped
-by `eliminate_dead_code`, which proves them true there. Body rows that
-update y along a band of at most `stride` are taken `stride` apart
-where there are two blocks of them or more; rows in order along a band of
-at most `SCALAR_UPDATE` update y with scalars (`_interleave`). Otherwise
-a body whose only inner loop is a band along a row (gbmv's NoTrans form,
-`A[i, d] * x[i - kl + d]`; tbmv's NoTrans rows)
-or an update along it (tbmv's Trans rows) is a dense row pass and goes to
-`rows` (four rows jammed); a substitution's (tbsv: a row reads what the
-row before wrote) in blocks of four rows, as `triangle` blocks trsv's
-(`_jam_substitution`); where exo2 refuses the jam, and in sbmv (two loops
-a row), each unguarded
-band loop along a row is vectorized in every body row, a dot product's
-last vector masked, an update without one (`vectorize_update`), and an
-update that is a row's only band loop, rows in order, with its vectors
-aligned (`_aligned`). In a substitution the product through which a row
-depends on the row before is cut off (`chain`, `_chain_apart`). Where a band may
-be shorter than a vector (`min_vectors < 1`), a dot product's band of one
-vector is that masked vector alone (`_one_vector`). A band loop that
-walked a diagonal of the storage (`A[i - d, d]`) would have no unit
-stride in either loop: the kernels' sources read rows instead
-(docs/blas-library.md), except tbmv's `diagonals` helper for short Trans
-bands, which `diagonals` (below) schedules. A band row must run forwards
-along the storage row (`A[i, d]`, not `A[i, k - d]`): the lanes of a
-vector load ascend.
+`_wide`). The body's guards are dropped by `eliminate_dead_code`, which
+proves them true there. Body rows that update y along a band of at most
+`stride` are taken `stride` apart where there are two blocks of them or
+more; rows in order along a band of at most `SCALAR_UPDATE` update y
+with scalars (`_interleave`). Otherwise a body whose only inner loop is
+a band along a row (gbmv's NoTrans form, `A[i, d] * x[i - kl + d]`;
+tbmv's NoTrans rows) or an update along it (tbmv's Trans rows) is a
+dense row pass and goes to `rows` (four rows jammed); a substitution's
+(tbsv: a row reads what the row before wrote) in blocks of four rows, as
+`triangle` blocks trsv's (`_jam_substitution`); where exo2 refuses the
+jam, and in sbmv (two loops a row), each unguarded band loop along a row
+is vectorized in every body row, a dot product's last vector masked, an
+update without one (`vectorize_update`), and an update that is a row's
+only band loop, rows in order, with its vectors aligned (`_aligned`). In
+a substitution the product through which a row depends on the row before
+is cut off (`chain`, `_chain_apart`). Where a band may be shorter than a
+vector (`min_vectors < 1`), a dot product's band of one vector is that
+masked vector alone (`_one_vector`). A band loop that walked a diagonal
+of the storage (`A[i - d, d]`) would have no unit stride in either loop:
+the kernels' sources read rows instead (docs/blas-library.md), except
+tbmv's `diagonals` helper for short Trans bands, which `diagonals`
+(below) schedules. A band row must run forwards along the storage row
+(`A[i, d]`, not `A[i, k - d]`): the lanes of a vector load ascend.
+
 In the head and tail rows each guarded band loop is clipped to the
 columns inside the matrix (`clip_loop_to_guard`) and vectorized, a loop
 of varying length."""

@@ -57,18 +57,17 @@ def jam_row_blocks(proc, loop, row, r, reverse=False):
     proc = divide_loop(proc, loop, r, [f"{name}o", lane], tail="cut")
     proc = simplify(proc)
     blocks = proc.forward(loop)
-    panel, triangles = proc.forward(row), {}
+    panel, head, tail = proc.forward(row), None, None  # the triangles beside it
     for before in (False, True):  # where the panel begins, then where it ends
         if lane in get_symbols(proc, panel.hi() if before else panel.lo()):
             proc = simplify(cut_loop(proc, panel, _panel_edge(panel, lane, r, before)))
             first = proc.forward(panel)  # the part before the cut
-            if before:  # the triangle after the panel
-                panel, triangles[True] = first, first.next()
+            if before:
+                panel, tail = first, first.next()
             else:
-                panel, triangles[False] = first.next(), first
+                head, panel = first, first.next()
     if reverse:
-        in_order = [triangles.get(False), panel, triangles.get(True)]
-        proc = reverse_stmts(proc, [s for s in in_order if s is not None])
+        proc = reverse_stmts(proc, [s for s in (head, panel, tail) if s is not None])
     lanes = proc.forward(blocks).body()[0]
     proc = interleave_outer_loop_with_inner_loop(proc, lanes, panel, r)
     proc = unroll_buffers(proc, proc.forward(blocks).body())

@@ -17,26 +17,19 @@ rows cannot be jammed whole as `rows` jams them.
   one; an upper row's masked vector first, over the suffix of its lanes
   (`vectorize_loop`'s `head`), its whole vectors aligned to the row's end.
 - With `r > 1` (4 by default), rows (ascending or descending) in blocks of
-  `r`: each row's loop is cut into the small triangle next to the diagonal
-  (scalar, fewer than `r` elements) and a panel of the columns that every
-  row of the block visits; the panels are jammed into one pass (a vector of
-  x or y loaded once for `r` rows, `r` independent fused multiply-adds) and
-  vectorized. The statements of each row before its panel run for the whole
-  block before the pass, those after it after the pass, so the rows'
-  dependences within the block (trmv, trsv: in place) must lie on one side:
-  `panel_first` puts the panel before the triangle (trsv NoTrans, whose
-  triangles read the entries of x the block solves; its panels read only
-  entries solved before) or after it (trsv Trans, whose triangles update the
-  entries the block solves next); by default the parts keep their order in
-  the row. The effect check refuses an order whose rows would read an entry
-  before the block writes it. Where the rows all update one vector (symv's
-  y[j], trmv's and trsv's Trans x[j]), its element is staged in a register
-  across the rows: loaded and stored once per pass. Where a row also sums a
-  dot product in the pass (symv), an element of A that it both updates y
-  with and sums with is loaded into one register for both (unless the pass
-  writes it between the two), and y's element stored before the dot
-  products. The last `n % r` rows are vectorized one at a time; fewer than
-  `r` rows in all keep the naive loop.
+  `r`, jammed by `jam_row_blocks` (row_blocks.py: each row's loop cut into
+  the small triangle next to the diagonal and the panel every row of the
+  block visits, the panels jammed into one pass and vectorized, a vector
+  all the rows update staged, the small triangles unrolled). The
+  statements of each row before its panel run for the whole block before
+  the pass, those after it after the pass, so the rows' dependences within
+  the block (trmv, trsv: in place) must lie on one side: `panel_first`
+  puts the panel before the triangle (trsv NoTrans, whose triangles read
+  the entries of x the block solves; its panels read only entries solved
+  before) or after it (trsv Trans, whose triangles update the entries the
+  block solves next); by default the parts keep their order in the row.
+  The last `n % r` rows are vectorized one at a time; fewer than `r` rows
+  in all keep the naive loop.
 """
 
 from __future__ import annotations
