@@ -3,8 +3,9 @@
  * vector loop at every size, which is as correct.
  *
  * From how many bytes copy stores past the caches (its `nontemporal`
- * kernels): 3/8 of the largest cache the CPU describes (cpuid's
- * deterministic cache parameters), so that x and y together fill three
+ * kernels), and the reductions no longer split off x's head
+ * (reduce_aligns, level1.inc): 3/8 of the largest cache the CPU describes
+ * (cpuid's deterministic cache parameters), so that x and y together fill three
  * quarters of it, or $EXO2BLAS_NONTEMPORAL_BYTES (bytes of x). Smaller
  * copies leave y in the cache for whoever reads it next; larger ones would
  * evict it anyway, and a non-temporal store saves reading each line of y before
@@ -27,7 +28,7 @@
 
 #include "internal.h"
 
-size_t exo2blas_nontemporal_bytes = SIZE_MAX;
+size_t exo2blas_past_cache_bytes = SIZE_MAX;
 size_t exo2blas_block_copy_bytes = SIZE_MAX;
 
 /* The cache of `level` (0: the largest; of level 1, the data cache) that
@@ -69,9 +70,9 @@ static int bytes_from_env(const char *name, size_t *bytes) {
 
 __attribute__((constructor)) static void set_copy_thresholds(void) {
   if (!bytes_from_env("EXO2BLAS_NONTEMPORAL_BYTES",
-                      &exo2blas_nontemporal_bytes)) {
+                      &exo2blas_past_cache_bytes)) {
     size_t cache = MAX(cache_size(4, 0), cache_size(0x8000001D, 0));
-    if (cache) exo2blas_nontemporal_bytes = cache / 8 * 3;
+    if (cache) exo2blas_past_cache_bytes = cache / 8 * 3;
   }
   if (!bytes_from_env("EXO2BLAS_BLOCK_COPY_BYTES",
                       &exo2blas_block_copy_bytes)) {

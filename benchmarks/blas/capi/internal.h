@@ -29,11 +29,12 @@ static inline const struct exo2blas_kernels *exo2blas_active_kernels(void) {
 }
 #define KERNELS (exo2blas_active_kernels())
 
-/* copy of this many bytes or more stores past the caches
- * (copy_thresholds.c). */
-EXO2BLAS_HIDDEN extern size_t exo2blas_nontemporal_bytes;
+/* A vector of this many bytes or more, with a second as large, no longer
+ * stays in the caches: copy stores past them, and reductions leave the
+ * head of x in the kernel's call (copy_thresholds.c, level1.inc). */
+EXO2BLAS_HIDDEN extern size_t exo2blas_past_cache_bytes;
 /* copy of more than this many bytes, and fewer than
- * exo2blas_nontemporal_bytes, is one memcpy: its `block` kernel
+ * exo2blas_past_cache_bytes, is one memcpy: its `block` kernel
  * (copy_thresholds.c). */
 EXO2BLAS_HIDDEN extern size_t exo2blas_block_copy_bytes;
 

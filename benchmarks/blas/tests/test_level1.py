@@ -249,14 +249,15 @@ def test_updates_split_off_the_elements_before_a_64_byte_boundary(p):
             assert (abs(y - (c * x0 - s * y0)) <= bound).all(), (n, shift)
 
 
-@pytest.mark.parametrize("p", ["s", "d"])
-def test_reductions_split_off_the_elements_before_a_64_byte_boundary(p):
+def reductions_at_every_offset(p):
     """dot, asum, dsdot, sdsdot (from 4 KiB) and iamax (beyond 8 KiB) of
     unit-stride x run its elements before its first 64-byte boundary as a
-    call of their own, then the rest: at every offset from a boundary, on
-    small integers (exact sums in any order), they are numpy's; iamax's maximum in the head, at
-    the boundary or after it, a tie of the head's maximum after it, and NaN
-    in the head (it never replaces a maximum), give numpy's first index."""
+    call of their own, then the rest, unless x lies past the caches
+    ($EXO2BLAS_NONTEMPORAL_BYTES, below): at every offset from a boundary,
+    on small integers (exact sums in any order), they are numpy's; iamax's
+    maximum in the head, at the boundary or after it, a tie of the head's
+    maximum after it, and NaN in the head (it never replaces a maximum),
+    give numpy's first index."""
     dtype = DTYPES[p]
     size = dtype.itemsize
     rng = np.random.default_rng(7)
@@ -283,6 +284,21 @@ def test_reductions_split_off_the_elements_before_a_64_byte_boundary(p):
             x[: head + 1] = np.nan
             x[head + 5] = 3
             assert blas.iamax(x) == head + 5, (n, shift)
+
+
+@pytest.mark.parametrize("p", ["s", "d"])
+def test_reductions_split_off_the_elements_before_a_64_byte_boundary(p):
+    reductions_at_every_offset(p)
+
+
+@pytest.mark.parametrize("bytes_", ["0", "8192"])
+def test_reductions_past_the_caches_keep_their_head(bytes_):
+    """With $EXO2BLAS_NONTEMPORAL_BYTES=0 no reduction splits its head, with
+    8192 only those of x under 8 KiB do: the results are the same."""
+    calls = "for p in 'sd': test_level1.reductions_at_every_offset(p)"
+    run = run_with_setting("EXO2BLAS_NONTEMPORAL_BYTES", bytes_, calls)
+    assert run.returncode == 0, run.stderr
+    assert not run.stderr, run.stderr
 
 
 def copies_at_every_offset():
@@ -329,20 +345,27 @@ def test_copy_past_the_caches_or_in_one_block_writes_y_only(setting, bytes_):
     past the caches (its `nontemporal` kernel), $EXO2BLAS_BLOCK_COPY_BYTES=0
     one memcpy (its `block` kernel), aligned or not; a value that is not a
     number is reported on stderr and the cache's size used."""
+    name = f"EXO2BLAS_{setting}_BYTES"
+    run = run_with_setting(name, bytes_, "test_level1.copies_at_every_offset()")
+    assert run.returncode == 0, run.stderr
+    warned = f"{name}=a lot is not a number of bytes" in run.stderr
+    assert warned == (bytes_ != "0"), run.stderr
+
+
+def run_with_setting(name, value, statement):
+    """`statement` after `import test_level1`, in a Python of its own, the
+    library loaded with $NAME=VALUE (read when it loads): the finished
+    process."""
     import os
     import subprocess
     import sys
     from pathlib import Path
 
-    name = f"EXO2BLAS_{setting}_BYTES"
-    env = dict(os.environ, **{name: bytes_})
+    env = dict(os.environ, **{name: value})
     env["EXO2BLAS_LIBRARY"] = str(lib.load()._name)
     here = str(Path(__file__).parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [here, env.get("PYTHONPATH")]))
-    run = subprocess.run(
-        [sys.executable, "-c", "import test_level1; test_level1.copies_at_every_offset()"],
+    return subprocess.run(
+        [sys.executable, "-c", f"import test_level1\n{statement}"],
         env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
-    assert run.returncode == 0, run.stderr
-    warned = f"{name}=a lot is not a number of bytes" in run.stderr
-    assert warned == (bytes_ != "0"), run.stderr
