@@ -54,7 +54,7 @@ static const struct exo2blas_kernels *chosen(char *why, size_t size) {
   return NULL;
 }
 
-int exo2blas_narrow_widening;
+int exo2blas_split_512;
 int exo2blas_align_head_bytes = 64;
 
 /* Whether the CPU's vendor string (cpuid leaf 0) reads `b`, `d`, `c`. */
@@ -80,9 +80,10 @@ static unsigned amd_family(void) {
 static void activate(const struct exo2blas_kernels *table) {
   const int avx512 = table == &exo2blas_kernels_avx512;
   const unsigned family = amd_family();
-  /* Zen 4's 512-bit `vcvtps2pd` takes two cycles for the one cycle of its
-   * 256-bit form (of family 19h only Zen 4 runs AVX-512) */
-  exo2blas_narrow_widening = family == 0x19;
+  /* Zen 4 runs a 512-bit vector as two 256-bit halves: its 512-bit
+   * `vcvtps2pd` takes two cycles for the one cycle of its 256-bit form (of
+   * family 19h only Zen 4 runs AVX-512) */
+  exo2blas_split_512 = family == 0x19;
   /* GenuineIntel, Zen 5, and the AVX2 kernels on any CPU (a 256-bit store
    * crosses a line at every other vector): the head's call costs more there
    * than the crossings of up to ALIGN_HEAD_WHOLE_BYTES (align_head,

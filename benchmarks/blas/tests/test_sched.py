@@ -104,6 +104,26 @@ def test_widening_kernels_have_a_narrow_case_in_the_narrower_machines_vectors():
     assert set(procs["dnrm2"]) == {"stride_1", "stride_any"}
 
 
+@pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
+def test_dots_narrow_case_sums_in_avx2s_vectors_as_the_naive_dot_does():
+    # AVX-512's `narrow` dot (past the caches on Zen 4) in AVX2's vectors,
+    # which run here on any AVX2 CPU: on small integers (exact in any
+    # order) its sums are the naive kernel's, at lengths around its blocks
+    rng = np.random.default_rng(11)
+    for v in module(1, "dot").KERNEL.variants(AVX512):
+        narrow = v.procs["narrow"]
+        body = str(narrow).split(":", 1)[1]  # past the name
+        assert "avx2_fma_" in body and "avx512_" not in body, v.name
+        naive, fast = assert_unit_strides(v.naive).jit(), narrow.jit()
+        dtype = np.float32 if v.name[0] == "s" else np.float64
+        for n in (1, 3, 4, 15, 16, 17, 33, 64, 1001):  # sizes are positive
+            x, y = (rng.integers(-4, 5, n).astype(dtype) for _ in range(2))
+            expected, result = np.zeros((), dtype), np.zeros((), dtype)
+            naive(n, x, y, expected)
+            fast(n, x, y, result)
+            assert result == expected == np.dot(x, y), (v.name, n)
+
+
 def test_an_update_ends_without_a_masked_store():
     unit, _ = _scheduled("axpy", "daxpy", AVX512)
     short, vectors = unit.split("else:")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from exo2 import proc
 
 from ...sched import streamed
-from ...variants import kernel
+from ...variants import STRIDES, Case, kernel
 
 
 @proc
@@ -15,4 +15,10 @@ def dot(n: size, x: [R][n], y: [R][n], result: R):
         result += x[i] * y[i]
 
 
-KERNEL = kernel(dot, schedule=streamed())
+# The `narrow` case (`narrowed`) streams in the narrower machine's vectors
+# (AVX2 under AVX-512): the C layer calls it past the caches on CPUs that
+# split 512-bit vectors in two (Zen 4; benchmarks/blas/capi/level1.inc has
+# the measurements).
+KERNEL = kernel(
+    dot, schedule=streamed(), cases=STRIDES + (Case("narrow", narrowed=True),)
+)
