@@ -292,7 +292,7 @@ def test_reductions_split_off_the_elements_before_a_64_byte_boundary(p):
 
 
 @pytest.mark.parametrize("bytes_", ["0", "8192"])
-def test_reductions_past_the_caches_keep_their_head(bytes_):
+def test_reductions_past_the_caches_still_sum_as_numpy_does(bytes_):
     """With $EXO2BLAS_NONTEMPORAL_BYTES=0 no reduction splits its head (and
     on Zen 4 every unit-stride dot runs its `narrow` kernel), with 8192 only
     those of x under 8 KiB do: the results are the same."""
