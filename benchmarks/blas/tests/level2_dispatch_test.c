@@ -10,12 +10,13 @@
  * ISA's threshold and the increments are 1, `_stride_1` otherwise, and
  * `_stride_any` for other increments; ger calls `_large` instead of
  * `_stride_1` for a matrix of more than 4 MiB with rows at most 8 KiB
- * apart. symv calls `_short` for rows of at most 2 KiB with increments 1.
- * sbmv calls symv's kernels where its band holds the whole triangle (k >=
- * n - 1), its own otherwise. tbmv calls `_diagonals` for the row-major
- * problem's Trans with increment 1 and a band of at most 24 (stbmv) or 16
- * (dtbmv) off-diagonals. trmv and trsv call `_short` (AVX2's vectors) when
- * compiled for AVX-512 with increment 1 and rows of at most 1 KiB
+ * apart, gemv NoTrans `_large` for a matrix of exo2blas_past_cache_bytes
+ * or more (fixed here at 12 MiB). symv calls `_short` for rows of at most 2 KiB
+ * with increments 1. sbmv calls symv's kernels where its band holds the whole
+ * triangle (k >= n - 1), its own otherwise. tbmv calls `_diagonals` for the
+ * row-major problem's Trans with increment 1 and a band of at most 24 (stbmv)
+ * or 16 (dtbmv) off-diagonals. trmv and trsv call `_short` (AVX2's vectors)
+ * when compiled for AVX-512 with increment 1 and rows of at most 1 KiB
  * (TRIANGLE_SHORT_BYTES); the test is built once more with the library's
  * AVX-512 flags to see it (level2_dispatch_avx512, skipped where the CPU
  * lacks AVX-512). Exit status 0 when every call chose as expected, 1
@@ -24,6 +25,10 @@
 #include <string.h>
 
 #include "internal.h"
+
+/* The library sets it from the largest cache when it loads
+ * (copy_thresholds.c); the routines here read this one. */
+size_t exo2blas_past_cache_bytes = (size_t)12 << 20;
 
 static const char *called; /* the last kernel's name, without precision */
 static void record(const char *name) { called = name; }
@@ -175,6 +180,33 @@ static void check_sbmv(void) {
                  #P "ger (m x n)", M, N, layout, inc);              \
         }
 
+/* gemv on both sides of exo2blas_past_cache_bytes in both precisions,
+ * layouts and transpositions, with increments 1 and 2, rows of 1024
+ * elements: `_large` from the bound on for the row-major problem's NoTrans
+ * with increments 1. */
+#define CHECK_GEMV_LARGE(P, T)                                               \
+  for (int big = 0; big < 2; big++)                                          \
+    for (int l = 0; l < 2; l++)                                              \
+      for (int t = 0; t < 2; t++)                                            \
+        for (int inc = 1; inc <= 2; inc++) {                                 \
+          static T A[1], x[1], y[1];                                         \
+          const int cols = 1024;                                             \
+          const int rows =                                                   \
+              (int)(exo2blas_past_cache_bytes / sizeof(T) / cols) - 1 + big; \
+          const int layout = l ? CblasColMajor : CblasRowMajor;              \
+          const int M = l ? cols : rows, N = l ? rows : cols;                \
+          const int trans = t != l;                                          \
+          called = NULL;                                                     \
+          test_##P##gemv(layout, t ? CblasTrans : CblasNoTrans, M, N, 1, A,  \
+                         cols, x, inc, 1, y, inc);                           \
+          char want[32];                                                     \
+          snprintf(want, sizeof want, "gemv_%s_%s", trans ? "t" : "n",       \
+                   inc != 1        ? "stride_any"                            \
+                   : !trans && big ? "large"                                 \
+                                   : "stride_1");                            \
+          expect(want, #P "gemv (m x n)", M, N, layout, inc);                \
+        }
+
 /* tbmv of n = 6 on both sides of its diagonals' band (24 off-diagonals
  * for stbmv, 16 for dtbmv: EXO2BLAS_{S,D}TBMV_DIAGONALS_MAX_K) in both
  * layouts, triangles, transpositions and diagonals, with increments 1 and
@@ -255,6 +287,8 @@ static int run_checks(void) {
   CHECK_SYMV(d, double)
   CHECK_GER_LARGE(s, float)
   CHECK_GER_LARGE(d, double)
+  CHECK_GEMV_LARGE(s, float)
+  CHECK_GEMV_LARGE(d, double)
   check_sbmv();
   CHECK_TBMV(s, float, 24)
   CHECK_TBMV(d, double, 16)

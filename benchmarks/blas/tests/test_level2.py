@@ -15,6 +15,7 @@ from arena import matrix, vector
 from exo2blas import numpy_entry as blas
 from exo2blas import reference as ref
 from sweep import DTYPES, Case, Failures, scalars, values
+from test_level1 import run_with_setting
 
 INCS = ((1, 1), (2, -1), (-3, 2), (-1, -3))
 
@@ -190,6 +191,17 @@ def test_ger_at_every_offset_from_a_boundary():
             assert np.array_equal(base[outside], before[outside], equal_nan=True), what
 
 
+def _assert_exact_gemv(rng, A, trans, what):
+    """y <- 3 op(A) x + 2 y through gemv, x and y small integers drawn from
+    `rng`, A of small integers: numpy's result exactly."""
+    op = A.T if trans else A
+    x = rng.integers(-4, 5, op.shape[1]).astype(A.dtype)
+    y = rng.integers(-4, 5, op.shape[0]).astype(A.dtype)
+    expected = 3 * op @ x + 2 * y
+    blas.gemv(3.0, A, x, 2.0, y, trans=trans)
+    assert (y == expected).all(), what
+
+
 def test_gemv_at_every_offset_from_a_boundary():
     """gemv, NoTrans and Trans, of rows around 1024 bytes (from which it
     runs the columns before the first 64-byte boundary as a call of their
@@ -209,12 +221,35 @@ def test_gemv_at_every_offset_from_a_boundary():
             A, _, _, lda = _matrix_past_a_boundary(
                 rng, dtype, long, order, extra, shift
             )
-            op = A.T if trans else A
-            x = rng.integers(-4, 5, op.shape[1]).astype(dtype)
-            y = rng.integers(-4, 5, op.shape[0]).astype(dtype)
-            expected = 3 * op @ x + 2 * y
-            blas.gemv(3.0, A, x, 2.0, y, trans=trans)
-            assert (y == expected).all(), (dtype, long, order, trans, lda, shift)
+            _assert_exact_gemv(rng, A, trans, (dtype, long, order, trans, lda, shift))
+
+
+def gemv_past_the_caches():
+    """gemv, NoTrans and Trans, of 1 to 17 rows longer than any skinny
+    threshold (160 elements), both layouts, lda padded or not, beta applied
+    once: exact results (small integers). Run here and with
+    $EXO2BLAS_NONTEMPORAL_BYTES=0 (below), where the row-major NoTrans
+    ones (rows of 163 to 515 elements) run the `_large` kernel, eight rows
+    jammed: 1 to 17 rows cover every remainder of its blocks."""
+    rng = np.random.default_rng(12)
+    for dtype, rows, long, layout, pad, trans in itertools.product(
+        DTYPES.values(), (1, 7, 8, 9, 17), (163, 257, 515), "RC", (0, 3), (False, True)
+    ):
+        _, A = matrix(rng.integers(-4, 5, (rows, long)).astype(dtype), layout, pad)
+        _assert_exact_gemv(rng, A, trans, (dtype, rows, long, layout, pad, trans))
+
+
+@pytest.mark.parametrize("bytes_", [None, "0"])
+def test_gemv_past_the_caches(bytes_):
+    """With $EXO2BLAS_NONTEMPORAL_BYTES=0 every matrix lies past the
+    caches; unset, these lie within them."""
+    if bytes_ is None:
+        gemv_past_the_caches()
+        return
+    statement = "import test_level2\ntest_level2.gemv_past_the_caches()"
+    run = run_with_setting("EXO2BLAS_NONTEMPORAL_BYTES", bytes_, statement)
+    assert run.returncode == 0, run.stderr
+    assert not run.stderr, run.stderr
 
 
 @pytest.mark.parametrize("p", ["s", "d"])

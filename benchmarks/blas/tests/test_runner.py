@@ -173,10 +173,12 @@ def test_loc_splits_algorithm_variants_and_schedule():
     assert (
         c["kernels"]["level2/gemv"]["algorithm"] == 8
     )  # the @proc, its 7 lines and decorator
-    # kernel(, gemv, axes=, cases=, ): variants; the schedule= line: schedule
+    # kernel(, gemv, axes=, cases=, ): variants; the schedule= argument,
+    # over five lines: schedule
     assert c["kernels"]["level2/gemv"]["variants"] == 5
-    assert c["kernels"]["level2/gemv"]["schedule"] == 1
+    assert c["kernels"]["level2/gemv"]["schedule"] == 5
     assert c["kernels"]["level2/trmv"]["variants"] == 5  # as gemv's
+    assert c["kernels"]["level2/trmv"]["schedule"] == 1  # on one line
     # a kernel(...) on one line is its schedule's line
     assert c["kernels"]["level2/syr"]["variants"] == 0
     assert c["kernels"]["level2/syr"]["schedule"] == 1

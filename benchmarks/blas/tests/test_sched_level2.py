@@ -6,6 +6,7 @@ every variant through the C library against the oracle."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
@@ -45,6 +46,24 @@ def test_rows_jams_four_rows_around_one_pass_along_the_row(machine):
     assert text.count(f"{machine.name}_hsum_f32(") == 1
     assert "for io in seq(0, m / 4):" in text
     assert f"for jo in seq(0, ({lanes - 1} + n) / {lanes} - 1):" in text
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+def test_rows_jams_eight_rows_of_gemv_past_the_caches(machine):
+    """gemv NoTrans's `large` case: eight rows' dot products in one pass,
+    each summed on its own (no `hsum_rows`, which takes four); Trans has no
+    such case."""
+    v = _variant("gemv", "dgemv_n", machine)
+    text = str(v.procs["large"])
+    isa = machine.name
+    # eight rows in the jammed pass and its masked last vector, one more in
+    # the pass over the m % 8 last rows
+    assert text.count(f"{isa}_fma_f64(") == 8 + 1
+    assert text.count(f"{isa}_fma_mask_f64(") == 8 + 1
+    assert text.count(f"{isa}_hsum_f64(") == 8 + 1
+    assert "hsum_rows" not in text
+    assert "for io in seq(0, m / 8):" in text
+    assert "large" not in _variant("gemv", "dgemv_t", machine).procs
 
 
 def test_rows_updates_four_rows_of_ger_per_loaded_vector_of_y():
@@ -324,6 +343,25 @@ def test_scheduled_updates_and_solves_match_the_naive_ones(name, variant):
     v = _variant(name, variant, AVX2)
     sizes = (1, 2, 3, 4, 7, 8, 9, 13, 15, 16, 17, 31, 32, 33, 40)
     _assert_matches_the_naive_one(name, v, sizes, seed=21)
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=["avx2", "avx512"])
+@pytest.mark.parametrize("variant", ["sgemv_n", "dgemv_n"])
+def test_gemv_large_matches_the_naive_one(machine, variant):
+    """gemv NoTrans's `large` case (eight rows jammed) with every remainder
+    of the blocks of rows and of the vectors."""
+    if not (RUNS_AVX512 if machine is AVX512 else RUNS_AVX2):
+        pytest.skip(f"needs {machine.name}")
+    v = _variant("gemv", variant, machine)
+    naive, large = assert_unit_strides(v.naive).jit(), v.procs["large"].jit()
+    rng = np.random.default_rng(30)
+    dtype = np.float32 if variant[0] == "s" else np.float64
+    for m, n in itertools.product((1, 7, 8, 9, 15, 16, 17, 23), (1, 5, 16, 17, 33)):
+        A, x, y = _ints(rng, (m, n), dtype), _ints(rng, n, dtype), _ints(rng, m, dtype)
+        expected, result = y.copy(), y.copy()
+        naive(m, n, dtype(-2), A, x, expected)
+        large(m, n, dtype(-2), A, x, result)
+        assert (result == expected).all(), (m, n)
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=["avx2", "avx512"])
