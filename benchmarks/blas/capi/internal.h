@@ -41,8 +41,8 @@ EXO2BLAS_HIDDEN extern size_t exo2blas_block_copy_bytes;
 /* 1 on CPUs that run a 512-bit vector as two 256-bit halves (Zen 4): they
  * convert 512-bit vectors of f32 to f64 at half the rate of 256-bit ones,
  * so the routines that widen call their `narrow` kernels at every size, and
- * dot streams from DRAM faster in 256-bit vectors (isa.c, level1.inc,
- * level1_isa.inc). */
+ * dot and axpy stream from DRAM faster in 256-bit vectors (isa.c,
+ * level1.inc, level1_isa.inc). */
 EXO2BLAS_HIDDEN extern int exo2blas_split_512;
 
 /* An update in place of a unit-stride vector longer than this many bytes

@@ -217,19 +217,21 @@ def test_iamax_finds_the_first_maximum_across_blocks_and_chunks(p):
                 assert blas.iamax(wide[::inc]) == first, (n, first, inc)
 
 
-@pytest.mark.parametrize("p", ["s", "d"])
-def test_updates_split_off_the_elements_before_a_64_byte_boundary(p):
+def updates_at_every_offset(p):
     """scal, axpy, swap and rot run the elements of x (axpy: y) before its
     first 64-byte boundary as a call of their own, then the rest: at every
     offset from a boundary, with x and y at different ones, and lengths
-    around one vector and around 192 bytes (below which Intel CPUs and Zen
-    5 keep one call), every element is updated once."""
+    around one vector, around 192 bytes (below which Intel CPUs and Zen 5
+    keep one call) and from 4 KiB (where axpy past the caches runs its
+    `narrow` kernel on Zen 4: $EXO2BLAS_NONTEMPORAL_BYTES, below), every
+    element is updated once."""
     dtype = DTYPES[p]
     size = dtype.itemsize
     rng = np.random.default_rng(3)
     base = np.zeros(2 * 4200 + 64, dtype)
     start = (-base.ctypes.data % 64) // size  # a 64-byte boundary
-    for n in (16 // size * 4 + 1, 33, 192 // size, 192 // size + 1, 100, 257):
+    longer = (4096 // size - 1, 4096 // size, 4096 // size + 7)
+    for n in (16 // size * 4 + 1, 33, 192 // size, 192 // size + 1, 100, 257, *longer):
         for shift in range(64 // size):
             x = base[start + shift : start + shift + n]
             y = base[start + 4200 + (shift * 3) % (64 // size) :][:n]
@@ -247,6 +249,20 @@ def test_updates_split_off_the_elements_before_a_64_byte_boundary(p):
             bound = 4 * np.finfo(dtype).eps * (abs(c * y0) + abs(s * x0))
             assert (abs(x - (c * y0 + s * x0)) <= bound).all(), (n, shift)
             assert (abs(y - (c * x0 - s * y0)) <= bound).all(), (n, shift)
+
+
+@pytest.mark.parametrize("p", ["s", "d"])
+def test_updates_split_off_the_elements_before_a_64_byte_boundary(p):
+    updates_at_every_offset(p)
+
+
+def test_updates_past_the_caches_update_every_element_once():
+    """With $EXO2BLAS_NONTEMPORAL_BYTES=0, on Zen 4 every unit-stride axpy
+    of 4 KiB or more runs its `narrow` kernel: the results are the same."""
+    calls = "for p in 'sd': test_level1.updates_at_every_offset(p)"
+    run = run_with_setting("EXO2BLAS_NONTEMPORAL_BYTES", "0", calls)
+    assert run.returncode == 0, run.stderr
+    assert not run.stderr, run.stderr
 
 
 def reductions_at_every_offset(p):

@@ -105,23 +105,30 @@ def test_widening_kernels_have_a_narrow_case_in_the_narrower_machines_vectors():
 
 
 @pytest.mark.skipif(not RUNS_AVX2, reason="needs AVX2 with FMA")
-def test_dots_narrow_case_sums_in_avx2s_vectors_as_the_naive_dot_does():
-    # AVX-512's `narrow` dot (past the caches on Zen 4) in AVX2's vectors,
-    # which run here on any AVX2 CPU: on small integers (exact in any
-    # order) its sums are the naive kernel's, at lengths around its blocks
+@pytest.mark.parametrize("name", ["dot", "axpy"])
+def test_narrow_cases_run_in_avx2s_vectors_as_the_naive_kernel_does(name):
+    # AVX-512's `narrow` dot and axpy (past the caches on Zen 4) in AVX2's
+    # vectors, which run here on any AVX2 CPU: on small integers (exact in
+    # any order) their results are the naive kernel's and numpy's, at
+    # lengths around their blocks
     rng = np.random.default_rng(11)
-    for v in module(1, "dot").KERNEL.variants(AVX512):
+    for v in module(1, name).KERNEL.variants(AVX512):
         narrow = v.procs["narrow"]
         body = str(narrow).split(":", 1)[1]  # past the name
-        assert "avx2_fma_" in body and "avx512_" not in body, v.name
+        assert "avx2_" in body and "avx512_" not in body, v.name
         naive, fast = assert_unit_strides(v.naive).jit(), narrow.jit()
         dtype = np.float32 if v.name[0] == "s" else np.float64
         for n in (1, 3, 4, 15, 16, 17, 33, 64, 1001):  # sizes are positive
             x, y = (rng.integers(-4, 5, n).astype(dtype) for _ in range(2))
-            expected, result = np.zeros((), dtype), np.zeros((), dtype)
-            naive(n, x, y, expected)
-            fast(n, x, y, result)
-            assert result == expected == np.dot(x, y), (v.name, n)
+            if name == "dot":
+                args, exact = [n, x, y, np.zeros((), dtype)], np.dot(x, y)
+            else:
+                args, exact = [n, dtype(3), x, y.copy()], y + 3 * x
+            expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+            naive(*expected)
+            fast(*args)
+            assert (args[-1] == expected[-1]).all(), (v.name, n)
+            assert (args[-1] == exact).all(), (v.name, n)
 
 
 def test_an_update_ends_without_a_masked_store():
