@@ -30,8 +30,10 @@ static inline const struct exo2blas_kernels *exo2blas_active_kernels(void) {
 #define KERNELS (exo2blas_active_kernels())
 
 /* A vector of this many bytes or more, with a second as large, no longer
- * stays in the caches: copy stores past them, and reductions leave the
- * head of x in the kernel's call (copy_thresholds.c, level1.inc). */
+ * stays in the caches: copy stores past them, reductions leave the head of
+ * x in the kernel's call, dot and axpy on Zen 4 call their `narrow`
+ * kernels, and gemv NoTrans of a matrix this large its `_large` one
+ * (copy_thresholds.c, level1.inc, level2.inc). */
 EXO2BLAS_HIDDEN extern size_t exo2blas_past_cache_bytes;
 /* copy of more than this many bytes, and fewer than
  * exo2blas_past_cache_bytes, is one memcpy: its `block` kernel
