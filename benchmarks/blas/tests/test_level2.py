@@ -252,6 +252,27 @@ def test_gemv_past_the_caches(bytes_):
     assert not run.stderr, run.stderr
 
 
+def test_sbmv_of_long_bands_matches_the_dense_product_exactly():
+    """sbmv's rows taken 128 apart (a band of 18 to 128 elements, the
+    rows' bands within 1 MiB) or in order (a band of 129; f64's bands of
+    64 past 1 MiB), both triangles, through CBLAS on this CPU's ISA: exact
+    results (small integers)."""
+    rng = np.random.default_rng(13)
+    shapes = ((300, 17), (300, 127), (300, 128), (2200, 63))
+    for dtype, lower, (n, k) in itertools.product(
+        DTYPES.values(), (False, True), shapes
+    ):
+        kl, ku = (k, 0) if lower else (0, k)
+        mask = ref.band_mask(n, n, kl, ku)
+        band = np.where(mask, rng.integers(-4, 5, (n, k + 1)), 0).astype(dtype)
+        x, y = (rng.integers(-4, 5, n).astype(dtype) for _ in range(2))
+        _, A = matrix(band, "R", mask=mask)
+        full = ref.symmetric(ref.band_to_dense(band, n, n, kl, ku), lower)
+        expected = 2 * full.astype(np.float64) @ x + y
+        result = blas.sbmv(2.0, A, x, k, 1.0, y.copy(), lower=lower)
+        assert (result == expected).all(), (dtype, lower, n, k)
+
+
 @pytest.mark.parametrize("p", ["s", "d"])
 @pytest.mark.parametrize("lower", [False, True])
 def test_symmetric(p, lower, profile):

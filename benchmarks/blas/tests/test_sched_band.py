@@ -125,13 +125,18 @@ def test_the_band_loop_is_vectorized_in_the_body_rows(variants):
     narrow = 3 if f32_lanes < 16 else 0
     assert sbmv.count(f"if 1 + k <= {f32_lanes}:") == narrow + (f32_lanes == 16)
     assert f"{isa}_load_mask_f32(1 + k, " in sbmv
-    # the update of y in the interleaved rows, the rows in order along a
-    # band longer than 12 (after the blocks, or fewer than two blocks), the
-    # rows of a band longer than 16 and the last k rows, each ending with a
-    # vector of the narrower machine where there is one, never a masked
-    # vector
+    # a band longer than 16 and at most 128 takes its rows 128 apart where
+    # they hold at most 1 MiB (`WIDE_STRIDE_BYTES`, 262144 elements of f32)
+    assert "if 1 + k <= 128:\n                if 256 <= -k + n and (-k + n) * (1 + k) <= 262144:" in sbmv  # fmt: skip
+    assert "for ii in seq(0, 128):" in sbmv
+    # the update of y in the rows 16 apart, the rows in order along a band
+    # longer than 12 (after the blocks, or fewer than two blocks), the rows
+    # 128 apart and those in order beside them (after the blocks, or too
+    # few or too large for them), the rows of a band longer than 128 and
+    # the last k rows, each ending with a vector of the narrower machine
+    # where there is one, never a masked vector
     last = (machine.narrower or machine).name
-    assert sbmv.count(f"{last}_addmul_f32(") == 5
+    assert sbmv.count(f"{last}_addmul_f32(") == 8
     assert "addmul_mask" not in sbmv
     # gbmv Trans adds each row, times alpha x[i], into y: no sum of lanes;
     # its rows interleaved too
@@ -270,6 +275,11 @@ def _cases(name, variant, rng, dtype, floats=False):
                 if variant[-3] == "l":  # the diagonal is column k (0 upper)
                     A[:, [0, k]] = A[:, [k, 0]]
                 yield [n, k, A, data(n)]
+    if name == "sbmv":
+        # rows 128 apart (a band of 18 to 128), or in order (129; f64's rows
+        # of 64 past 1 MiB, `WIDE_STRIDE_BYTES`)
+        for n, k in ((300, 17), (300, 127), (300, 128), (2200, 63)):
+            yield [n, k, alpha, data((n, k + 1)), data(n), data(n)]
 
 
 def _run(p, args):
@@ -393,8 +403,8 @@ def test_by_band_schedules_a_kernel_line():
     # band's last d = k: the same schedule as the rows named
     derived = kernel(banded, schedule=by_band())
     assert str(derived.variants(AVX512)[1].procs["stride_1"]) == str(procs["stride_1"])
-    with pytest.raises(TypeError, match="unexpected keyword argument 'strides'"):
-        by_band(rows=("0", "n - k"), strides=2)  # a misspelt option
+    with pytest.raises(TypeError, match="unexpected keyword argument 'stride'"):
+        by_band(rows=("0", "n - k"), stride=2)  # a misspelt option
 
 
 @proc
@@ -451,7 +461,7 @@ def test_options_whose_rows_cannot_occur_are_a_scheduling_error():
         module(2, "sbmv").sbmv,
         axes=[Uplo()],
         schedule=by_letter(
-            "upper", u=None, l=by_band(rows=("k", "n"), min_vectors=1, stride=16)
+            "upper", u=None, l=by_band(rows=("k", "n"), min_vectors=1, strides=(16,))
         ),
     )
     with pytest.raises(SchedulingError, match="never runs 16 iterations"):

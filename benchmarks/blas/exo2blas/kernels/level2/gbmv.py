@@ -71,5 +71,5 @@ def gbmv(trans):
 KERNEL = kernel(
     gbmv,
     axes=[Emit("trans", ("t", "n"))],
-    schedule=by_band(empty_from="n + kl", stride=16, min_vectors=0.5),
+    schedule=by_band(empty_from="n + kl", strides=(16,), min_vectors=0.5),
 )
