@@ -338,8 +338,8 @@ def _interleave(proc, body, strides, prec):
     stride * io + ii`, `io` inner) and the remainder after them in order;
     each wider stride of `strides` does the same for the bands longer than
     the stride before it, where the rows' bands hold at most `L2_BYTES`
-    (elements of `prec`); a band longer than the
-    last keeps its rows in order. Each row adds into the entries of y the
+    (elements of `prec`); a band longer than the last keeps its rows in
+    order. Each row adds into the entries of y the
     next rows add into too; a vector load that spans a store in flight is
     not forwarded, it waits for the store to retire: rows `stride` apart
     touch disjoint entries. exo2 reorders the rows only where they
@@ -358,7 +358,8 @@ def _interleave(proc, body, strides, prec):
             band_loop = _vector_loops(proc, narrow)[0]
             conds.append(f"(_ - _) * (_ - _) <= {L2_BYTES * 8 // int(prec[1:])}")
             exprs += [narrow.hi(), narrow.lo(), band_loop.hi(), band_loop.lo()]
-        proc, blocked = _specialized(proc, narrow, conds, exprs, 1)  # unguarded
+        # the body's band loops are unguarded: no condition on their length
+        proc, blocked = _specialized(proc, narrow, conds, exprs, 1)
         narrow, few = blocked.body()[0], blocked.orelse()[0]
         name = narrow.name()
         proc = divide_loop(proc, narrow, stride, [f"{name}o", f"{name}i"], tail="cut")
