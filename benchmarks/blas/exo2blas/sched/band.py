@@ -332,20 +332,20 @@ L2_BYTES = 1 << 20
 
 
 def _interleave(proc, body, strides, prec):
-    """`(proc, row_loops, in_order)`: where the band is at most `stride`
+    """`(proc, row_loops, short)`: where the band is at most `stride`
     long (the first of `strides`) and there are at least two blocks of
     `stride` rows, the body rows `body` (from 0) taken `stride` apart (`i =
     stride * io + ii`, `io` inner) and the remainder after them in order;
     each wider stride of `strides` does the same for the bands longer than
     the stride before it, where the rows' bands hold at most `L2_BYTES`
     (elements of `prec`); a band longer than the last keeps its rows in
-    order. Each row adds into the entries of y the
-    next rows add into too; a vector load that spans a store in flight is
-    not forwarded, it waits for the store to retire: rows `stride` apart
-    touch disjoint entries. exo2 reorders the rows only where they
-    commute (their writes are reductions). `row_loops`: the loops of rows
-    whose updates are vectorized, the longest band's rows last; `in_order`:
-    the short band's rows that run in order (the remainder, and every row
+    order. Each row adds into the entries of y the next rows add into too;
+    a vector load that spans a store in flight is not forwarded, it waits
+    for the store to retire: rows `stride` apart touch disjoint entries.
+    exo2 reorders the rows only where they commute (their writes are
+    reductions). `row_loops`: the loops of rows whose updates are
+    vectorized, the longest band's rows last; `short`: the short band's
+    rows that run in order (the remainder, and every row
     where there are fewer than two blocks) where the band is at most
     `SCALAR_UPDATE` long, whose updates the caller leaves scalar: in
     order, a vector update waits for the row before's, and a few scalar
@@ -366,8 +366,8 @@ def _interleave(proc, body, strides, prec):
         rest = proc.forward(narrow).next()
         proc = reorder_loops(proc, proc.forward(narrow))
         row_loops += [narrow, rest, few] if tier else [narrow]  # tier: vectors
-        for in_order in () if tier else (rest, few):
-            proc, scalar, vector = _band_at_most(proc, in_order, SCALAR_UPDATE)
+        for ordered in () if tier else (rest, few):
+            proc, scalar, vector = _band_at_most(proc, ordered, SCALAR_UPDATE)
             short.append(scalar)
             row_loops.append(vector)
     row_loops.append(rows)  # last: the longest band's rows
