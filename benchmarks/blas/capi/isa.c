@@ -55,6 +55,7 @@ static const struct exo2blas_kernels *chosen(char *why, size_t size) {
 }
 
 int exo2blas_split_512;
+int exo2blas_reduce_aligns_past_cache;
 int exo2blas_align_head_bytes = 64;
 
 /* Whether the CPU's vendor string (cpuid leaf 0) reads `b`, `d`, `c`. */
@@ -84,6 +85,12 @@ static void activate(const struct exo2blas_kernels *table) {
    * `vcvtps2pd` takes two cycles for the one cycle of its 256-bit form (of
    * family 19h only Zen 4 runs AVX-512) */
   exo2blas_split_512 = family == 0x19;
+  /* Zen 5 streams from DRAM faster in 512-bit loads that cross no cache
+   * line, x and y 16 bytes past a boundary: ddot of 2^22 elements 1.67 ->
+   * 1.34 ms, dasum of 2^22 0.84 -> 0.57 ms, idamax of 2^22 0.79 -> 0.61 ms
+   * (OpenBLAS 1.48, 0.81, MKL 0.91 ms); with the AVX2 kernels no better
+   * (docs/blas-library.md) */
+  exo2blas_reduce_aligns_past_cache = family >= 0x1a && avx512;
   /* GenuineIntel, Zen 5, and the AVX2 kernels on any CPU (a 256-bit store
    * crosses a line at every other vector): the head's call costs more there
    * than the crossings of up to ALIGN_HEAD_WHOLE_BYTES (align_head,

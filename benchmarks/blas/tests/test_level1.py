@@ -269,11 +269,11 @@ def reductions_at_every_offset(p):
     """dot, asum, dsdot, sdsdot (from 4 KiB) and iamax (beyond 8 KiB) of
     unit-stride x run its elements before its first 64-byte boundary as a
     call of their own, then the rest, unless x lies past the caches
-    ($EXO2BLAS_NONTEMPORAL_BYTES, below): at every offset from a boundary,
-    on small integers (exact sums in any order), they are numpy's; iamax's
-    maximum in the head, at the boundary or after it, a tie of the head's
-    maximum after it, and NaN in the head (it never replaces a maximum),
-    give numpy's first index."""
+    ($EXO2BLAS_NONTEMPORAL_BYTES, below; but on Zen 5): at every offset
+    from a boundary, on small integers (exact sums in any order), they are
+    numpy's; iamax's maximum in the head, at the boundary or after it, a
+    tie of the head's maximum after it, and NaN in the head (it never
+    replaces a maximum), give numpy's first index."""
     dtype = DTYPES[p]
     size = dtype.itemsize
     rng = np.random.default_rng(7)
@@ -309,9 +309,10 @@ def test_reductions_split_off_the_elements_before_a_64_byte_boundary(p):
 
 @pytest.mark.parametrize("bytes_", ["0", "8192"])
 def test_reductions_past_the_caches_still_sum_as_numpy_does(bytes_):
-    """With $EXO2BLAS_NONTEMPORAL_BYTES=0 no reduction splits its head (and
-    on Zen 4 every unit-stride dot runs its `narrow` kernel), with 8192 only
-    those of x under 8 KiB do: the results are the same."""
+    """With $EXO2BLAS_NONTEMPORAL_BYTES=0 no reduction splits its head but
+    on Zen 5 with the AVX-512 kernels (and on Zen 4 every unit-stride dot
+    runs its `narrow` kernel), with 8192 only those of x under 8 KiB do:
+    the results are the same."""
     calls = "for p in 'sd': test_level1.reductions_at_every_offset(p)"
     run = run_with_setting("EXO2BLAS_NONTEMPORAL_BYTES", bytes_, calls)
     assert run.returncode == 0, run.stderr
