@@ -32,8 +32,8 @@ static inline const struct exo2blas_kernels *exo2blas_active_kernels(void) {
 /* A vector of this many bytes or more, with a second as large, no longer
  * stays in the caches: copy stores past them, reductions leave the head of
  * x in the kernel's call (but on Zen 5), dot and axpy on Zen 4 call their
- * `narrow` kernels, and gemv NoTrans of a matrix this large its `_large` one
- * (copy_thresholds.c, level1.inc, level2.inc). */
+ * `narrow` kernels, and gemv NoTrans and ger of a matrix this large their
+ * `_large` ones (copy_thresholds.c, level1.inc, level2.inc). */
 EXO2BLAS_HIDDEN extern size_t exo2blas_past_cache_bytes;
 /* copy of more than this many bytes, and fewer than
  * exo2blas_past_cache_bytes, is one memcpy: its `block` kernel
@@ -50,6 +50,11 @@ EXO2BLAS_HIDDEN extern int exo2blas_split_512;
 /* 1 where the reductions split off x's head past the caches too (Zen 5's
  * 512-bit loads, reduce_aligns in level1.inc; isa.c). */
 EXO2BLAS_HIDDEN extern int exo2blas_reduce_aligns_past_cache;
+
+/* ger of a matrix past the caches runs one row at a time where its rows
+ * lie at most this many bytes apart: 8 KiB, 16 KiB on Zen 5 (ger_large in
+ * level2.inc; isa.c). */
+EXO2BLAS_HIDDEN extern size_t exo2blas_ger_large_ld_bytes;
 
 /* An update in place of a unit-stride vector longer than this many bytes
  * runs its elements before the first 64-byte boundary as a call of their

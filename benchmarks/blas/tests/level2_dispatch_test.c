@@ -8,15 +8,16 @@
  * gemv and ger call `_skinny` when the row-major problem's short dimension
  * (gemv NoTrans's and ger's rows, gemv Trans's outputs) is at most the
  * ISA's threshold and the increments are 1, `_stride_1` otherwise, and
- * `_stride_any` for other increments; ger calls `_large` instead of
- * `_stride_1` for a matrix of more than 4 MiB with rows at most 8 KiB
- * apart, gemv NoTrans `_large` for a matrix of exo2blas_past_cache_bytes
- * or more (fixed here at 12 MiB). symv calls `_short` for rows of at most 2 KiB
- * with increments 1. sbmv calls symv's kernels where its band holds the whole
- * triangle (k >= n - 1), its own otherwise. tbmv calls `_diagonals` for the
- * row-major problem's Trans with increment 1 and a band of at most 24 (stbmv)
- * or 16 (dtbmv) off-diagonals. trmv and trsv call `_short` (AVX2's vectors)
- * when compiled for AVX-512 with increment 1 and rows of at most 1 KiB
+ * `_stride_any` for other increments; ger and gemv NoTrans call `_large`
+ * instead of `_stride_1` for a matrix of exo2blas_past_cache_bytes or more
+ * (fixed here at 12 MiB), ger only with its rows at most
+ * exo2blas_ger_large_ld_bytes apart. symv calls `_short` for rows of at
+ * most 2 KiB with increments 1. sbmv calls symv's kernels where its band
+ * holds the whole triangle (k >= n - 1), its own otherwise. tbmv calls
+ * `_diagonals` for the row-major problem's Trans with increment 1 and a
+ * band of at most 24 (stbmv) or 16 (dtbmv) off-diagonals. trmv and trsv
+ * call `_short` (AVX2's vectors) when compiled for AVX-512 with increment
+ * 1 and rows of at most 1 KiB
  * (TRIANGLE_SHORT_BYTES); the test is built once more with the library's
  * AVX-512 flags to see it (level2_dispatch_avx512, skipped where the CPU
  * lacks AVX-512). Exit status 0 when every call chose as expected, 1
@@ -29,6 +30,8 @@
 /* The library sets it from the largest cache when it loads
  * (copy_thresholds.c); the routines here read this one. */
 size_t exo2blas_past_cache_bytes = (size_t)12 << 20;
+/* isa.c sets it per CPU; CHECK_GER_LARGE tries both values. */
+size_t exo2blas_ger_large_ld_bytes = 8192;
 
 static const char *called; /* the last kernel's name, without precision */
 static void record(const char *name) { called = name; }
@@ -157,28 +160,31 @@ static void check_sbmv(void) {
           expect(want, #P "symv (n x n)", n, n, layout, inc);                \
         }
 
-/* ger on both sides of GER_LARGE_BYTES (4 MiB) in both precisions and
- * layouts, with increments 1 and 2, rows of 1024 elements (4 or 8 KiB) or
- * longer than GER_LARGE_LD_BYTES (8 KiB): `_large` above it with
- * increments 1 and the short rows. The stubs read no element, so A can be
- * smaller than its shape. */
-#define CHECK_GER_LARGE(P, T)                                       \
-  for (int big = 0; big < 2; big++)                                 \
-    for (int far = 0; far < 2; far++)                               \
-      for (int l = 0; l < 2; l++)                                   \
-        for (int inc = 1; inc <= 2; inc++) {                        \
-          static T A[1], x[1], y[1];                                \
-          const int cols = far ? 8192 / (int)sizeof(T) + 1 : 1024;  \
-          const int rows = (4 << 20) / (int)sizeof(T) / cols + big; \
-          const int layout = l ? CblasColMajor : CblasRowMajor;     \
-          const int M = l ? cols : rows, N = l ? rows : cols;       \
-          called = NULL;                                            \
-          test_##P##ger(layout, M, N, 1, x, inc, y, inc, A, cols);  \
-          expect(inc != 1      ? "ger_stride_any"                   \
-                 : big && !far ? "ger_large"                        \
-                               : "ger_stride_1",                    \
-                 #P "ger (m x n)", M, N, layout, inc);              \
-        }
+/* ger on both sides of exo2blas_past_cache_bytes in both precisions and
+ * layouts, with increments 1 and 2, rows of exactly
+ * exo2blas_ger_large_ld_bytes (8 or 16 KiB) or one element longer:
+ * `_large` from the bound on with increments 1 and the shorter rows. The
+ * stubs read no element, so A can be smaller than its shape. */
+#define CHECK_GER_LARGE(P, T)                                           \
+  for (size_t ld = 8192; ld <= 16384; ld *= 2)                          \
+    for (int big = 0; big < 2; big++)                                   \
+      for (int far = 0; far < 2; far++)                                 \
+        for (int l = 0; l < 2; l++)                                     \
+          for (int inc = 1; inc <= 2; inc++) {                          \
+            static T A[1], x[1], y[1];                                  \
+            exo2blas_ger_large_ld_bytes = ld;                           \
+            const int cols = (int)(ld / sizeof(T)) + far;               \
+            const size_t past = exo2blas_past_cache_bytes / sizeof(T);  \
+            const int rows = (int)((past + cols - 1) / cols) - 1 + big; \
+            const int layout = l ? CblasColMajor : CblasRowMajor;       \
+            const int M = l ? cols : rows, N = l ? rows : cols;         \
+            called = NULL;                                              \
+            test_##P##ger(layout, M, N, 1, x, inc, y, inc, A, cols);    \
+            expect(inc != 1      ? "ger_stride_any"                     \
+                   : big && !far ? "ger_large"                          \
+                                 : "ger_stride_1",                      \
+                   #P "ger (m x n)", M, N, layout, inc);                \
+          }
 
 /* gemv on both sides of exo2blas_past_cache_bytes in both precisions,
  * layouts and transpositions, with increments 1 and 2, rows of 1024

@@ -120,23 +120,37 @@ def test_ger(p, profile):
     failures.assert_none()
 
 
-def test_ger_of_a_large_matrix_one_row_at_a_time():
-    """ger of matrices of more than 4 MiB whose rows lie at most 8 KiB
-    apart (the C layer's `_large` kernel, one row at a time), rows of odd
-    lengths, both layouts, lda padded or not, on both sides of the 8 KiB:
-    exact results (small integers)."""
+def ger_one_row_at_a_time():
+    """ger of rows of odd lengths on both sides of 8 and 16 KiB (the most
+    apart that the C layer's `_large` kernel takes them, one row at a time,
+    for a matrix past the caches), both layouts, lda padded or not: exact
+    results (small integers). Run here and with
+    $EXO2BLAS_NONTEMPORAL_BYTES=0 (below), where every matrix lies past the
+    caches."""
     rng = np.random.default_rng(11)
     for dtype, layout, pad in itertools.product(DTYPES.values(), "RC", (0, 5)):
         size = dtype.itemsize
-        for long in (8192 // size - pad, 8192 // size + 1):
-            rows = (4 << 20) // size // long + 3
-            shape = (rows, long) if layout == "R" else (long, rows)
+        for long in (8192 // size - pad, 8192 // size + 1, 16384 // size + 1):
+            shape = (7, long) if layout == "R" else (long, 7)
             _, A = matrix(rng.integers(-4, 5, shape).astype(dtype), layout, pad)
             x = rng.integers(-4, 5, shape[0]).astype(dtype)
             y = rng.integers(-4, 5, shape[1]).astype(dtype)
             expected = A + 3 * np.outer(x, y)
             blas.ger(3.0, x, y, A)
             assert (A == expected).all(), (dtype, layout, pad, long)
+
+
+@pytest.mark.parametrize("bytes_", [None, "0"])
+def test_ger_of_a_matrix_past_the_caches_one_row_at_a_time(bytes_):
+    """With $EXO2BLAS_NONTEMPORAL_BYTES=0 every matrix lies past the
+    caches; unset, these lie within them."""
+    if bytes_ is None:
+        ger_one_row_at_a_time()
+        return
+    statement = "import test_level2\ntest_level2.ger_one_row_at_a_time()"
+    run = run_with_setting("EXO2BLAS_NONTEMPORAL_BYTES", bytes_, statement)
+    assert run.returncode == 0, run.stderr
+    assert not run.stderr, run.stderr
 
 
 SHORT = 5  # the short dimension of the matrices past a boundary

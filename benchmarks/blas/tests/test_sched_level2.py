@@ -96,22 +96,26 @@ def test_rows_loads_every_jammed_row_of_ger_before_storing_any(machine):
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
-def test_rows_runs_ger_large_one_row_at_a_time_two_vectors_side_by_side(machine):
+def test_rows_runs_ger_large_one_row_at_a_time_four_narrow_vectors_side_by_side(
+    machine,
+):
     text = str(_variant("ger", "sger", machine).procs["large"])
-    isa, lanes = machine.name, machine.lanes["f32"]
+    # AVX2's vectors on both machines (`on_narrower`)
+    isa, lanes = AVX2.name, AVX2.lanes["f32"]
+    assert f"{AVX512.name}_load" not in text
     # no jam: one row per iteration of the loop over rows, one xi
     assert "for i in seq(0, m):" in text
     assert "xi = alpha * x[i]" in text and "xi_0" not in text
-    # whole vectors two at a time, then at most one more, then the
-    # narrower vector and scalars (AVX-512) or scalars (AVX2); no mask
-    assert f"for joo in seq(0, n / {lanes} / 2):" in text
-    assert f"for joi in seq(0, n / {lanes} % 2):" in text
+    # whole vectors four at a time, then at most three more, then scalars;
+    # no mask
+    assert f"for joo in seq(0, n / {lanes} / 4):" in text
+    assert f"for joi in seq(0, n / {lanes} % 4):" in text
     assert "mask" not in text
-    pair = text[text.index("for joo in seq") : text.index("for joi in seq")]
-    # both vectors of A loaded before the first store
-    first_store = pair.index(f"{isa}_store_f32(")
-    assert pair[:first_store].count(f"{isa}_load_f32(") == 2 + 2  # A and y
-    assert pair.count(f"{isa}_store_f32(") == 2
+    block = text[text.index("for joo in seq") : text.index("for joi in seq")]
+    # all four vectors of A loaded before the first store
+    first_store = block.index(f"{isa}_store_f32(")
+    assert block[:first_store].count(f"{isa}_load_f32(") == 4 + 4  # A and y
+    assert block.count(f"{isa}_store_f32(") == 4
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
@@ -367,13 +371,13 @@ def test_gemv_large_matches_the_naive_one(machine, variant):
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=["avx2", "avx512"])
 @pytest.mark.parametrize("variant", ["sger", "dger"])
 def test_ger_large_matches_the_naive_one(machine, variant):
-    """ger's `large` case (one row at a time, two vectors side by side)
-    with every row length around the pairs of vectors, the narrower
-    vector and the scalars."""
+    """ger's `large` case (one row at a time, four of AVX2's vectors side
+    by side) with every row length around the blocks of four vectors, the
+    single vectors and the scalars."""
     if not (RUNS_AVX512 if machine is AVX512 else RUNS_AVX2):
         pytest.skip(f"needs {machine.name}")
     v = _variant("ger", variant, machine)
-    sizes = (1, 3, 4, 5, 8, 15, 16, 17, 24, 31, 32, 33, 47, 64, 65)
+    sizes = (1, 3, 4, 5, 8, 15, 16, 17, 24, 31, 32, 33, 47, 63, 64, 65, 97)
     _assert_matches_the_naive_one("ger", v, sizes, 29, case="large")
 
 

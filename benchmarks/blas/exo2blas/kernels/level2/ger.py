@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_case, by_rows, by_skinny
+from ...sched import by_case, by_rows, by_skinny, on_narrower
 from ...variants import STRIDES, Case, kernel
 
 
@@ -24,16 +24,17 @@ def ger(m: size, n: size, alpha: R, x: [R][m], y: [R][n], A: [R][m, n]):
 
 # a `skinny` case too, for short rows (n at most the skinny threshold): y
 # loaded once into registers and kept across the rows; and a `large` case,
-# one row at a time, which the C layer calls for a matrix of more than 4 MiB
-# whose rows lie at most 8 KiB apart (`ger_large` in capi/level2.inc): A
-# read as one stream from row to row, where four jammed rows are four
-# streams started again every four rows (docs/blas-library.md)
+# one row at a time in the narrower vectors (AVX2's on AVX-512), which the C
+# layer calls for a matrix past the caches whose rows lie at most 8 KiB
+# apart, 16 KiB on Zen 5 (`ger_large` in capi/level2.inc): A read as one
+# stream from row to row, where four jammed rows are four streams started
+# again every four rows (docs/blas-library.md)
 KERNEL = kernel(
     ger,
     schedule=by_case(
         "skinny",
         by_skinny(),
-        by_case("large", by_rows(r=1, interleave=2), by_rows()),
+        by_case("large", on_narrower(by_rows(r=1, interleave=4)), by_rows()),
     ),
     cases=STRIDES + (Case("skinny"), Case("large")),
 )
