@@ -140,17 +140,22 @@ def ger_one_row_at_a_time():
             assert (A == expected).all(), (dtype, layout, pad, long)
 
 
-@pytest.mark.parametrize("bytes_", [None, "0"])
-def test_ger_of_a_matrix_past_the_caches_one_row_at_a_time(bytes_):
-    """With $EXO2BLAS_NONTEMPORAL_BYTES=0 every matrix lies past the
-    caches; unset, these lie within them."""
+def _within_or_past_the_caches(bytes_, check):
+    """Runs `check` (a function of this module) here, where its matrices
+    lie within the caches, or with $EXO2BLAS_NONTEMPORAL_BYTES=`bytes_` in a
+    process of its own ("0": every matrix lies past them)."""
     if bytes_ is None:
-        ger_one_row_at_a_time()
+        check()
         return
-    statement = "import test_level2\ntest_level2.ger_one_row_at_a_time()"
+    statement = f"import test_level2\ntest_level2.{check.__name__}()"
     run = run_with_setting("EXO2BLAS_NONTEMPORAL_BYTES", bytes_, statement)
     assert run.returncode == 0, run.stderr
     assert not run.stderr, run.stderr
+
+
+@pytest.mark.parametrize("bytes_", [None, "0"])
+def test_ger_of_a_matrix_past_the_caches_one_row_at_a_time(bytes_):
+    _within_or_past_the_caches(bytes_, ger_one_row_at_a_time)
 
 
 SHORT = 5  # the short dimension of the matrices past a boundary
@@ -255,15 +260,7 @@ def gemv_past_the_caches():
 
 @pytest.mark.parametrize("bytes_", [None, "0"])
 def test_gemv_past_the_caches(bytes_):
-    """With $EXO2BLAS_NONTEMPORAL_BYTES=0 every matrix lies past the
-    caches; unset, these lie within them."""
-    if bytes_ is None:
-        gemv_past_the_caches()
-        return
-    statement = "import test_level2\ntest_level2.gemv_past_the_caches()"
-    run = run_with_setting("EXO2BLAS_NONTEMPORAL_BYTES", bytes_, statement)
-    assert run.returncode == 0, run.stderr
-    assert not run.stderr, run.stderr
+    _within_or_past_the_caches(bytes_, gemv_past_the_caches)
 
 
 def test_sbmv_of_long_bands_matches_the_dense_product_exactly():
