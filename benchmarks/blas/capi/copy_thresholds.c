@@ -3,7 +3,7 @@
  * vector loop at every size, which is as correct.
  *
  * From how many bytes copy stores past the caches (its `nontemporal`
- * kernels), the reductions no longer split off x's head but on Zen 5
+ * kernels), the reductions no longer split off x's head except on Zen 5
  * (reduce_aligns, level1.inc) and gemv NoTrans jams eight rows (its `_large`
  * kernel, of A's bytes; level2.inc): 3/8 of the largest cache the CPU describes
  * (cpuid's deterministic cache parameters), so that x and y together fill three

@@ -31,7 +31,7 @@ static inline const struct exo2blas_kernels *exo2blas_active_kernels(void) {
 
 /* A vector of this many bytes or more, with a second as large, no longer
  * stays in the caches: copy stores past them, reductions leave the head of
- * x in the kernel's call (but on Zen 5), dot and axpy on Zen 4 call their
+ * x in the kernel's call (except on Zen 5), dot and axpy on Zen 4 call their
  * `narrow` kernels, and gemv NoTrans and ger of a matrix this large their
  * `_large` ones (copy_thresholds.c, level1.inc, level2.inc). */
 EXO2BLAS_HIDDEN extern size_t exo2blas_past_cache_bytes;

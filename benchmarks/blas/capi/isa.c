@@ -85,25 +85,25 @@ static void activate(const struct exo2blas_kernels *table) {
   /* Zen 4 runs a 512-bit vector as two 256-bit halves: its 512-bit
    * `vcvtps2pd` takes two cycles for the one cycle of its 256-bit form (of
    * family 19h only Zen 4 runs AVX-512) */
+  const int zen5_or_later = family >= 0x1a;
   exo2blas_split_512 = family == 0x19;
   /* Zen 5 streams from DRAM faster in 512-bit loads that cross no cache
    * line, x and y 16 bytes past a boundary: ddot of 2^22 elements 1.67 ->
    * 1.34 ms, dasum of 2^22 0.84 -> 0.57 ms, idamax of 2^22 0.79 -> 0.61 ms
    * (OpenBLAS 1.48, 0.81, MKL 0.91 ms); with the AVX2 kernels no better
    * (docs/blas-library.md) */
-  exo2blas_reduce_aligns_past_cache = family >= 0x1a && avx512;
+  exo2blas_reduce_aligns_past_cache = zen5_or_later && avx512;
   /* Zen 5: sger of 2048 x 4096 (rows of 16 KiB) 1.36 ms jammed, 1.02 ms
    * one row at a time (ger_large, level2.inc); of 1024 x 8192 1.23 and
    * 1.30 ms */
-  if (family >= 0x1a) exo2blas_ger_large_ld_bytes = 16384;
+  if (zen5_or_later) exo2blas_ger_large_ld_bytes = 16384;
   /* GenuineIntel, Zen 5, and the AVX2 kernels on any CPU (a 256-bit store
    * crosses a line at every other vector): the head's call costs more there
    * than the crossings of up to ALIGN_HEAD_WHOLE_BYTES (align_head,
    * level1.inc). srot of 24 / 32 / 48 elements, x 16 bytes past a boundary:
    * 22.1 / 24.0 / 25.2 ns split, 14.7 / 15.3 / 19.5 ns whole (AVX2 on the
    * AMD EPYC Zen 3 machine) */
-  if (vendor_is(0x756e6547, 0x49656e69, 0x6c65746e) || family >= 0x1a ||
-      !avx512)
+  if (vendor_is(0x756e6547, 0x49656e69, 0x6c65746e) || zen5_or_later || !avx512)
     exo2blas_align_head_bytes = ALIGN_HEAD_WHOLE_BYTES;
   __atomic_store_n(&exo2blas_active_level1,
                    avx512 ? &exo2blas_level1_avx512 : &exo2blas_level1_avx2,

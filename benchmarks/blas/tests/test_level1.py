@@ -269,7 +269,7 @@ def reductions_at_every_offset(p):
     """dot, asum, dsdot, sdsdot (from 4 KiB) and iamax (beyond 8 KiB) of
     unit-stride x run its elements before its first 64-byte boundary as a
     call of their own, then the rest, unless x lies past the caches
-    ($EXO2BLAS_NONTEMPORAL_BYTES, below; but on Zen 5): at every offset
+    ($EXO2BLAS_NONTEMPORAL_BYTES, below; except on Zen 5): at every offset
     from a boundary, on small integers (exact sums in any order), they are
     numpy's; iamax's maximum in the head, at the boundary or after it, a
     tie of the head's maximum after it, and NaN in the head (it never

@@ -126,7 +126,7 @@ def test_the_band_loop_is_vectorized_in_the_body_rows(variants):
     assert sbmv.count(f"if 1 + k <= {f32_lanes}:") == narrow + (f32_lanes == 16)
     assert f"{isa}_load_mask_f32(1 + k, " in sbmv
     # a band longer than 16 and at most 128 takes its rows 128 apart where
-    # they hold at most 1 MiB (`WIDE_STRIDE_BYTES`, 262144 elements of f32)
+    # they hold at most 1 MiB (`L2_BYTES`, 262144 elements of f32)
     assert "if 1 + k <= 128:\n                if 256 <= -k + n and (-k + n) * (1 + k) <= 262144:" in sbmv  # fmt: skip
     assert "for ii in seq(0, 128):" in sbmv
     # the update of y in the rows 16 apart, the rows in order along a band
@@ -277,7 +277,7 @@ def _cases(name, variant, rng, dtype, floats=False):
                 yield [n, k, A, data(n)]
     if name == "sbmv":
         # rows 128 apart (a band of 18 to 128), or in order (129; f64's rows
-        # of 64 past 1 MiB, `WIDE_STRIDE_BYTES`)
+        # of 64 past 1 MiB, `L2_BYTES`)
         for n, k in ((300, 17), (300, 127), (300, 128), (2200, 63)):
             yield [n, k, alpha, data((n, k + 1)), data(n), data(n)]
 

@@ -345,8 +345,8 @@ def _interleave(proc, body, strides, prec):
     exo2 reorders the rows only where they commute (their writes are
     reductions). `row_loops`: the loops of rows whose updates are
     vectorized, the longest band's rows last; `short`: the short band's
-    rows that run in order (the remainder, and every row
-    where there are fewer than two blocks) where the band is at most
+    rows that run in order (the remainder, and every row where there are
+    fewer than two blocks) where the band is at most
     `SCALAR_UPDATE` long, whose updates the caller leaves scalar: in
     order, a vector update waits for the row before's, and a few scalar
     products cost less."""
@@ -542,13 +542,12 @@ def band(
     With `strides` (ascending) from more than 1, body rows that update y
     along a band of at most a stride are taken that stride apart
     (`_interleave`): a wider stride only where the rows lie within a core's
-    L2. In a substitution
-    (tbsv), `chain` ("first" or "last") names the band loop's iteration
-    through which each row depends on the one before: a dot product adds
-    it last, an update makes it first (`_chain_apart`), and a band too
-    short to vectorize is clipped and scalar, two rows a pass
-    (`_scalar_rows`; other bands
-    too, unless rows are cut at `empty_from`)."""
+    L2. In a substitution (tbsv), `chain` ("first" or "last") names the
+    band loop's iteration through which each row depends on the one
+    before: a dot product adds it last, an update makes it first
+    (`_chain_apart`), and a band too short to vectorize is clipped and
+    scalar, two rows a pass (`_scalar_rows`; other bands too, unless rows
+    are cut at `empty_from`)."""
     if chain not in (None, "first", "last"):
         raise SchedulingError(f"chain is 'first', 'last' or None, not {chain!r}")
     loop = get_loop(proc, loop)
