@@ -120,7 +120,10 @@ def dispatch(found):
 
 def machine_record(isa):
     """machine.json: exo2.bench's probe (clock, FMA peaks, bandwidths),
-    plus what the runner knows itself."""
+    plus what the runner knows itself. The probe is measured again, not
+    read from exo2.bench's cache: this VM's DRAM bandwidth drifts from day
+    to day (read 38.0 GB/s cached, 35.5 the next day), and P3 compares the
+    run's cases with the bandwidth of the same hour."""
     record = {
         "host": socket.gethostname(),
         "model": _cpu_model(),
@@ -130,7 +133,7 @@ def machine_record(isa):
         "compiler": _version(["cc", "--version"]),
         "exo2_commit": _version(["git", "-C", str(ROOT), "rev-parse", "HEAD"]),
     }
-    record["probe"] = bench.probe().to_json()
+    record["probe"] = bench.probe(refresh=True).to_json()
     return record
 
 
