@@ -51,9 +51,9 @@ EXO2BLAS_HIDDEN extern int exo2blas_split_512;
  * 512-bit loads, reduce_aligns in level1.inc; isa.c). */
 EXO2BLAS_HIDDEN extern int exo2blas_reduce_aligns_past_cache;
 
-/* ger of a matrix past the caches runs one row at a time where its rows
- * lie at most this many bytes apart: 8 KiB, 16 KiB on Zen 5 (ger_large in
- * level2.inc; isa.c). */
+/* ger of a matrix past the caches (and syr of a triangle) runs one row at
+ * a time where its rows lie at most this many bytes apart: 8 KiB, 16 KiB
+ * on Zen 5 (ger_large and syr_large in level2.inc; isa.c). */
 EXO2BLAS_HIDDEN extern size_t exo2blas_ger_large_ld_bytes;
 
 /* An update in place of a unit-stride vector longer than this many bytes

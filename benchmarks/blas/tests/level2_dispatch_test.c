@@ -11,7 +11,9 @@
  * `_stride_any` for other increments; ger and gemv NoTrans call `_large`
  * instead of `_stride_1` for a matrix of exo2blas_past_cache_bytes or more
  * (fixed here at 12 MiB), ger only with its rows at most
- * exo2blas_ger_large_ld_bytes apart. symv calls `_short` for rows of at
+ * exo2blas_ger_large_ld_bytes apart; syr calls `_large` for a triangle of
+ * three quarters of exo2blas_past_cache_bytes or more, its rows as close.
+ * symv calls `_short` for rows of at
  * most 2 KiB with increments 1. sbmv calls symv's kernels where its band
  * holds the whole triangle (k >= n - 1), its own otherwise. tbmv calls
  * `_diagonals` for the row-major problem's Trans with increment 1 and a
@@ -186,6 +188,35 @@ static void check_sbmv(void) {
                    #P "ger (m x n)", M, N, layout, inc);                \
           }
 
+/* syr of n = N0 - 1 and N0 rows, N0 the fewest whose triangle (n^2 / 2
+ * elements) holds three quarters of exo2blas_past_cache_bytes (2173 floats,
+ * 1536 doubles at 12 MiB), in both layouts and triangles, with increments 1
+ * and 2, rows n elements apart or (at least n) one element more than
+ * exo2blas_ger_large_ld_bytes (8 or 16 KiB): `_large` for N0 rows with
+ * increment 1 and rows close enough (only 16 KiB holds them). */
+#define CHECK_SYR_LARGE(P, T, N0)                                              \
+  for (size_t ld = 8192; ld <= 16384; ld *= 2)                                 \
+    for (int big = 0; big < 2; big++)                                          \
+      for (int far = 0; far < 2; far++)                                        \
+        for (int l = 0; l < 2; l++)                                            \
+          for (int u = 0; u < 2; u++)                                          \
+            for (int inc = 1; inc <= 2; inc++) {                               \
+              static T A[1], x[1];                                             \
+              exo2blas_ger_large_ld_bytes = ld;                                \
+              const int n = (N0)-1 + big;                                      \
+              const int lda = far ? MAX(n, (int)(ld / sizeof(T)) + 1) : n;     \
+              const int layout = l ? CblasColMajor : CblasRowMajor;            \
+              called = NULL;                                                   \
+              test_##P##syr(layout, u ? CblasUpper : CblasLower, n, 1, x, inc, \
+                            A, lda);                                           \
+              char want[32];                                                   \
+              snprintf(want, sizeof want, "syr_%s_%s", u != l ? "u" : "l",     \
+                       inc != 1                               ? "stride_any"   \
+                       : big && (size_t)lda * sizeof(T) <= ld ? "large"        \
+                                                              : "stride_1");   \
+              expect(want, #P "syr (n x n)", n, lda, layout, inc);             \
+            }
+
 /* gemv on both sides of exo2blas_past_cache_bytes in both precisions,
  * layouts and transpositions, with increments 1 and 2, rows of 1024
  * elements: `_large` from the bound on for the row-major problem's NoTrans
@@ -295,6 +326,8 @@ static int run_checks(void) {
   CHECK_GER_LARGE(d, double)
   CHECK_GEMV_LARGE(s, float)
   CHECK_GEMV_LARGE(d, double)
+  CHECK_SYR_LARGE(s, float, 2173)
+  CHECK_SYR_LARGE(d, double, 1536)
   check_sbmv();
   CHECK_TBMV(s, float, 24)
   CHECK_TBMV(d, double, 16)

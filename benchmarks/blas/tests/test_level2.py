@@ -140,6 +140,30 @@ def ger_one_row_at_a_time():
             assert (A == expected).all(), (dtype, layout, pad, long)
 
 
+def syr_one_row_at_a_time():
+    """syr of 1 to 67 rows, both triangles and layouts, lda padded or not:
+    exact results (small integers), the other triangle untouched. Run here
+    and with $EXO2BLAS_NONTEMPORAL_BYTES=0 (below), where every triangle
+    lies past the caches and the C layer calls the `_large` kernel, one row
+    at a time in the narrower vectors (its rows lie at most 8 KiB apart)."""
+    rng = np.random.default_rng(12)
+    cases = itertools.product(DTYPES.values(), "RC", (0, 5), (False, True))
+    for dtype, layout, pad, lower in cases:
+        for n in (1, 2, 5, 8, 17, 33, 67):
+            _, A = matrix(rng.integers(-4, 5, (n, n)).astype(dtype), layout, pad)
+            x = rng.integers(-4, 5, n).astype(dtype)
+            updated = A + 3 * np.outer(x, x)
+            keep = np.tril if lower else np.triu
+            expected = np.where(keep(np.ones((n, n), bool)), updated, A)
+            blas.syr(3.0, x, A, lower=lower)
+            assert (A == expected).all(), (dtype, layout, pad, lower, n)
+
+
+@pytest.mark.parametrize("bytes_", [None, "0"])
+def test_syr_of_a_triangle_past_the_caches_one_row_at_a_time(bytes_):
+    _within_or_past_the_caches(bytes_, syr_one_row_at_a_time)
+
+
 def _within_or_past_the_caches(bytes_, check):
     """Runs `check` (a function of this module) here, where its matrices
     lie within the caches, or with $EXO2BLAS_NONTEMPORAL_BYTES=`bytes_` in a

@@ -119,6 +119,21 @@ def test_rows_runs_ger_large_one_row_at_a_time_four_narrow_vectors_side_by_side(
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
+def test_rows_runs_syr_large_one_row_at_a_time_from_the_rows_first_element(machine):
+    """The upper triangle's rows start at the diagonal: `rows` shifts each
+    row's loop to start at 0 and runs it as ger's `large` case."""
+    text = str(_variant("syr", "dsyr_u", machine).procs["large"])
+    isa, lanes = AVX2.name, AVX2.lanes["f64"]
+    assert f"{AVX512.name}_load" not in text and "mask" not in text
+    assert "for i in seq(0, n):" in text and "xi_0" not in text
+    assert f"for joo in seq(0, (0 + (n - i)) / {lanes} / 4):" in text
+    block = text[text.index("for joo in seq") : text.index("for joi in seq")]
+    first_store = block.index(f"{isa}_store_f64(")
+    assert block[:first_store].count(f"{isa}_load_f64(") == 4 + 4  # A and x
+    assert "A[i + 0, i + 4 * (4 * joo + 0) + 0:i + 4 * (4 * joo + 0) + 4]" in block
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=lambda m: m.name)
 def test_columns_sums_blocks_of_outputs_in_a_stack_buffer_row_after_row(machine):
     text = str(_scheduled("gemv", "dgemv_t", machine))
     lanes, name = machine.lanes["f64"], machine.name
@@ -379,6 +394,19 @@ def test_ger_large_matches_the_naive_one(machine, variant):
     v = _variant("ger", variant, machine)
     sizes = (1, 3, 4, 5, 8, 15, 16, 17, 24, 31, 32, 33, 47, 63, 64, 65, 97)
     _assert_matches_the_naive_one("ger", v, sizes, 29, case="large")
+
+
+@pytest.mark.parametrize("machine", [AVX2, AVX512], ids=["avx2", "avx512"])
+@pytest.mark.parametrize("variant", ["ssyr_u", "dsyr_l"])
+def test_syr_large_matches_the_naive_one(machine, variant):
+    """syr's `large` case (one row at a time from the row's first element,
+    four of AVX2's vectors side by side) with every row length around the
+    blocks of four vectors, the single vectors and the scalars."""
+    if not (RUNS_AVX512 if machine is AVX512 else RUNS_AVX2):
+        pytest.skip(f"needs {machine.name}")
+    v = _variant("syr", variant, machine)
+    sizes = (1, 3, 4, 5, 8, 15, 16, 17, 24, 31, 32, 33, 47, 63, 64, 65, 97)
+    _assert_matches_the_naive_one("syr", v, sizes, 31, case="large")
 
 
 @pytest.mark.parametrize("machine", [AVX2, AVX512], ids=["avx2", "avx512"])

@@ -20,15 +20,15 @@ from ..machines.instructions import constant, suffix_instructions
 # loads and stores, scalars into vectors, arithmetic, register copies, a
 # dot product's sum into a scalar or an array element
 OPS = (
-    "load", "store", "zero", "broadcast", "broadcast_element",
-    "add", "sub", "mul", "fma", "addmul", "muladd", "negate", "copy",
-    "hsum", "hsum_element",
+    "load", "store", "zero", "broadcast", "broadcast_element", "add", "sub",
+    "mul", "fma", "addmul", "muladd", "negate", "copy", "hsum", "hsum_element",
 )  # fmt: skip
 
 
 def from_zero(proc, loop):
     """`loop` shifted to start at 0 where it does not (`vectorize` divides
     a loop from 0)."""
+    loop = proc.forward(loop)  # the caller's cursor may predate `proc`
     return proc if is_literal(proc, loop.lo(), 0) else shift_loop(proc, loop, 0)
 
 
@@ -59,7 +59,7 @@ def vectorize_loop(proc, loop, m, prec, tail):
 
 def vectorize_update(proc, loop, m, prec):
     """Vectorizes `loop`, an update in place (of a row of a matrix, or of
-    y along a band): whole vectors, then a vector of the machine's
+    y along a band), shifted to start at 0: whole vectors, then a vector of the machine's
     `narrower` machine where it has one, then scalars; no masked vector. A
     masked store spans a whole vector whatever its mask, and a later load
     that lies within that span waits until the store leaves the core: where
@@ -69,7 +69,7 @@ def vectorize_update(proc, loop, m, prec):
     without).
     Returns `(proc, [(vector_loop, machine)])`: each vector loop and the
     machine of its instructions."""
-    proc, vector_loop = vectorize_loop(proc, loop, m, prec, "cut")
+    proc, vector_loop = vectorize_loop(from_zero(proc, loop), loop, m, prec, "cut")
     loops = [(vector_loop, m)]
     if m.narrower is not None:
         rest = proc.forward(vector_loop).next()

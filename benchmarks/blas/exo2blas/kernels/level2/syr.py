@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from exo2 import proc
 
-from ...sched import by_triangle
-from ...variants import Uplo, kernel
+from ...sched import by_case, by_rows, by_triangle, on_narrower
+from ...variants import STRIDES, Case, Uplo, kernel
 
 
 @proc
@@ -24,4 +24,18 @@ def syr(n: size, upper: bool, alpha: R, x: [R][n], A: [R][n, n]):
                 A[i, j] += xi * x[j]
 
 
-KERNEL = kernel(syr, axes=[Uplo()], schedule=by_triangle(r=1, masked_updates=True))
+# a `large` case as ger's: one row at a time in the narrower vectors (AVX2's
+# on AVX-512), four side by side, which the C layer calls for a triangle
+# past the caches whose rows lie close together (`syr_large` in
+# capi/level2.inc); within the caches one masked vector per row and whole
+# vectors aligned to the row's end run faster (docs/blas-library.md)
+KERNEL = kernel(
+    syr,
+    axes=[Uplo()],
+    schedule=by_case(
+        "large",
+        on_narrower(by_rows(r=1, interleave=4)),
+        by_triangle(r=1, masked_updates=True),
+    ),
+    cases=STRIDES + (Case("large"),),
+)
