@@ -17,7 +17,10 @@ more *cases*, each a public proc `exo2_<isa>_<variant>_<case>`:
   dimension (benchmarks/blas/exo2blas/sched/skinny.py); the C layer calls
   it for the short shapes. `Case("short")` (symv): one scheduled for small
   matrices, on the narrower machine's vectors (`on_narrower`); the C
-  layer calls it for them. `Case(..., narrowed=True)`: the kernel's own
+  layer calls it for them. `Case("large")` (gemv NoTrans, ger, syr): one
+  scheduled for matrices past the caches (eight rows jammed; one row at a
+  time on the narrower vectors); the C layer calls it for them.
+  `Case(..., narrowed=True)`: the kernel's own
   schedule run on the narrower machine's vectors, on machines that have
   one (AVX-512): dsdot's, sdsdot's and snrm2's `narrow` case (short
   vectors; CPUs that widen f32 to f64 faster in them), dot's and axpy's
