@@ -8,7 +8,8 @@
  * gemv and ger call `_skinny` when the row-major problem's short dimension
  * (gemv NoTrans's and ger's rows, gemv Trans's outputs) is at most the
  * ISA's threshold and the increments are 1, `_stride_1` otherwise, and
- * `_stride_any` for other increments; ger and gemv NoTrans call `_large`
+ * `_stride_any` for other increments (one column with lda 1 is the other
+ * transposition's one row); ger and gemv NoTrans call `_large`
  * instead of `_stride_1` for a matrix of exo2blas_past_cache_bytes or more
  * (fixed here at 12 MiB), ger only with its rows at most
  * exo2blas_ger_large_ld_bytes apart; syr calls `_large` for a triangle of
@@ -160,6 +161,25 @@ static void check_sbmv(void) {
                    : big    ? "stride_1"                                     \
                             : "short");                                         \
           expect(want, #P "symv (n x n)", n, n, layout, inc);                \
+        }
+
+/* gemv of one column with lda 1 (row-major long x 1, column-major 1 x
+ * long), both transpositions, increments 1 and 2: the other transposition's
+ * kernel for the 1 x long row-major matrix it is. */
+#define CHECK_GEMV_ONE_COLUMN(P, T, TOP)                                       \
+  for (int s = 0; s < nsides; s++)                                             \
+    for (int l = 0; l < 2; l++)                                                \
+      for (int t = 0; t < 2; t++)                                              \
+        for (int inc = 1; inc <= 2; inc++) {                                   \
+          static T A[1024], x[1024], y[1024];                                  \
+          const int layout = l ? CblasColMajor : CblasRowMajor;                \
+          const int M = l ? 1 : sides[s], N = l ? sides[s] : 1;                \
+          called = NULL;                                                       \
+          test_##P##gemv(layout, t ? CblasTrans : CblasNoTrans, M, N, 1, A, 1, \
+                         x, inc, 1, y, inc);                                   \
+          const int trans = t != l; /* of the long x 1 row-major matrix */     \
+          expect(choice(trans ? "gemv_n" : "gemv_t", sides[s], TOP, inc),      \
+                 #P "gemv (one column)", M, N, layout, inc);                   \
         }
 
 /* ger on both sides of exo2blas_past_cache_bytes in both precisions and
@@ -322,6 +342,8 @@ static int run_checks(void) {
   CHECK_PRECISION(d, double, ds)
   CHECK_SYMV(s, float)
   CHECK_SYMV(d, double)
+  CHECK_GEMV_ONE_COLUMN(s, float, ss)
+  CHECK_GEMV_ONE_COLUMN(d, double, ds)
   CHECK_GER_LARGE(s, float)
   CHECK_GER_LARGE(d, double)
   CHECK_GEMV_LARGE(s, float)

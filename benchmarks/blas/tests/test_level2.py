@@ -120,6 +120,27 @@ def test_ger(p, profile):
     failures.assert_none()
 
 
+@pytest.mark.parametrize("layout", ["R", "C"])
+@pytest.mark.parametrize("trans", [False, True])
+def test_gemv_of_one_contiguous_column(layout, trans):
+    """gemv of m x 1 (row-major) or 1 x m (column-major) with lda 1, which
+    the C layer runs as the other transposition of one row: m of 1 to 161,
+    increments 1, 2 and -1, beta 0.5: exact results (small integers)."""
+    rng = np.random.default_rng(13)
+    for dtype, m, inc in itertools.product(
+        DTYPES.values(), (1, 2, 7, 40, 161), (1, 2, -1)
+    ):
+        shape = (m, 1) if layout == "R" else (1, m)
+        a = rng.integers(-4, 5, shape).astype(dtype)
+        _, A = matrix(a, layout)
+        xs = rng.integers(-4, 5, shape[0] if trans else shape[1]).astype(dtype)
+        ys = rng.integers(-4, 5, shape[1] if trans else shape[0]).astype(dtype)
+        x, y = vector(xs, inc)[1], vector(ys, inc)[1]
+        blas.gemv(3.0, A, x, 0.5, y, trans=trans)
+        expected = 3 * ((a.T if trans else a) @ xs) + 0.5 * ys
+        assert (y == expected).all(), (dtype, m, inc)
+
+
 def ger_one_row_at_a_time():
     """ger of rows of odd lengths on both sides of 8 and 16 KiB (the most
     apart that the C layer's `_large` kernel takes them, one row at a time,
