@@ -59,14 +59,14 @@ def vectorize_loop(proc, loop, m, prec, tail):
 
 def vectorize_update(proc, loop, m, prec):
     """Vectorizes `loop`, an update in place (of a row of a matrix, or of
-    y along a band), shifted to start at 0: whole vectors, then a vector of the machine's
-    `narrower` machine where it has one, then scalars; no masked vector. A
-    masked store spans a whole vector whatever its mask, and a later load
-    that lies within that span waits until the store leaves the core: where
-    rows lie less than a vector apart (a tight leading dimension) every
-    row paid it (sger of 40 rows of 1 to 15 elements, AVX-512 on the AMD
-    EPYC Zen 4 machine: 320 ns with a masked last vector, 50 to 118 ns
-    without).
+    y along a band), shifted to start at 0: whole vectors, then a vector of
+    the machine's `narrower` machine where it has one, then scalars; no
+    masked vector. A masked store spans a whole vector whatever its mask,
+    and a later load that lies within that span waits until the store
+    leaves the core: where rows lie less than a vector apart (a tight
+    leading dimension) every row paid it (sger of 40 rows of 1 to 15
+    elements, AVX-512 on the AMD EPYC Zen 4 machine: 320 ns with a masked
+    last vector, 50 to 118 ns without).
     Returns `(proc, [(vector_loop, machine)])`: each vector loop and the
     machine of its instructions."""
     proc, vector_loop = vectorize_loop(from_zero(proc, loop), loop, m, prec, "cut")

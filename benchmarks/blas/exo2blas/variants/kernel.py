@@ -20,9 +20,8 @@ more *cases*, each a public proc `exo2_<isa>_<variant>_<case>`:
   layer calls it for them. `Case("large")` (gemv NoTrans, ger, syr): one
   scheduled for matrices past the caches (eight rows jammed; one row at a
   time on the narrower vectors); the C layer calls it for them.
-  `Case(..., narrowed=True)`: the kernel's own
-  schedule run on the narrower machine's vectors, on machines that have
-  one (AVX-512): dsdot's, sdsdot's and snrm2's `narrow` case (short
+  `Case(..., narrowed=True)`: the kernel's own schedule run on the
+  narrower machine's vectors, on machines that have one (AVX-512): dsdot's, sdsdot's and snrm2's `narrow` case (short
   vectors; CPUs that widen f32 to f64 faster in them), dot's and axpy's
   (past the caches on Zen 4), trmv's and trsv's `short` one (short
   rows). `by_case` (benchmarks/blas/exo2blas/sched/by_variant.py) names a
