@@ -54,7 +54,7 @@ EXO2BLAS_HIDDEN extern int exo2blas_reduce_aligns_past_cache;
 /* ger of a matrix past the caches (and syr of a triangle) runs one row at
  * a time where its rows lie at most this many bytes apart: 8 KiB, 16 KiB
  * on Zen 5 (ger_large and syr_large in level2.inc; isa.c). */
-EXO2BLAS_HIDDEN extern size_t exo2blas_ger_large_ld_bytes;
+EXO2BLAS_HIDDEN extern size_t exo2blas_large_ld_bytes;
 
 /* An update in place of a unit-stride vector longer than this many bytes
  * runs its elements before the first 64-byte boundary as a call of their

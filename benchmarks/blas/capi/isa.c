@@ -56,7 +56,7 @@ static const struct exo2blas_kernels *chosen(char *why, size_t size) {
 
 int exo2blas_split_512;
 int exo2blas_reduce_aligns_past_cache;
-size_t exo2blas_ger_large_ld_bytes = 8192;
+size_t exo2blas_large_ld_bytes = 8192;
 int exo2blas_align_head_bytes = 64;
 
 /* Whether the CPU's vendor string (cpuid leaf 0) reads `b`, `d`, `c`. */
@@ -96,7 +96,7 @@ static void activate(const struct exo2blas_kernels *table) {
   /* Zen 5: sger of 2048 x 4096 (rows of 16 KiB) 1.36 ms jammed, 1.02 ms
    * one row at a time (ger_large, level2.inc); of 1024 x 8192 1.23 and
    * 1.30 ms */
-  if (zen5_or_later) exo2blas_ger_large_ld_bytes = 16384;
+  if (zen5_or_later) exo2blas_large_ld_bytes = 16384;
   /* GenuineIntel, Zen 5, and the AVX2 kernels on any CPU (a 256-bit store
    * crosses a line at every other vector): the head's call costs more there
    * than the crossings of up to ALIGN_HEAD_WHOLE_BYTES (align_head,

@@ -12,7 +12,7 @@
  * transposition's one row); ger and gemv NoTrans call `_large`
  * instead of `_stride_1` for a matrix of exo2blas_past_cache_bytes or more
  * (fixed here at 12 MiB), ger only with its rows at most
- * exo2blas_ger_large_ld_bytes apart; syr calls `_large` for a triangle of
+ * exo2blas_large_ld_bytes apart; syr calls `_large` for a triangle of
  * three quarters of exo2blas_past_cache_bytes or more, its rows as close.
  * symv calls `_short` for rows of at
  * most 2 KiB with increments 1. sbmv calls symv's kernels where its band
@@ -33,8 +33,9 @@
 /* The library sets it from the largest cache when it loads
  * (copy_thresholds.c); the routines here read this one. */
 size_t exo2blas_past_cache_bytes = (size_t)12 << 20;
-/* isa.c sets it per CPU; CHECK_GER_LARGE tries both values. */
-size_t exo2blas_ger_large_ld_bytes = 8192;
+/* isa.c sets it per CPU; CHECK_GER_LARGE and CHECK_SYR_LARGE try both
+ * values. */
+size_t exo2blas_large_ld_bytes = 8192;
 
 static const char *called; /* the last kernel's name, without precision */
 static void record(const char *name) { called = name; }
@@ -184,7 +185,7 @@ static void check_sbmv(void) {
 
 /* ger on both sides of exo2blas_past_cache_bytes in both precisions and
  * layouts, with increments 1 and 2, rows of exactly
- * exo2blas_ger_large_ld_bytes (8 or 16 KiB) or one element longer:
+ * exo2blas_large_ld_bytes (8 or 16 KiB) or one element longer:
  * `_large` from the bound on with increments 1 and the shorter rows. The
  * stubs read no element, so A can be smaller than its shape. */
 #define CHECK_GER_LARGE(P, T)                                           \
@@ -194,7 +195,7 @@ static void check_sbmv(void) {
         for (int l = 0; l < 2; l++)                                     \
           for (int inc = 1; inc <= 2; inc++) {                          \
             static T A[1], x[1], y[1];                                  \
-            exo2blas_ger_large_ld_bytes = ld;                           \
+            exo2blas_large_ld_bytes = ld;                               \
             const int cols = (int)(ld / sizeof(T)) + far;               \
             const size_t past = exo2blas_past_cache_bytes / sizeof(T);  \
             const int rows = (int)((past + cols - 1) / cols) - 1 + big; \
@@ -212,7 +213,7 @@ static void check_sbmv(void) {
  * elements) holds three quarters of exo2blas_past_cache_bytes (2173 floats,
  * 1536 doubles at 12 MiB), in both layouts and triangles, with increments 1
  * and 2, rows n elements apart or (at least n) one element more than
- * exo2blas_ger_large_ld_bytes (8 or 16 KiB): `_large` for N0 rows with
+ * exo2blas_large_ld_bytes (8 or 16 KiB): `_large` for N0 rows with
  * increment 1 and rows close enough (only 16 KiB holds them). */
 #define CHECK_SYR_LARGE(P, T, N0)                                              \
   for (size_t ld = 8192; ld <= 16384; ld *= 2)                                 \
@@ -222,7 +223,7 @@ static void check_sbmv(void) {
           for (int u = 0; u < 2; u++)                                          \
             for (int inc = 1; inc <= 2; inc++) {                               \
               static T A[1], x[1];                                             \
-              exo2blas_ger_large_ld_bytes = ld;                                \
+              exo2blas_large_ld_bytes = ld;                                    \
               const int n = (N0)-1 + big;                                      \
               const int lda = far ? MAX(n, (int)(ld / sizeof(T)) + 1) : n;     \
               const int layout = l ? CblasColMajor : CblasRowMajor;            \
