@@ -222,9 +222,9 @@ def updates_at_every_offset(p):
     first 64-byte boundary as a call of their own, then the rest: at every
     offset from a boundary, with x and y at different ones, and lengths
     around one vector, around 192 bytes (below which Intel CPUs and Zen 5
-    keep one call) and from 4 KiB (where axpy past the caches runs its
-    `narrow` kernel on Zen 4: $EXO2BLAS_NONTEMPORAL_BYTES, below), every
-    element is updated once."""
+    keep one call, and rot on AVX-512 runs its `short` kernel) and from
+    4 KiB (where axpy past the caches runs its `narrow` kernel on Zen 4:
+    $EXO2BLAS_NONTEMPORAL_BYTES, below), every element is updated once."""
     dtype = DTYPES[p]
     size = dtype.itemsize
     rng = np.random.default_rng(3)
