@@ -325,17 +325,20 @@ def test_p3_is_the_fraction_of_dram_bandwidth_reached_beyond_the_caches(tmp_path
     machine = {"model": "cpu", "isa": "avx2", "probe": probe}
     n = 1 << 20  # 8 MiB of traffic: beyond the probe's only cache
     axpy = dict(_record("exo2blas", "saxpy", n, 8 * n / 6e9), kernel="axpy")
+    gemv = dict(_record("exo2blas", "sgemv_t", n, 8 * n / 12e9, level=2), kernel="gemv")
     records = [
         _record("exo2blas", "sdot", n, 8 * n / 13.5e9),  # 90% of `read`
         _record("mkl", "sdot", n, 8 * n / 15e9),
         _record("openblas", "sdot", n, 8 * n / 7.5e9),
         _record("exo2blas", "sdot", 1024, 1.0),  # in L1: not a P3 case
         axpy,  # writes y: judged against `triad`, 50%
+        gemv,  # reads A, writes only y: judged against `read`, 80%
     ]
     fractions = dram_fractions(records, machine)
     assert fractions == {
         (1, "dot"): (pytest.approx(0.9), pytest.approx(1.0), 1),
         (1, "axpy"): (pytest.approx(0.5), None, 1),
+        (2, "gemv"): (pytest.approx(0.8), None, 1),
     }
     (tmp_path / "results.json").write_text(
         json.dumps({"summary": {}, "records": records})

@@ -123,8 +123,8 @@ def _bandwidth_table(fractions, lines):
     lines.append("## DRAM bandwidth at large sizes (P3)\n")
     lines.append(
         "Cases whose traffic exceeds the last cache: achieved bandwidth (bytes / median) "
-        "over the probe's DRAM bandwidth for the kernel's mix (read, or triad when it "
-        "writes an array), geo-mean over the family's cases.\n"
+        "over the probe's DRAM bandwidth for the kernel's mix (read; triad where it "
+        "writes a stream as long as one it reads), geo-mean over the family's cases.\n"
     )
     lines.append("| level | kernel | cases | exo2blas | fastest baseline |")
     lines.append("|---|---|---|---|---|")

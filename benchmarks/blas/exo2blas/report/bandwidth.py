@@ -5,8 +5,8 @@ A case is "large" when its compulsory traffic (`bytes`: every operand read
 once, the output written once) exceeds the last cache level the probe
 measured, so it streams from DRAM even in a warm run. Its achieved
 bandwidth is bytes / median time; the bound is `exo2.bench.roof`'s DRAM
-bandwidth for the mix it makes (`read` for a kernel that writes no array,
-else `triad`). The fastest baseline's fraction of the same bound is given
+bandwidth for the mix it makes (`read` for a kernel that writes no array
+or, reading a matrix, only a vector; else `triad`: benchcases.READ_MIX). The fastest baseline's fraction of the same bound is given
 beside it: it says how close to the probe a library gets on this machine.
 A case not far beyond the last cache can exceed 100%: part of its data is
 still cached between calls, where the probe's DRAM buffer is far larger.
@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
-from ..benchcases import READ_ONLY
+from ..benchcases import READ_MIX
 from .figures import BASELINES, geomean
 
 TARGET = 0.9
@@ -31,7 +31,7 @@ def dram_bound(probed, record):
     if not record.get("bytes") or probed.level_of(record["bytes"]) != "DRAM":
         return None
     prec = "f64" if record["precision"] == "d" else "f32"
-    writes = record["kernel"] not in READ_ONLY
+    writes = record["kernel"] not in READ_MIX
     bound = bench.roof(probed, record.get("flops") or 0, record["bytes"], prec,
                        math.inf, writes)  # fmt: skip
     return bound.bandwidth_gbs

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
-from ..benchcases import READ_ONLY, SKINNY
+from ..benchcases import READ_MIX, SKINNY
 
 BASELINES = ("mkl", "openblas", "blis")
 
@@ -159,7 +159,7 @@ def _roofs(axis, rows, machine, unit):
     prec = "f64" if rows[0]["precision"] == "d" else "f32"
     isa = (machine or {}).get("isa")
     peak = probed.peak(prec, isa)
-    writes = rows[0]["kernel"] not in READ_ONLY
+    writes = rows[0]["kernel"] not in READ_MIX
     flops, nbytes = rows[0]["flops"], rows[0]["bytes"]
     for level in probed.bandwidth_gbs:
         working_set = (
