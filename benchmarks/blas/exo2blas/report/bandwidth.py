@@ -6,8 +6,9 @@ once, the output written once) exceeds the last cache level the probe
 measured, so it streams from DRAM even in a warm run. Its achieved
 bandwidth is bytes / median time; the bound is `exo2.bench.roof`'s DRAM
 bandwidth for the mix it makes (`read` for a kernel that writes no array
-or, reading a matrix, only a vector; else `triad`: benchcases.READ_MIX). The fastest baseline's fraction of the same bound is given
-beside it: it says how close to the probe a library gets on this machine.
+or, reading a matrix, only a vector; else `triad`: benchcases.READ_MIX).
+The fastest baseline's fraction of the same bound is given beside it: it
+says how close to the probe a library gets on this machine.
 A case not far beyond the last cache can exceed 100%: part of its data is
 still cached between calls, where the probe's DRAM buffer is far larger.
 """

@@ -21,11 +21,12 @@ more *cases*, each a public proc `exo2_<isa>_<variant>_<case>`:
   scheduled for matrices past the caches (eight rows jammed; one row at a
   time on the narrower vectors); the C layer calls it for them.
   `Case(..., narrowed=True)`: the kernel's own schedule run on the
-  narrower machine's vectors, on machines that have one (AVX-512): dsdot's, sdsdot's and snrm2's `narrow` case (short
-  vectors; CPUs that widen f32 to f64 faster in them), dot's and axpy's
-  (past the caches on Zen 4), trmv's and trsv's `short` one (short
-  rows), rot's (vectors of 64 to 192 bytes). `by_case` (benchmarks/blas/exo2blas/sched/by_variant.py) names a
-  case's own schedule.
+  narrower machine's vectors, on machines that have one (AVX-512):
+  dsdot's, sdsdot's and snrm2's `narrow` case (short vectors; CPUs that
+  widen f32 to f64 faster in them), dot's and axpy's (past the caches on
+  Zen 4), trmv's and trsv's `short` one (short rows), rot's (vectors of 64
+  to 192 bytes). `by_case` (benchmarks/blas/exo2blas/sched/by_variant.py)
+  names a case's own schedule.
   `Case(..., only=((axis, letter), ...))` gives a case to the variants of
   those letters only; `("prec", "f32")` to those of that precision.
 """
