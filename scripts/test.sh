@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/install_postgres.sh  # for the shared-study test; never fails
+# OpenBLAS, BLIS and MKL, so that the tests of the benchmarks' baselines and
+# of the BLAS harness run against them; never fails (those tests then skip)
+bash scripts/bench_setup.sh
 ctest --test-dir build --output-on-failure -j2
 # The randomized schedule test takes its seed from the commit, so that each
 # commit tries other schedules; a failure prints EXO2_RANDOM_SEED=<seed>,
