@@ -81,16 +81,12 @@ filterwarnings =
     ignore::DeprecationWarning
 EOF
 
-# The control: exo-lang in its own virtual environment (made once).
+# The control: exo-lang in its own virtual environment (made once, from the
+# same source distribution).
 VENV="$CACHE/venv-exo-$EXO_VERSION"
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import exo, pytest, numpy, PIL" 2>/dev/null; then
-  echo "conformance: creating the control environment $VENV"
-  rm -rf "$VENV"
-  python3 -m venv "$VENV"
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
-    "$SDIST" pytest numpy pillow >"$WORK/venv.log" 2>&1 ||
-    { rm -rf "$VENV"; skip "could not install exo-lang==$EXO_VERSION ($(tail -1 "$WORK/venv.log"))"; }
-fi
+EXO_VERSION="$EXO_VERSION" EXO2_CONFORMANCE_CACHE="$CACHE" \
+  bash "$ROOT/scripts/exo_env.sh" "$SDIST" 2>"$WORK/venv.log" ||
+  skip "$(tail -1 "$WORK/venv.log")"
 # The exo2 side needs the tests' own dependencies too.
 "$PYTHON" -c "import PIL" 2>/dev/null ||
   "$PYTHON" -m pip install -q --disable-pip-version-check pillow >/dev/null 2>&1 ||

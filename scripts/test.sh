@@ -9,6 +9,10 @@ bash scripts/install_postgres.sh  # for the shared-study test; never fails
 # OpenBLAS, BLIS and MKL, so that the tests of the benchmarks' baselines and
 # of the BLAS harness run against them; never fails (those tests then skip)
 bash scripts/bench_setup.sh
+# Exo 1.0 in its own environment, for the test that times exo2 against it
+# (tests/python/test_exo_compat_benchmark.py; the conformance run reuses it);
+# without PyPI that test skips
+bash scripts/exo_env.sh || true
 ctest --test-dir build --output-on-failure -j2
 # The randomized schedule test takes its seed from the commit, so that each
 # commit tries other schedules; a failure prints EXO2_RANDOM_SEED=<seed>,

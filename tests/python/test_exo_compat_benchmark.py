@@ -1,9 +1,10 @@
 """benchmarks/compiler/exo_compat_benchmark.py (exo2 against Exo 1.0 on
 examples/exo_compat) in its quick mode on one program, so that it keeps
-running; skipped where the Exo environment of the conformance run is
-absent."""
+running; skipped where Exo's environment (made by scripts/exo_env.sh,
+which the test command runs) is absent."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "benchmarks" / "compiler" / "exo_compat_benchmark.py"
-EXO_PYTHON = Path.home() / ".cache/exo2-conformance/venv-exo-1.0.0/bin/python"
+# where scripts/exo_env.sh makes it
+EXO_PYTHON = (
+    Path(
+        os.environ.get("EXO2_CONFORMANCE_CACHE")
+        or Path.home() / ".cache" / "exo2-conformance"
+    )
+    / f"venv-exo-{os.environ.get('EXO_VERSION', '1.0.0')}"
+    / "bin"
+    / "python"
+)
 
 
 def _exo_importable():
@@ -26,7 +36,7 @@ def _exo_importable():
 
 @pytest.mark.skipif(
     not _exo_importable(),
-    reason=f"no Exo 1.0 environment at {EXO_PYTHON} (scripts/conformance.sh makes it)",
+    reason=f"no Exo environment at {EXO_PYTHON} (scripts/exo_env.sh makes it)",
 )
 def test_quick_benchmark_of_one_program_times_both_compilers(tmp_path):
     out = tmp_path / "bench.json"
