@@ -6,6 +6,7 @@
 # exo2 itself is installed by scripts/setup.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source scripts/python_env.sh
 
 apt_packages=(libopenblas0-serial libblis4-serial)
 missing=()

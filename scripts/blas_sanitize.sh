@@ -4,10 +4,11 @@
 # -fsanitize=address,undefined in build/blas-asan, then the ABI tests
 # (ctest) and the exact-tier sweep of every variant (pytest, the library
 # loaded into Python with the sanitizer runtimes preloaded). A sanitizer
-# report fails the run. Needs exo2 and exo2blas installed (scripts/setup.sh,
-# pip install -e benchmarks/blas).
+# report fails the run. Needs exo2 installed (scripts/setup.sh); exo2blas is
+# imported from benchmarks/blas.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/python_env.sh
 cmake -S benchmarks/blas -B build/blas-asan -DEXO2BLAS_SANITIZE=ON \
   -DEXO2BLAS_PYTHON="$(command -v python3)" >/dev/null
 cmake --build build/blas-asan -j2

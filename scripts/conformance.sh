@@ -24,6 +24,7 @@
 # default seed 1, 400 steps).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$ROOT/scripts/python_env.sh"
 HARNESS="$ROOT/tests/conformance"
 PYTHON="${PYTHON:-python3}"
 EXO_VERSION="${EXO_VERSION:-1.0.0}"

@@ -5,6 +5,7 @@
 # starts and stops its own server; no cluster is created or started here.
 # Never fails the caller: without the packages the test skips and says why.
 set -uo pipefail
+source "$(dirname "$0")/python_env.sh"
 
 have_server() { compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; }
 

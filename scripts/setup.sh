@@ -4,6 +4,7 @@
 # and a change to one C++ file rebuilds only that file, in build/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/python_env.sh
 
 # libbenchmark-dev and libblas3: the BLAS suite's harness (Google Benchmark)
 # and netlib's reference CBLAS its ABI tests compare against; without them

@@ -4,6 +4,7 @@
 # Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/python_env.sh
 bash scripts/setup.sh
 bash scripts/install_postgres.sh  # for the shared-study test; never fails
 # OpenBLAS, BLIS and MKL, so that the tests of the benchmarks' baselines and
