@@ -19,6 +19,8 @@ sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNAL
       $_exo2_sudo apt-get install -y -qq python3-venv python3-dev
     fi
     python3 -m venv "$_exo2_venv"
+    # Debian's pip (23.0) lacks options the scripts use (-C)
+    "$_exo2_venv/bin/python3" -m pip install -q --disable-pip-version-check --upgrade pip
   fi
   export VIRTUAL_ENV="$_exo2_venv"
   export PATH="$_exo2_venv/bin:$PATH"
